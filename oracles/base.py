@@ -1,0 +1,82 @@
+"""The oracle protocol: judge a candidate, calibrate against the original, say how to reproduce."""
+
+from __future__ import annotations
+
+import shlex
+import time
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import ClassVar
+
+from oracles.candidate import Candidate
+from oracles.toolchain import CompileResult, Limits, compile_candidate, find_tool, scratch_dir
+from oracles.verdict import Verdict
+
+
+class OracleSetupError(ValueError):
+    """Bad oracle options; the message is one actionable line for the user."""
+
+
+@dataclass
+class OracleOptions:
+    """Every knob any oracle takes; each oracle reads the ones it documents."""
+
+    lds_bytes: int | None = None  # lds-limit: threshold mode
+    match: str | None = None  # compile-error / crash: regex over stderr instead of the signature
+    hang_seconds: float = 60.0  # timeout
+    threshold: int | None = None  # transient-copy / dispatch-count / ir-match: minimum count
+    phase: str | None = None  # ir-match / dispatch-count: --compile-to phase
+    pattern: str | None = None  # ir-match: regex over the IR at `phase`
+    cmd: str | None = None  # script: shell command, `{}` is the candidate path
+    pipeline_a: list[str] = field(default_factory=list)  # miscompile: flag sets compared
+    pipeline_b: list[str] = field(default_factory=list)
+    seed: int = 0  # miscompile: input data seed
+    limits: Limits = field(default_factory=Limits)
+
+
+class Oracle(ABC):
+    """Decides whether a candidate still shows the failure.
+
+    `judge` before `calibrate` uses the oracle's loose criterion (any compile error, any LDS
+    overrun); after `calibrate(original_verdict)` it also requires what pins the failure to the
+    original bug (same signature, same copy count).
+    """
+
+    name: ClassVar[str]
+    summary: ClassVar[str]
+
+    def __init__(self, options: OracleOptions | None = None) -> None:
+        self.options = options or OracleOptions()
+        self.reference: Verdict | None = None
+
+    def judge(self, candidate: Candidate) -> Verdict:
+        with scratch_dir() as tmp:
+            start = time.monotonic()
+            verdict = self.observe(candidate, Path(tmp))
+            verdict.seconds = time.monotonic() - start
+            return verdict
+
+    def calibrate(self, original: Verdict) -> None:
+        self.reference = original
+
+    @abstractmethod
+    def observe(self, candidate: Candidate, workdir: Path) -> Verdict:
+        """Runs the check in a private scratch directory."""
+
+    def reproduce_command(self, candidate: Candidate, path: str) -> str:
+        """The shell command an engineer runs to see the failure on the file at `path`."""
+        return shlex.join(["iree-compile", *self.compile_flags(candidate.flags), path, "-o", self.output_name])
+
+    # Compiling oracles override these three; the others ignore them.
+    output_name: ClassVar[str] = "out.vmfb"
+
+    def compile_flags(self, user_flags: tuple[str, ...] | list[str]) -> list[str]:
+        return list(user_flags)
+
+    def compile(
+        self, candidate: Candidate, workdir: Path, extra: list[str] | None = None, limits: Limits | None = None
+    ) -> CompileResult:
+        find_tool("iree-compile")
+        flags = self.compile_flags(candidate.flags) + (extra or [])
+        return compile_candidate(candidate, flags, workdir, limits or self.options.limits, self.output_name)

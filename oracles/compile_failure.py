@@ -1,0 +1,86 @@
+"""Oracles on how compilation ends: an error, a crash, a hang."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from oracles.base import Oracle, OracleSetupError
+from oracles.candidate import Candidate
+from oracles.flags import with_default_target
+from oracles.signature import crash_signature, error_signature, excerpt, first_error, is_crash
+from oracles.toolchain import Limits
+from oracles.verdict import Verdict
+
+
+def _compiled_regex(pattern: str | None) -> re.Pattern | None:
+    if pattern is None:
+        return None
+    try:
+        return re.compile(pattern)
+    except re.error as err:
+        raise OracleSetupError(f"--match {pattern!r} is not a valid regex: {err}") from None
+
+
+class CompileError(Oracle):
+    name = "compile-error"
+    summary = "compilation fails with the same normalised error signature as the original (or --match REGEX)"
+
+    def __init__(self, options=None) -> None:
+        super().__init__(options)
+        self.match = _compiled_regex(self.options.match)
+
+    def compile_flags(self, user_flags):
+        return with_default_target(user_flags)
+
+    def signature_of(self, returncode: int, stderr: str, signal_name: str | None) -> str:
+        return crash_signature(returncode, stderr, signal_name) if is_crash(returncode, stderr) else error_signature(stderr)
+
+    def observe(self, candidate: Candidate, workdir: Path) -> Verdict:
+        result = self.compile(candidate, workdir).process
+        if result.timed_out:
+            return Verdict(False, "timeout", f"timed out after {result.seconds:.0f} s")
+        if result.returncode == 0:
+            return Verdict(False, "", "compiles fine")
+        signature = self.signature_of(result.returncode, result.stderr, result.signal_name)
+        verdict = Verdict(False, signature, first_error(result.stderr), excerpt=excerpt(result.stderr))
+        if self.match is not None:
+            verdict.interesting = bool(self.match.search(result.stderr))
+            if not verdict.interesting:
+                verdict.detail = f"fails, but the output does not match --match: {verdict.detail}"
+        else:
+            verdict.interesting = self.accepts(signature)
+            if not verdict.interesting:
+                verdict.detail = f"fails differently: {signature}"
+        return verdict
+
+    def accepts(self, signature: str) -> bool:
+        return self.reference is None or signature == self.reference.signature
+
+
+class Crash(CompileError):
+    name = "crash"
+    summary = "the compiler dies by a signal or an assertion; the signal and assertion text must match"
+
+    def accepts(self, signature: str) -> bool:
+        return signature.startswith("crash:") and super().accepts(signature)
+
+    def observe(self, candidate: Candidate, workdir: Path) -> Verdict:
+        verdict = super().observe(candidate, workdir)
+        if not verdict.signature.startswith("crash:") and verdict.detail and not verdict.interesting:
+            verdict.detail = f"no crash: {verdict.detail}"
+        return verdict
+
+
+class Timeout(CompileError):
+    name = "timeout"
+    summary = "compilation runs past --hang-seconds"
+
+    def observe(self, candidate: Candidate, workdir: Path) -> Verdict:
+        limit = self.options.hang_seconds
+        limits = Limits(timeout_s=limit, memory_cap_mb=self.options.limits.memory_cap_mb)
+        result = self.compile(candidate, workdir, limits=limits).process
+        if result.timed_out:
+            return Verdict(True, f"timeout: compile ran past {limit:g} s", f"still compiling after {limit:g} s")
+        state = "compiles fine" if result.returncode == 0 else f"fails: {first_error(result.stderr)}"
+        return Verdict(False, "", f"finished in {result.seconds:.1f} s (< {limit:g} s): {state}")

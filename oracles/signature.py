@@ -1,0 +1,82 @@
+"""Failure signatures: compiler output normalised so one bug keeps one identity while it shrinks.
+
+Locations, file names, SSA names, symbol names and numbers are stripped; the op that reported
+the error and the message shape stay. The fuzzer's dedup uses the same functions.
+"""
+
+from __future__ import annotations
+
+import re
+
+_LOCATION = re.compile(r"^(?:[^\s:]+|<[^>]+>):\d+:\d+:\s*")
+_UNKNOWN_LOCATION = re.compile(r"^(?:[^\s:]*):0:0:\s*")
+_SSA = re.compile(r"%[\w$.#-]+")
+_SYMBOL = re.compile(r"@[\"\w$.#-]+")
+_NUMBER = re.compile(r"(?<!\w)-?\d+(?:\.\d+)?(?:e[+-]?\d+)?")
+_PATH = re.compile(r"(?:/[\w.+-]+)+")
+_HEX = re.compile(r"0x[0-9a-fA-F]+")
+_SPACES = re.compile(r"\s+")
+
+_CRASH_MARKERS = (
+    "Assertion",
+    "PLEASE submit a bug report",
+    "Stack dump:",
+    "LLVM ERROR:",
+    "UNREACHABLE executed",
+    "Segmentation fault",
+)
+
+
+def normalise(line: str) -> str:
+    """Strips what varies between reductions of one failure; keeps the message shape."""
+    text = _LOCATION.sub("", line.strip())
+    text = _UNKNOWN_LOCATION.sub("", text)
+    text = _HEX.sub("0x?", text)
+    text = _PATH.sub("<path>", text)
+    text = _SSA.sub("%?", text)
+    text = _SYMBOL.sub("@?", text)
+    text = _NUMBER.sub("N", text)
+    return _SPACES.sub(" ", text).strip()
+
+
+def first_error(stderr: str) -> str:
+    """The first `error:` diagnostic line, as the compiler printed it (location included)."""
+    for line in stderr.splitlines():
+        if "error:" in line:
+            return line.strip()
+    for line in stderr.splitlines():
+        if line.strip():
+            return line.strip()
+    return ""
+
+
+def error_signature(stderr: str) -> str:
+    """'error: <normalised message>' for the first error the compiler reported."""
+    line = first_error(stderr)
+    if "error:" in line:
+        return "error: " + normalise(line.split("error:", 1)[1])
+    return normalise(line)
+
+
+def is_crash(returncode: int, stderr: str) -> bool:
+    return returncode < 0 or any(marker in stderr for marker in _CRASH_MARKERS)
+
+
+def crash_signature(returncode: int, stderr: str, signal_name: str | None) -> str:
+    """'crash: SIGNAL: <normalised assertion or fatal message>'."""
+    reason = ""
+    for line in stderr.splitlines():
+        if any(marker in line for marker in ("Assertion", "LLVM ERROR:", "UNREACHABLE")):
+            reason = normalise(line)
+            break
+    if not reason:
+        reason = error_signature(stderr) if "error:" in stderr else ""
+    head = signal_name or f"exit {returncode}"
+    return f"crash: {head}: {reason}".rstrip(": ")
+
+
+def excerpt(stderr: str, max_lines: int = 25) -> str:
+    """The first lines of the error output, for reports (warnings before the first error skipped)."""
+    lines = stderr.splitlines()
+    start = next((i for i, line in enumerate(lines) if "error:" in line or "Assertion" in line), 0)
+    return "\n".join(lines[start : start + max_lines])

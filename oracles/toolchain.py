@@ -1,0 +1,162 @@
+"""Runs IREE's command-line tools isolated: own process group, wall-clock timeout, memory cap.
+
+A crash, abort or hang of a tool becomes data (`ProcessResult`), never an exception here.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from oracles.candidate import Candidate
+
+DEFAULT_TIMEOUT_S = 120.0
+DEFAULT_MEMORY_CAP_MB = 16 * 1024
+_STDERR_KEEP = 64 * 1024
+
+_live: set[subprocess.Popen] = set()
+_live_lock = threading.Lock()
+
+
+class ToolNotFound(RuntimeError):
+    pass
+
+
+@dataclass
+class Limits:
+    timeout_s: float = DEFAULT_TIMEOUT_S
+    memory_cap_mb: int = DEFAULT_MEMORY_CAP_MB
+
+
+@dataclass
+class ProcessResult:
+    returncode: int
+    stdout: str
+    stderr: str
+    seconds: float
+    timed_out: bool = False
+
+    @property
+    def signal_name(self) -> str | None:
+        if self.returncode < 0:
+            try:
+                return signal.Signals(-self.returncode).name
+            except ValueError:
+                return f"signal {-self.returncode}"
+        return None
+
+
+@functools.cache
+def find_tool(name: str) -> str:
+    """Locates a tool next to the running interpreter first (the venv), then on PATH."""
+    beside = Path(sys.executable).parent / name
+    if beside.exists():
+        return str(beside)
+    found = shutil.which(name)
+    if found:
+        return found
+    raise ToolNotFound(
+        f"{name} not found: install the pinned IREE wheels "
+        f"(pip install iree-base-compiler==3.13.0 iree-base-runtime==3.13.0)"
+    )
+
+
+def run_tool(argv: list[str], limits: Limits, cwd: str | None = None) -> ProcessResult:
+    """Runs argv under a memory cap in its own session; kills the whole group on timeout."""
+    capped = ["/bin/sh", "-c", f'ulimit -v {limits.memory_cap_mb * 1024} 2>/dev/null; exec "$@"', "sh", *argv]
+    start = time.monotonic()
+    proc = subprocess.Popen(
+        capped,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        cwd=cwd,
+        start_new_session=True,
+    )
+    with _live_lock:
+        _live.add(proc)
+    timed_out = False
+    try:
+        out, err = proc.communicate(timeout=limits.timeout_s)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        _kill_group(proc)
+        out, err = proc.communicate()
+    finally:
+        with _live_lock:
+            _live.discard(proc)
+    return ProcessResult(
+        returncode=proc.returncode,
+        stdout=out.decode(errors="replace")[-_STDERR_KEEP:],
+        stderr=err.decode(errors="replace")[-_STDERR_KEEP:],
+        seconds=time.monotonic() - start,
+        timed_out=timed_out,
+    )
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def kill_all() -> None:
+    """Kills every tool still running (on Ctrl-C), so no compiler outlives the reducer."""
+    with _live_lock:
+        procs = list(_live)
+    for proc in procs:
+        _kill_group(proc)
+
+
+@dataclass
+class CompileResult:
+    process: ProcessResult
+    workdir: Path
+    output: Path
+    argv: list[str]
+
+    @property
+    def ok(self) -> bool:
+        return self.process.returncode == 0 and not self.process.timed_out
+
+
+def compile_candidate(
+    candidate: Candidate,
+    flags: list[str],
+    workdir: Path,
+    limits: Limits,
+    output_name: str = "out.vmfb",
+) -> CompileResult:
+    """Writes the candidate into workdir and runs iree-compile on it with the given flags."""
+    source = workdir / f"input{candidate.suffix}"
+    candidate.write(source)
+    output = workdir / output_name
+    argv = [find_tool("iree-compile"), *flags, str(source), "-o", str(output)]
+    return CompileResult(run_tool(argv, limits, cwd=str(workdir)), workdir, output, argv)
+
+
+def scratch_dir() -> tempfile.TemporaryDirectory:
+    return tempfile.TemporaryDirectory(prefix="iree-reduce-")
+
+
+@functools.cache
+def iree_version() -> str:
+    """The compiler's own version line, e.g. 'IREE compiler version 3.13.0rc20261016 @ 89ece87'."""
+    try:
+        result = run_tool([find_tool("iree-compile"), "--version"], Limits(timeout_s=30))
+    except ToolNotFound:
+        return "unknown"
+    for line in result.stdout.splitlines():
+        if "IREE compiler version" in line:
+            return line.strip()
+    return result.stdout.strip().splitlines()[0] if result.stdout.strip() else "unknown"
