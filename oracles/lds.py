@@ -69,14 +69,13 @@ class LdsLimit(Oracle):
         return [*flags, "--compile-to=hal"]
 
     def _dump_flags(self, dump: Path, flags) -> list[str]:
-        if self.options.lds_bytes is None:
-            return []
         kind = "binaries" if gpu_backend(flags) == "cuda" else "intermediates"
         return [f"--iree-hal-dump-executable-{kind}-to={dump}"]
 
     def reproduce_command(self, candidate: Candidate, path: str) -> str:
         flags = self.compile_flags(candidate.flags)
-        words = ["iree-compile", *flags, *self._dump_flags(Path(DUMP_DIR), flags), path, "-o", self.output_name]
+        dump = self._dump_flags(Path(DUMP_DIR), flags) if self.options.lds_bytes is not None else []
+        words = ["iree-compile", *flags, *dump, path, "-o", self.output_name]
         return shlex.join(words)
 
     def observe(self, candidate: Candidate, workdir: Path) -> Verdict:
@@ -99,11 +98,13 @@ class LdsLimit(Oracle):
             return Verdict(False, "timeout", f"timed out after {result.seconds:.0f} s")
         if result.returncode != 0:
             return Verdict(False, error_signature(result.stderr), f"fails without an LDS overrun: {first_error(result.stderr)}")
-        usage = measured_lds(dump) if self.options.lds_bytes is not None else {}
+        usage = measured_lds(dump)
         if not usage:
             return Verdict(False, "", "compiles fine; no shared-memory overrun reported")
         kernel, used = max(usage.items(), key=lambda item: (item[1], item[0]))
         threshold = self.options.lds_bytes
+        if threshold is None:
+            return Verdict(False, "", f"compiles fine; largest LDS use {used} bytes is within the limit ({kernel})")
         metrics = {"lds_bytes": used, "limit": threshold, "dispatch": kernel}
         if used > threshold:
             return Verdict(

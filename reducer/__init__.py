@@ -1,0 +1,1 @@
+"""The reducer: search over candidates (delta debugging), input formats and reduction passes."""

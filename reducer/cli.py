@@ -1,0 +1,136 @@
+"""`reduce`: shrink a failing input to a minimal repro. Thin: argument parsing and exit codes."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import sys
+import time
+from pathlib import Path
+
+from oracles import ORACLES, OracleOptions, OracleSetupError, make_oracle
+from oracles.flags import parse_pasted
+from oracles.toolchain import Limits
+from reducer.passes.registry import REDUCTION_PASSES, pass_by_name
+from reducer.report import markdown, summary
+from reducer.session import Request, UserError, default_output, reduce_file, write_atomically
+
+EXAMPLES = """examples:
+  reduce bug.mlir --oracle=lds-limit
+  reduce bug.mlir --oracle=lds-limit --lds-bytes 32768
+  reduce model.mlir --oracle=compile-error -- --iree-hal-target-device=hip --iree-rocm-target=gfx942
+  reduce x.mlir --oracle=script --cmd './interesting.sh {}'
+
+Everything after `--` is the iree-compile command line from the bug report, pasted as it is.
+exit status: 0 reduced, 1 bad input, 2 the original does not show the failure, 3 flaky, 130 interrupted"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="reduce",
+        description="Shrink a failing IREE input to a minimal repro that still shows the same failure.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("input", nargs="?", type=Path, help="the failing .mlir file (never modified)")
+    parser.add_argument("--oracle", help="what makes a candidate interesting (see --list-oracles)")
+    parser.add_argument("-o", "--output", type=Path, help="where to write the result (default: INPUT.reduced.mlir)")
+    parser.add_argument("--report", type=Path, help="also write an issue-ready markdown report here")
+    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="candidates tested at once (default: all cores)")
+    parser.add_argument("--passes", help="comma-separated subset of reduction passes (default: all, see --list-passes)")
+    parser.add_argument("--timeout", type=float, default=120.0, help="seconds before one compile is killed (default 120)")
+    parser.add_argument("--memory-cap-mb", type=int, default=16384, help="address-space cap of one compile (default 16384)")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
+    parser.add_argument("--list-oracles", action="store_true", help="print the oracles and exit")
+    parser.add_argument("--list-passes", action="store_true", help="print the reduction passes in order and exit")
+    group = parser.add_argument_group("oracle options")
+    group.add_argument("--lds-bytes", type=int, help="lds-limit: interesting when any dispatch uses more than N bytes")
+    group.add_argument("--match", help="compile-error/crash: regex over the compiler output instead of the signature")
+    group.add_argument("--hang-seconds", type=float, default=60.0, help="timeout: compile time that counts as a hang")
+    group.add_argument("--threshold", type=int, help="transient-copy/dispatch-count/ir-match: minimum count")
+    group.add_argument("--phase", help="ir-match/dispatch-count: --compile-to phase to inspect")
+    group.add_argument("--pattern", help="ir-match: regex over the IR at --phase")
+    group.add_argument("--cmd", help="script: command, `{}` is the candidate path; exit 0 = interesting")
+    group.add_argument("--pipeline-a", default="", help="miscompile: flags of the first pipeline")
+    group.add_argument("--pipeline-b", default="", help="miscompile: flags of the second pipeline")
+    group.add_argument("--seed", type=int, default=0, help="miscompile: input data seed")
+    return parser
+
+
+def _split_argv(argv: list[str]) -> tuple[list[str], list[str]]:
+    if "--" in argv:
+        at = argv.index("--")
+        return argv[:at], argv[at + 1 :]
+    return argv, []
+
+
+def main(argv: list[str] | None = None) -> int:
+    ours, pasted = _split_argv(list(sys.argv[1:] if argv is None else argv))
+    parser = build_parser()
+    args = parser.parse_args(ours)
+    if args.list_oracles:
+        for name, oracle in ORACLES.items():
+            print(f"{name:20} {oracle.summary}")
+        return 0
+    if args.list_passes:
+        for i, reduction in enumerate(REDUCTION_PASSES, 1):
+            print(f"{i:2}. {reduction.name:24} {reduction.description}")
+        return 0
+    try:
+        return _reduce(args, pasted)
+    except (UserError, OracleSetupError) as err:
+        print(f"reduce: error: {err}", file=sys.stderr)
+        return getattr(err, "exit_code", 1)
+
+
+def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
+    if args.input is None or args.oracle is None:
+        raise UserError("usage: reduce INPUT --oracle=NAME [-- iree-compile flags]; see reduce --help")
+    command = parse_pasted(pasted)
+    options = OracleOptions(
+        lds_bytes=args.lds_bytes,
+        match=args.match,
+        hang_seconds=args.hang_seconds,
+        threshold=args.threshold,
+        phase=args.phase,
+        pattern=args.pattern,
+        cmd=args.cmd,
+        pipeline_a=shlex.split(args.pipeline_a),
+        pipeline_b=shlex.split(args.pipeline_b),
+        seed=args.seed,
+        limits=Limits(timeout_s=args.timeout, memory_cap_mb=args.memory_cap_mb),
+    )
+    oracle = make_oracle(args.oracle, options)
+    try:
+        passes = [pass_by_name(n.strip()) for n in args.passes.split(",")] if args.passes else REDUCTION_PASSES
+    except KeyError as err:
+        raise UserError(str(err.args[0])) from None
+    start = time.monotonic()
+
+    def log(line: str) -> None:
+        if not args.quiet:
+            print(f"[{time.monotonic() - start:7.1f}s] {line}", file=sys.stderr, flush=True)
+
+    for old, new in command.renamed:
+        log(f"renamed flag {old} -> {new} (the old name is rejected by this IREE)")
+    request = Request(
+        input_path=args.input,
+        oracle=oracle,
+        flags=command.flags,
+        output_path=args.output or default_output(args.input),
+        passes=passes,
+        jobs=max(1, args.jobs),
+        dropped_flags=command.dropped,
+        log=log,
+    )
+    outcome = reduce_file(request)
+    print(summary(outcome))
+    if args.report:
+        write_atomically(args.report, markdown(outcome))
+        print(f"  report        {args.report}")
+    return 0 if outcome.complete else 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

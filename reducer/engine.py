@@ -1,0 +1,99 @@
+"""The reduction loop: every registered pass, in order, until a whole round changes nothing."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+import iree.compiler.ir as ir
+
+from reducer import ddmin
+from reducer import ir as irx
+from reducer.evaluate import Evaluator
+from reducer.passes.base import Proposal, ReductionPass
+
+Log = Callable[[str], None]
+LINEAR_SCAN_LIMIT = 16
+
+
+@dataclass
+class PassRecord:
+    """What one pass achieved over the whole run (for the summary)."""
+
+    successes: int = 0
+    ops_removed: int = 0
+    bytes_removed: int = 0
+    seconds: float = 0.0
+
+
+@dataclass
+class Reduction:
+    original: Proposal
+    best: Proposal
+    rounds: int = 0
+    passes: dict[str, PassRecord] = field(default_factory=dict)
+
+
+class Reducer:
+    def __init__(
+        self,
+        evaluator: Evaluator,
+        passes: Sequence[ReductionPass],
+        on_improvement: Callable[[Proposal], None] | None = None,
+        log: Log | None = None,
+        context: ir.Context | None = None,
+    ) -> None:
+        self.evaluator = evaluator
+        self.passes = list(passes)
+        self.on_improvement = on_improvement or (lambda _: None)
+        self.log = log or (lambda _: None)
+        self.ctx = context or irx.new_context()
+
+    def run(self, original: Proposal) -> Reduction:
+        result = Reduction(original, original, passes={p.name: PassRecord() for p in self.passes})
+        changed = True
+        while changed:
+            result.rounds += 1
+            changed = False
+            for reduction in self.passes:
+                start = time.monotonic()
+                before = result.best
+                result.best = self._run_pass(reduction, result.best, result.passes[reduction.name])
+                record = result.passes[reduction.name]
+                record.seconds += time.monotonic() - start
+                if result.best is not before:
+                    changed = True
+                    record.ops_removed += before.ops - result.best.ops
+                    record.bytes_removed += before.candidate.size - result.best.candidate.size
+        return result
+
+    def _run_pass(self, reduction: ReductionPass, current: Proposal, record: PassRecord) -> Proposal:
+        state = {"best": current}
+
+        def count() -> int:
+            return reduction.count(state["best"], self.ctx)
+
+        def propose(indices: Sequence[int]) -> Proposal | None:
+            proposal = reduction.apply(state["best"], indices, self.ctx)
+            # Only strictly smaller candidates: the order is well-founded, so the loop ends.
+            return proposal if proposal is not None and proposal.cost < state["best"].cost else None
+
+        def commit(proposal: Proposal) -> None:
+            old = state["best"]
+            state["best"] = proposal
+            record.successes += 1
+            self.log(
+                f"{reduction.name}: ops {old.ops} -> {proposal.ops}, bytes {old.candidate.size} -> "
+                f"{proposal.candidate.size}, flags {len(proposal.candidate.flags)}"
+            )
+            self.on_improvement(proposal)
+
+        if reduction.search == "bisect":
+            found = ddmin.bisect(count, propose, self.evaluator.judge_all, commit)
+            if not found and count() <= LINEAR_SCAN_LIMIT:
+                # Few targets left: try each one, so the result is 1-minimal for this pass too.
+                ddmin.ddmin(count, propose, self.evaluator.first_interesting, commit, start_size=1)
+        else:
+            ddmin.ddmin(count, propose, self.evaluator.first_interesting, commit)
+        return state["best"]

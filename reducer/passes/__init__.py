@@ -1,0 +1,1 @@
+"""Reduction passes; `registry.REDUCTION_PASSES` lists them in the order they run."""

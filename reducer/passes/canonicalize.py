@@ -1,0 +1,20 @@
+"""Canonicalize and CSE the whole module as one candidate (kept only if it is smaller)."""
+
+from __future__ import annotations
+
+import iree.compiler.ir as ir
+from iree.compiler.passmanager import PassManager
+
+from reducer.passes.base import IrPass
+
+
+class Canonicalize(IrPass):
+    name = "canonicalize"
+    description = "run canonicalize and cse as one candidate"
+
+    def targets(self, module: ir.Module) -> list[ir.Module]:
+        return [module]
+
+    def edit(self, module: ir.Module, chosen: list[ir.Module]) -> None:
+        if chosen:
+            PassManager.parse("builtin.module(canonicalize,cse,symbol-dce)", module.context).run(module.operation)

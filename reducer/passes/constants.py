@@ -1,0 +1,48 @@
+"""Strip constant data: dense and resource-backed constants become zero splats of the same type."""
+
+from __future__ import annotations
+
+import iree.compiler.ir as ir
+
+from reducer import ir as irx
+from reducer.passes.base import IrPass
+from reducer.passes.replace_ops import _zero_attr
+
+
+def _is_resource(attr: ir.Attribute) -> bool:
+    try:
+        ir.DenseResourceElementsAttr(attr)
+        return True
+    except ValueError:
+        return False
+
+
+def _strippable(attr: ir.Attribute) -> bool:
+    if isinstance(attr, ir.DenseElementsAttr):
+        return not attr.is_splat
+    return _is_resource(attr)
+
+
+def _all_ops(module: ir.Module):
+    for op in module.body.operations:
+        yield op.operation
+        yield from irx.walk_ops(op.operation)
+
+
+class SplatConstants(IrPass):
+    name = "splat-constants"
+    description = "turn dense and dense_resource constants into zero splats (strip data)"
+
+    def targets(self, module: ir.Module) -> list[tuple[ir.Operation, str]]:
+        found = []
+        for op in _all_ops(module):
+            for name in op.attributes:
+                attr = op.attributes[name]
+                if _strippable(attr) and _zero_attr(ir.ShapedType(attr.type).element_type) is not None:
+                    found.append((op, name))
+        return found
+
+    def edit(self, module: ir.Module, chosen: list[tuple[ir.Operation, str]]) -> None:
+        for op, name in chosen:
+            shaped = ir.ShapedType(op.attributes[name].type)
+            op.attributes[name] = ir.DenseElementsAttr.get_splat(shaped, _zero_attr(shaped.element_type))

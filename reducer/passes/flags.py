@@ -1,0 +1,24 @@
+"""Keep only the compile flags the failure needs."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import iree.compiler.ir as ir
+
+from reducer.passes.base import Proposal, ReductionPass
+
+
+class ReduceFlags(ReductionPass):
+    name = "reduce-flags"
+    description = "remove compile flags the failure does not need"
+
+    def count(self, current: Proposal, ctx: ir.Context) -> int:
+        return len(current.candidate.flags)
+
+    def apply(self, current: Proposal, chosen: Sequence[int], ctx: ir.Context) -> Proposal | None:
+        drop = set(chosen)
+        flags = tuple(f for i, f in enumerate(current.candidate.flags) if i not in drop)
+        if flags == current.candidate.flags:
+            return None
+        return Proposal(current.candidate.with_flags(flags), current.ops)

@@ -1,0 +1,23 @@
+"""Remove functions, globals and other top-level symbols (dangling references fail verification)."""
+
+from __future__ import annotations
+
+import iree.compiler.ir as ir
+
+from reducer import ir as irx
+from reducer.passes.base import IrPass
+
+
+class RemoveSymbols(IrPass):
+    name = "remove-symbols"
+    description = "remove functions, globals and symbols nothing needs"
+
+    def targets(self, module: ir.Module) -> list[ir.Operation]:
+        tops = [op.operation for op in module.body.operations if "sym_name" in op.operation.attributes]
+        funcs = [op for op in tops if op.name in irx.FUNCTION_OPS]
+        # Removing the only function leaves nothing to compile: never a repro.
+        return [op for op in tops if not (len(funcs) == 1 and op in funcs)]
+
+    def edit(self, module: ir.Module, chosen: list[ir.Operation]) -> None:
+        for op in chosen:
+            op.erase()
