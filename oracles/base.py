@@ -55,6 +55,9 @@ class Oracle(ABC):
             start = time.monotonic()
             verdict = self.observe(candidate, Path(tmp))
             verdict.seconds = time.monotonic() - start
+            # Messages name the candidate as `input.mlir`, not by its throw-away scratch path.
+            verdict.detail = verdict.detail.replace(f"{tmp}/", "")
+            verdict.excerpt = verdict.excerpt.replace(f"{tmp}/", "")
             return verdict
 
     def calibrate(self, original: Verdict) -> None:

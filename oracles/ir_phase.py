@@ -15,6 +15,7 @@ interesting: the failure is someone else's bug.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
@@ -174,17 +175,36 @@ def readwrite_constant_dispatches(module) -> list[tuple[str, str]]:
     return found
 
 
-def transient_copy_counts(module) -> dict[str, int]:
-    """Copies/clones and transient allocations in a stream-phase module."""
-    copies = transients = 0
+def _lifetime(value) -> str:
+    """'transient' for a `!stream.resource<transient>` value (the type's parameter), else its type."""
+    spelled = str(value.type)
+    return spelled[len("!stream.resource<") : -1] if spelled.startswith("!stream.resource<") else spelled
+
+
+def transient_copy_kinds(module) -> Counter:
+    """Copies by (op, source lifetime -> target lifetime) and transient allocations, in a stream-phase module.
+
+    The lifetimes tell copies apart: updating a global copies external -> variable, returning
+    it copies variable -> external; a reduction must keep the kind of copy the bug is about.
+    """
+    kinds: Counter = Counter()
     for op in walk_ops(module):
         if op.name in COPY_OPS:
-            copies += 1
-        elif op.name == "stream.resource.alloca" and any(
-            str(result.type) == TRANSIENT_RESOURCE for result in op.results
-        ):
-            transients += 1
-    return {"copies": copies, "transient_allocas": transients}
+            operands = [v for v in op.operands if str(v.type).startswith("!stream.resource<")]
+            flow = f"{_lifetime(operands[0])}->{_lifetime(operands[-1])}" if len(operands) >= 2 else ""
+            if op.name != "stream.cmd.copy" and op.results:
+                flow = f"{_lifetime(operands[0]) if operands else '?'}->{_lifetime(op.results[0])}"
+            kinds[f"{op.name} {flow}".strip()] += 1
+        elif op.name == "stream.resource.alloca" and any(str(r.type) == TRANSIENT_RESOURCE for r in op.results):
+            kinds["stream.resource.alloca transient"] += 1
+    return kinds
+
+
+def transient_copy_counts(module) -> dict[str, int]:
+    """Copies/clones and transient allocations in a stream-phase module."""
+    kinds = transient_copy_kinds(module)
+    transients = kinds["stream.resource.alloca transient"]
+    return {"copies": sum(kinds.values()) - transients, "transient_allocas": transients}
 
 
 class PhaseOracle(Oracle):
@@ -224,6 +244,9 @@ class PhaseOracle(Oracle):
                 raise IRParseError(str(err)) from None
             return self.measure(module)
 
+    def accepts(self, found: Count) -> bool:
+        return found.count >= self.threshold()
+
     def describe(self, count: int) -> str:
         singular, plural = self.noun
         return f"{count} {singular if count == 1 else plural} at {self.phase_name()}"
@@ -255,7 +278,7 @@ class PhaseOracle(Oracle):
         threshold = self.threshold()
         metrics = {"count": found.count, "threshold": threshold, **found.metrics}
         seen = self.describe(found.count)
-        if found.count >= threshold:
+        if self.accepts(found):
             where = f"; {found.where}" if found.where else ""
             return Verdict(True, self.signature(), f"{seen} (threshold {threshold}){where}", metrics)
         if self.reference is not None and "count" in self.reference.metrics:
@@ -286,8 +309,26 @@ class TransientCopy(PhaseOracle):
         return 1
 
     def measure(self, module) -> Count:
+        kinds = transient_copy_kinds(module)
         counts = transient_copy_counts(module)
-        return Count(counts["copies"] + counts["transient_allocas"], counts)
+        spelled = ", ".join(f"{n}x {kind}" for kind, n in sorted(kinds.items()))
+        return Count(sum(kinds.values()), {**counts, "kinds": spelled}, spelled)
+
+    def accepts(self, found: Count) -> bool:
+        """With no --threshold, after calibration: every kind of copy the original had, as many times."""
+        if self.options.threshold is not None or self.reference is None:
+            return super().accepts(found)
+        have = _parse_kinds(str(found.metrics.get("kinds", "")))
+        need = _parse_kinds(str(self.reference.metrics.get("kinds", "")))
+        return found.count >= 1 and all(have[kind] >= n for kind, n in need.items())
+
+
+def _parse_kinds(spelled: str) -> Counter:
+    kinds: Counter = Counter()
+    for part in filter(None, (p.strip() for p in spelled.split(","))):
+        n, kind = part.split("x ", 1)
+        kinds[kind] = int(n)
+    return kinds
 
 
 class ReadwriteConstant(PhaseOracle):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from oracles.base import Oracle, OracleOptions, OracleSetupError
 from oracles.compile_failure import CompileError, Crash, Timeout
+from oracles.ir_phase import DispatchCount, IrMatch, ReadwriteConstant, TransientCopy
 from oracles.lds import LdsLimit
 from oracles.script import Script
 
@@ -14,6 +15,10 @@ ORACLES: dict[str, type[Oracle]] = {
         CompileError,
         Crash,
         Timeout,
+        TransientCopy,
+        ReadwriteConstant,
+        DispatchCount,
+        IrMatch,
         Script,
     )
 }

@@ -98,7 +98,7 @@ def reduce_file(request: Request) -> Outcome:
         final: Verdict = request.oracle.judge(best.candidate)  # uncached: the written result must still fail
         if not final.interesting:
             raise UserError(f"the reduced result no longer fails on a fresh check (flaky oracle?): {final.detail}", 3)
-        verdict = final
+        verdict = _naming(final, f"input{best.candidate.suffix}", request.output_path.name)
     except KeyboardInterrupt:
         kill_all()
         complete = False
@@ -120,3 +120,10 @@ def reduce_file(request: Request) -> Outcome:
         complete=complete,
     )
 
+
+
+def _naming(verdict: Verdict, scratch_name: str, real_name: str) -> Verdict:
+    """Points the final messages at the written result instead of the oracle's scratch file."""
+    verdict.detail = verdict.detail.replace(scratch_name, real_name)
+    verdict.excerpt = verdict.excerpt.replace(scratch_name, real_name)
+    return verdict
