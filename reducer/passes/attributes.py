@@ -1,4 +1,9 @@
-"""Drop attributes the verifier does not require (the verifier rejects the rest at no compile cost)."""
+"""Drop attributes the op does not require.
+
+Only discardable attributes (namespaced `dialect.name`, e.g. `torch.onnx.pads`) and a few optional
+inherent ones are candidates: deleting a required inherent attribute (a linalg.generic's
+`iterator_types`) leaves an op the bindings' printer crashes on before the verifier can object.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +12,11 @@ import iree.compiler.ir as ir
 from reducer import ir as irx
 from reducer.passes.base import IrPass
 
-# Attributes whose removal always breaks the op: skip them instead of paying a verify each.
-_STRUCTURAL = {"function_type", "sym_name", "operandSegmentSizes", "resultSegmentSizes", "value", "name", "callee"}
+_OPTIONAL_INHERENT = {"sym_visibility", "arg_attrs", "res_attrs"}
+
+
+def droppable(name: str) -> bool:
+    return "." in name or name in _OPTIONAL_INHERENT
 
 
 class DropAttributes(IrPass):
@@ -19,7 +27,7 @@ class DropAttributes(IrPass):
         found = []
         for func in irx.functions(module):
             for op in [func, *irx.walk_ops(func)]:
-                found.extend((op, name) for name in op.attributes if name not in _STRUCTURAL)
+                found.extend((op, name) for name in op.attributes if droppable(name))
         return found
 
     def edit(self, module: ir.Module, chosen: list[tuple[ir.Operation, str]]) -> None:

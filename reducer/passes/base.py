@@ -57,12 +57,13 @@ class IrPass(ReductionPass):
         """Applies the reduction to the chosen targets in place."""
 
     def count(self, current: Proposal, ctx: ir.Context) -> int:
-        return len(self.targets(irx.parse(current.candidate.text, ctx)))
+        with ctx, ir.Location.unknown(ctx):
+            return len(self.targets(irx.parse(current.candidate.text, ctx)))
 
     def apply(self, current: Proposal, chosen: Sequence[int], ctx: ir.Context) -> Proposal | None:
         module = irx.parse(current.candidate.text, ctx)
-        targets = self.targets(module)
         with ctx, ir.Location.unknown(ctx):
+            targets = self.targets(module)
             self.edit(module, [targets[i] for i in chosen if i < len(targets)])
         if not irx.verifies(module):
             return None
