@@ -37,6 +37,7 @@ def summary(outcome: Outcome) -> str:
         f"  oracle calls  {outcome.stats.oracle_calls} (cache hits {outcome.stats.cache_hits})",
         f"  wall time     {outcome.seconds:.1f} s with -j {outcome.jobs}",
         f"  failure       {outcome.verdict.detail}",
+        f"  IREE          {iree_version()}",
         f"  wrote         {outcome.output_path}",
         f"  reproduce     {outcome.command}",
     ]

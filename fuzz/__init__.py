@@ -1,0 +1,1 @@
+"""The differential fuzzer (generation, pipelines, triage); imports `oracles` and `reducer`."""
