@@ -222,7 +222,9 @@ def tolerance_for(dtype: np.dtype, reduction_length: int = 1, quantized: bool = 
     """
     dtype = np.dtype(dtype)
     k = max(int(reduction_length), 1)
-    if dtype == np.bool_ or dtype.kind in "iu":
+    if dtype == np.bool_:
+        return 0.0, 0.0
+    if dtype.kind in "iu":
         return (1.0, 0.0) if quantized and dtype.itemsize == 1 else (0.0, 0.0)
     if BFLOAT16 is not None and dtype == BFLOAT16:
         base = 5e-2 * k**0.25
@@ -322,8 +324,8 @@ def _compare_one(
         same_special = (e_nan & a_nan) if nan_equal else np.zeros_like(e_nan)
         same_special |= np.isinf(e) & (e == a)
         finite = np.isfinite(e) & np.isfinite(a)
-        diff = np.where(finite, np.abs(e - a), np.where(same_special, 0.0, math.inf))
-        with np.errstate(invalid="ignore"):
+        with np.errstate(invalid="ignore", over="ignore"):
+            diff = np.where(finite, np.abs(e - a), np.where(same_special, 0.0, math.inf))
             mismatch = ~same_special & ~(finite & (diff <= atol + rtol * np.abs(e)))
         floor = atol if atol > 0 else float(np.finfo(np.float32).tiny)
         with np.errstate(invalid="ignore", over="ignore"):

@@ -6,6 +6,7 @@ from oracles.base import Oracle, OracleOptions, OracleSetupError
 from oracles.compile_failure import CompileError, Crash, Timeout
 from oracles.ir_phase import DispatchCount, IrMatch, ReadwriteConstant, TransientCopy
 from oracles.lds import LdsLimit
+from oracles.miscompile import Miscompile
 from oracles.script import Script
 
 ORACLES: dict[str, type[Oracle]] = {
@@ -19,6 +20,7 @@ ORACLES: dict[str, type[Oracle]] = {
         ReadwriteConstant,
         DispatchCount,
         IrMatch,
+        Miscompile,
         Script,
     )
 }
