@@ -16,10 +16,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from oracles import OracleOptions, make_oracle  # noqa: E402
-from reducer.passes.registry import REDUCTION_PASSES  # noqa: E402
-from reducer.session import Request, reduce_file  # noqa: E402
-from tests.models import torch_chain  # noqa: E402
+from oracles import OracleOptions, make_oracle
+from reducer.passes.registry import REDUCTION_PASSES
+from reducer.session import Request, reduce_file
+from tests.models import torch_chain
 
 CPU = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu"]
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "conv_chain.mlir"

@@ -3,17 +3,17 @@
 This package is the shared core of `reduce` and `fuzz`; it imports neither of them.
 """
 
-from oracles.candidate import Candidate
-from oracles.verdict import Verdict
 from oracles.base import Oracle, OracleOptions, OracleSetupError
+from oracles.candidate import Candidate
 from oracles.registry import ORACLES, make_oracle
+from oracles.verdict import Verdict
 
 __all__ = [
+    "ORACLES",
     "Candidate",
-    "Verdict",
     "Oracle",
     "OracleOptions",
     "OracleSetupError",
-    "ORACLES",
+    "Verdict",
     "make_oracle",
 ]

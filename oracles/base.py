@@ -10,7 +10,13 @@ from pathlib import Path
 from typing import ClassVar
 
 from oracles.candidate import Candidate
-from oracles.toolchain import CompileResult, Limits, compile_candidate, find_tool, scratch_dir
+from oracles.toolchain import (
+    CompileResult,
+    Limits,
+    compile_candidate,
+    find_tool,
+    scratch_dir,
+)
 from oracles.verdict import Verdict
 
 

@@ -26,10 +26,10 @@ class Candidate:
     def size(self) -> int:
         return len(self.binary) if self.binary is not None else len(self.text.encode())
 
-    def with_text(self, text: str) -> "Candidate":
+    def with_text(self, text: str) -> Candidate:
         return Candidate(text, self.flags, self.suffix, None)
 
-    def with_flags(self, flags: tuple[str, ...]) -> "Candidate":
+    def with_flags(self, flags: tuple[str, ...]) -> Candidate:
         return Candidate(self.text, tuple(flags), self.suffix, self.binary)
 
     def write(self, path) -> None:

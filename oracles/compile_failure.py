@@ -8,7 +8,13 @@ from pathlib import Path
 from oracles.base import Oracle, OracleSetupError
 from oracles.candidate import Candidate
 from oracles.flags import with_default_target
-from oracles.signature import crash_signature, error_signature, excerpt, first_error, is_crash
+from oracles.signature import (
+    crash_signature,
+    error_signature,
+    excerpt,
+    first_error,
+    is_crash,
+)
 from oracles.toolchain import Limits
 from oracles.verdict import Verdict
 

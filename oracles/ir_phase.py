@@ -123,7 +123,7 @@ def tied_operands(dispatch) -> list[int]:
     attributes = dispatch.attributes
     if "tied_operands" not in attributes:
         return []
-    workload = list(attributes["operandSegmentSizes"])[0] if "operandSegmentSizes" in attributes else 0
+    workload = next(iter(attributes["operandSegmentSizes"])) if "operandSegmentSizes" in attributes else 0
     indices = []
     for entry in attributes["tied_operands"]:
         index = ir.IntegerAttr(entry).value
@@ -292,7 +292,7 @@ class TransientCopy(PhaseOracle):
     name = "transient-copy"
     summary = (
         "the stream schedule keeps copies/clones and transient allocations (at --compile-to=stream); "
-        "as many as the original, or --threshold N"
+        "every kind of copy (op, source -> target lifetime) the original had, or --threshold N in total"
     )
     phase = "stream"
     noun = ("copy/transient allocation", "copies/transient allocations")

@@ -20,7 +20,7 @@ from oracles.verdict import Verdict
 
 OVERRUN = re.compile(r"uses (\d+) bytes of shared memory; exceeded the limit of (\d+) bytes")
 _ROCM_SIZE = re.compile(r"\.group_segment_fixed_size:\s*(\d+)")
-_ROCM_SYMBOL = re.compile(r"\.symbol:\s*'?([^'\s]+?)(?:\.kd)?'?\s*$", re.M)
+_ROCM_SYMBOL = re.compile(r"\.symbol:\s*'?([^'\s]+?)(?:\.kd)?'?\s*$", re.MULTILINE)
 _PTX_ENTRY = re.compile(r"\.entry\s+([\w$.]+)")
 _PTX_SHARED = re.compile(r"\.shared\s+(?:\.align\s+\d+\s+)?\.b8\s+[\w$.]+\[(\d+)\]")
 _DISPATCH = re.compile(r"[\w$]*_dispatch_\d+[\w$]*")

@@ -8,11 +8,21 @@ the caller may test several at once but must answer as a sequential scan would, 
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Iterator, Sequence, TypeVar
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TypeVar
 
 T = TypeVar("T")
 Propose = Callable[[Sequence[int]], "T | None"]
 FirstInteresting = Callable[[Iterable[T]], "T | None"]
+
+
+def _chunk_proposals(propose: Propose, chunks: list[range], tried: list) -> Iterator:
+    """Valid proposals for the chunks, in order, remembering which chunk made each."""
+    for chunk in chunks:
+        proposal = propose(chunk)
+        if proposal is not None:
+            tried.append((proposal, chunk))
+            yield proposal
 
 
 def ddmin(
@@ -34,21 +44,13 @@ def ddmin(
         while start < count():
             n = count()
             chunks = [range(s, min(s + size, n)) for s in range(start, n, size)]
-            by_proposal: dict[int, range] = {}
-
-            def tagged() -> Iterator:
-                for chunk in chunks:
-                    proposal = propose(chunk)
-                    if proposal is not None:
-                        by_proposal[id(proposal)] = chunk
-                        yield proposal
-
-            hit = first_interesting(tagged())
+            tried: list[tuple[T, range]] = []
+            hit = first_interesting(_chunk_proposals(propose, chunks, tried))
             if hit is None:
                 break
             commit(hit)
             progress = True
-            start = by_proposal[id(hit)].start
+            start = next(chunk for proposal, chunk in tried if proposal is hit).start
         if size == 1:
             break
         size = (size + 1) // 2

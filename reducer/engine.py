@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
 
-import iree.compiler.ir as ir
+from iree.compiler import ir
 
 from reducer import ddmin
 from reducer import ir as irx
@@ -83,11 +83,11 @@ class Reducer:
             old = state["best"]
             state["best"] = proposal
             record.successes += 1
+            self.on_improvement(proposal)  # written before it is announced
             self.log(
                 f"{reduction.name}: ops {old.ops} -> {proposal.ops}, bytes {old.candidate.size} -> "
                 f"{proposal.candidate.size}, flags {len(proposal.candidate.flags)}"
             )
-            self.on_improvement(proposal)
 
         if reduction.search == "bisect":
             found = ddmin.bisect(count, propose, self.evaluator.judge_all, commit)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import threading
 from collections import deque
+from collections.abc import Iterable
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Iterable
 
 from oracles import Candidate, Oracle, Verdict
 from reducer.passes.base import Proposal

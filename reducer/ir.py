@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
-import iree.compiler.ir as ir
+from iree.compiler import ir
 
 FUNCTION_OPS = ("func.func", "util.func")
 _DIAG_LOCATION = re.compile(r'loc\("[^"]*":(\d+):(\d+)\)')

@@ -82,7 +82,7 @@ def test_ddmin_result_is_one_minimal_for_non_monotone_predicates():
 
 def test_ddmin_result_is_one_minimal_for_pairs():
     for a, b in itertools.combinations([0, 13, 31, 63], 2):
-        interesting = lambda s, a=a, b=b: a in s and b in s  # noqa: E731
+        interesting = lambda s, a=a, b=b: a in s and b in s
         result = SetReduction(range(64), interesting).run()
         assert result == {a, b}
 

@@ -11,8 +11,8 @@ from oracles.base import OracleOptions, OracleSetupError
 from oracles.candidate import Candidate
 from oracles.ir_phase import (
     DispatchCount,
-    IRParseError,
     IrMatch,
+    IRParseError,
     ReadwriteConstant,
     TransientCopy,
     readwrite_constant_dispatches,

@@ -7,7 +7,7 @@ inherent ones are candidates: deleting a required inherent attribute (a linalg.g
 
 from __future__ import annotations
 
-import iree.compiler.ir as ir
+from iree.compiler import ir
 
 from reducer import ir as irx
 from reducer.passes.base import IrPass

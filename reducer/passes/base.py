@@ -8,10 +8,11 @@ The engine decides which indices to try (ddmin chunks or a bisection).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Sequence
+from typing import Any, ClassVar
 
-import iree.compiler.ir as ir
+from iree.compiler import ir
 
 from oracles import Candidate
 from reducer import ir as irx

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import iree.compiler.ir as ir
+from iree.compiler import ir
 
 from reducer import ir as irx
 from reducer.passes.base import IrPass

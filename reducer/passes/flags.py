@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
-import iree.compiler.ir as ir
+from iree.compiler import ir
 
 from reducer.passes.base import Proposal, ReductionPass
 

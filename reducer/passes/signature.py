@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import iree.compiler.ir as ir
+from iree.compiler import ir
 
 from reducer import ir as irx
 from reducer.passes.base import IrPass
@@ -11,6 +11,14 @@ from reducer.passes.base import IrPass
 def _uncalled_functions(module: ir.Module) -> list[ir.Operation]:
     called = irx.called_symbols(module)
     return [f for f in irx.functions(module) if irx.entry_block(f) is not None and irx.symbol_name(f) not in called]
+
+
+def _by_function(chosen: list[tuple[ir.Operation, int]]) -> list[tuple[ir.Operation, list[int]]]:
+    """Groups (function, index) targets per function, keeping the first-seen order."""
+    groups: dict[int, tuple[ir.Operation, list[int]]] = {}
+    for func, index in chosen:
+        groups.setdefault(id(func), (func, []))[1].append(index)
+    return list(groups.values())
 
 
 class DropResults(IrPass):
@@ -25,10 +33,7 @@ class DropResults(IrPass):
         return found
 
     def edit(self, module: ir.Module, chosen: list[tuple[ir.Operation, int]]) -> None:
-        by_func: dict[int, tuple[ir.Operation, set[int]]] = {}
-        for func, index in chosen:
-            by_func.setdefault(id(func), (func, set()))[1].add(index)
-        for func, drop in by_func.values():
+        for func, drop in _by_function(chosen):
             terminator = list(irx.entry_block(func).operations)[-1].operation
             kept = [v for i, v in enumerate(terminator.operands) if i not in drop]
             with ir.InsertionPoint(terminator):
@@ -54,10 +59,7 @@ class DropUnusedArguments(IrPass):
         return found
 
     def edit(self, module: ir.Module, chosen: list[tuple[ir.Operation, int]]) -> None:
-        by_func: dict[int, tuple[ir.Operation, list[int]]] = {}
-        for func, index in chosen:
-            by_func.setdefault(id(func), (func, []))[1].append(index)
-        for func, indices in by_func.values():
+        for func, indices in _by_function(chosen):
             block = irx.entry_block(func)
             for index in sorted(indices, reverse=True):
                 block.erase_argument(index)
