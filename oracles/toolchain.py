@@ -6,6 +6,7 @@ A crash, abort or hang of a tool becomes data (`ProcessResult`), never an except
 from __future__ import annotations
 
 import functools
+import importlib.metadata
 import os
 import shutil
 import signal
@@ -151,12 +152,14 @@ def scratch_dir() -> tempfile.TemporaryDirectory:
 
 @functools.cache
 def iree_version() -> str:
-    """The compiler's own version line, e.g. 'IREE compiler version 3.13.0rc20261016 @ 89ece87'."""
+    """The wheel and the compiler's own version line: 'iree-base-compiler 3.13.0 (IREE compiler version ...)'."""
+    try:
+        wheel = f"iree-base-compiler {importlib.metadata.version('iree-base-compiler')}"
+    except importlib.metadata.PackageNotFoundError:
+        wheel = "iree-compile"
     try:
         result = run_tool([find_tool("iree-compile"), "--version"], Limits(timeout_s=30))
     except ToolNotFound:
-        return "unknown"
-    for line in result.stdout.splitlines():
-        if "IREE compiler version" in line:
-            return line.strip()
-    return result.stdout.strip().splitlines()[0] if result.stdout.strip() else "unknown"
+        return f"{wheel} (not found)"
+    line = next((x.strip() for x in result.stdout.splitlines() if "IREE compiler version" in x), "")
+    return f"{wheel} ({line})" if line else wheel
