@@ -12,17 +12,30 @@ from pathlib import Path
 from oracles import ORACLES, OracleOptions, OracleSetupError, make_oracle
 from oracles.flags import parse_pasted
 from oracles.toolchain import Limits
-from reducer.passes.registry import REDUCTION_PASSES, pass_by_name
+from reducer.passes.registry import (
+    ONNX_REDUCTION_PASSES,
+    REDUCTION_PASSES,
+    pass_by_name,
+    passes_for,
+)
 from reducer.report import markdown, summary
-from reducer.session import Request, UserError, default_output, reduce_file, write_atomically
+from reducer.session import (
+    Request,
+    UserError,
+    default_output,
+    reduce_file,
+    write_atomically,
+)
 
 EXAMPLES = """examples:
   reduce bug.mlir --oracle=lds-limit
   reduce bug.mlir --oracle=lds-limit --lds-bytes 32768
   reduce model.mlir --oracle=compile-error -- --iree-hal-target-device=hip --iree-rocm-target=gfx942
   reduce x.mlir --oracle=script --cmd './interesting.sh {}'
+  reduce model.onnx --oracle=compile-error -- --iree-hal-target-device=local --iree-hal-local-target-device-backends=llvm-cpu
 
 Everything after `--` is the iree-compile command line from the bug report, pasted as it is.
+An .onnx input is reduced as an ONNX graph: each candidate goes through iree-import-onnx first.
 exit status: 0 reduced, 1 bad input, 2 the original does not show the failure, 3 flaky, 130 interrupted"""
 
 
@@ -33,14 +46,15 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("input", nargs="?", type=Path, help="the failing .mlir file (never modified)")
+    parser.add_argument("input", nargs="?", type=Path, help="the failing .mlir or .onnx file (never modified)")
     parser.add_argument("--oracle", help="what makes a candidate interesting (see --list-oracles)")
-    parser.add_argument("-o", "--output", type=Path, help="where to write the result (default: INPUT.reduced.mlir)")
+    parser.add_argument("-o", "--output", type=Path, help="where to write the result (default: INPUT.reduced.mlir / .onnx)")
     parser.add_argument("--report", type=Path, help="also write an issue-ready markdown report here")
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="candidates tested at once (default: all cores)")
     parser.add_argument("--passes", help="comma-separated subset of reduction passes (default: all, see --list-passes)")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds before one compile is killed (default 120)")
     parser.add_argument("--memory-cap-mb", type=int, default=16384, help="address-space cap of one compile (default 16384)")
+    parser.add_argument("--opset-version", type=int, help="ONNX input: passed to iree-import-onnx (upgrade the model's opset first)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
     parser.add_argument("--list-oracles", action="store_true", help="print the oracles and exit")
     parser.add_argument("--list-passes", action="store_true", help="print the reduction passes in order and exit")
@@ -74,8 +88,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name:20} {oracle.summary}")
         return 0
     if args.list_passes:
-        for i, reduction in enumerate(REDUCTION_PASSES, 1):
-            print(f"{i:2}. {reduction.name:24} {reduction.description}")
+        for title, passes in (("MLIR input", REDUCTION_PASSES), ("ONNX input", ONNX_REDUCTION_PASSES)):
+            print(f"{title}:")
+            for i, reduction in enumerate(passes, 1):
+                print(f"{i:2}. {reduction.name:26} {reduction.description}")
         return 0
     try:
         return _reduce(args, pasted)
@@ -102,8 +118,9 @@ def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
         limits=Limits(timeout_s=args.timeout, memory_cap_mb=args.memory_cap_mb),
     )
     oracle = make_oracle(args.oracle, options)
+    available = passes_for(args.input.suffix)
     try:
-        passes = [pass_by_name(n.strip()) for n in args.passes.split(",")] if args.passes else REDUCTION_PASSES
+        passes = [pass_by_name(n.strip(), available) for n in args.passes.split(",")] if args.passes else available
     except KeyError as err:
         raise UserError(str(err.args[0])) from None
     start = time.monotonic()
@@ -123,6 +140,7 @@ def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
         jobs=max(1, args.jobs),
         dropped_flags=command.dropped,
         log=log,
+        opset_version=args.opset_version,
     )
     outcome = reduce_file(request)
     print(summary(outcome))

@@ -80,3 +80,36 @@ def bisect(count: Callable[[], int], propose: Propose, judge_all: Callable[[list
         return False
     commit(best)
     return True
+
+
+def shrink_value(
+    value: int,
+    propose: Callable[[int], T | None],
+    judge_all: Callable[[list[T]], list[bool]],
+    commit: Callable[[T], None],
+) -> bool:
+    """The smallest size that stays interesting: 1 and 2 first, then bisect toward `value`.
+
+    On return the committed size s is locally minimal: s - 1 was tried and lost the failure
+    (or was no valid candidate), assuming larger sizes keep it once a smaller one does.
+    """
+    first = [v for v in (1, 2) if v < value]
+    proposals = {v: propose(v) for v in first}
+    valid = [v for v in first if proposals[v] is not None]
+    answers = dict(zip(valid, judge_all([proposals[v] for v in valid]))) if valid else {}
+    for v in first:
+        if answers.get(v):
+            commit(proposals[v])
+            return True
+    lo, hi, best = (first[-1] if first else 0), value, None
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        proposal = propose(mid)
+        if proposal is not None and judge_all([proposal])[0]:
+            hi, best = mid, proposal
+        else:
+            lo = mid
+    if best is None:
+        return False
+    commit(best)
+    return True

@@ -89,7 +89,9 @@ class Reducer:
                 f"{proposal.candidate.size}, flags {len(proposal.candidate.flags)}"
             )
 
-        if reduction.search == "bisect":
+        if reduction.search == "shrink":
+            self._shrink(reduction, state, commit)
+        elif reduction.search == "bisect":
             found = ddmin.bisect(count, propose, self.evaluator.judge_all, commit)
             if not found and count() <= LINEAR_SCAN_LIMIT:
                 # Few targets left: try each one, so the result is 1-minimal for this pass too.
@@ -97,3 +99,17 @@ class Reducer:
         else:
             ddmin.ddmin(count, propose, self.evaluator.first_interesting, commit)
         return state["best"]
+
+    def _shrink(self, reduction: ReductionPass, state: dict, commit: Callable[[Proposal], None]) -> None:
+        """One dimension at a time; a resize never adds ops, and the sizes only go down, so it ends."""
+        for key, _ in reduction.dimensions(state["best"], self.ctx):
+            current = dict(reduction.dimensions(state["best"], self.ctx)).get(key)
+            if current is None or current <= 1:
+                continue
+            base = state["best"]
+
+            def propose(size: int, key: str = key, base: Proposal = base) -> Proposal | None:
+                proposal = reduction.resize(base, key, size, self.ctx)
+                return proposal if proposal is not None and proposal.ops <= base.ops else None
+
+            ddmin.shrink_value(current, propose, self.evaluator.judge_all, commit)

@@ -79,10 +79,14 @@ def body_ops(module: ir.Module) -> Iterator[ir.Operation]:
                 yield op
 
 
+# Placeholders, not computations: an importer emits them for omitted optional operands.
+_NOT_COUNTED = ("torch.constant.none",)
+
+
 def count_ops(module: ir.Module) -> int:
     """Ops inside functions plus non-function top-level ops (globals): the reducer's size unit."""
     top_level = sum(1 for op in module.body.operations if op.operation.name not in FUNCTION_OPS)
-    return top_level + sum(1 for _ in body_ops(module))
+    return top_level + sum(1 for op in body_ops(module) if op.name not in _NOT_COUNTED)
 
 
 def has_uses(op: ir.Operation) -> bool:

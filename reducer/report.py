@@ -8,6 +8,7 @@ from oracles import Verdict
 from oracles.toolchain import iree_version
 from reducer.evaluate import EvaluationStats
 from reducer.passes.base import Proposal
+from reducer.passes.shapes import shapes_of
 
 
 @dataclass
@@ -24,6 +25,10 @@ class Outcome:
     jobs: int
     dropped_flags: list[str]
     complete: bool = True
+    unit: str = "ops"  # "nodes" for an ONNX model
+    imported_path: str | None = None  # ONNX input: the reduced model's iree-import-onnx output
+    imported_mlir: str | None = None
+    input_text: str | None = None  # ONNX input: the reduced model in ONNX's textual syntax (if small)
 
 
 def summary(outcome: Outcome) -> str:
@@ -31,7 +36,7 @@ def summary(outcome: Outcome) -> str:
     state = "reduced" if outcome.complete else "partial result (interrupted)"
     lines = [
         f"reduce: {outcome.oracle} on {outcome.input_path}: {state}",
-        f"  ops           {o.ops} -> {b.ops}",
+        f"  {outcome.unit:<14}{o.ops} -> {b.ops}",
         f"  bytes         {o.candidate.size} -> {b.candidate.size}",
         f"  flags         {len(o.candidate.flags)} -> {len(b.candidate.flags)}",
         f"  oracle calls  {outcome.stats.oracle_calls} (cache hits {outcome.stats.cache_hits})",
@@ -39,11 +44,28 @@ def summary(outcome: Outcome) -> str:
         f"  failure       {outcome.verdict.detail}",
         f"  IREE          {iree_version()}",
         f"  wrote         {outcome.output_path}",
+        *([f"  imported      {outcome.imported_path}"] if outcome.imported_path else []),
         f"  reproduce     {outcome.command}",
     ]
+    before, after = shapes_of(o.candidate), shapes_of(b.candidate)
+    if before and before != after:
+        lines.insert(4, f"  shapes        {before}\n             -> {after}")
     if outcome.dropped_flags:
         lines.insert(4, f"  not flags     {' '.join(outcome.dropped_flags)} (dropped from the pasted command)")
     return "\n".join(lines)
+
+
+def _reduced_input(outcome: Outcome) -> str:
+    b = outcome.best
+    head = f"## Reduced input (`{outcome.output_path}`, {b.ops} {outcome.unit}, {b.candidate.size} bytes)"
+    if b.candidate.binary is None:
+        return f"{head}\n\n```mlir\n{b.candidate.text.strip()}\n```"
+    parts = [head, "", b.candidate.text.strip()]
+    if outcome.input_text:
+        parts += ["", "```", outcome.input_text.strip(), "```"]
+    if outcome.imported_mlir is not None:
+        parts += ["", f"Imported with `iree-import-onnx` (`{outcome.imported_path}`):", "", "```mlir", outcome.imported_mlir.strip(), "```"]
+    return "\n".join(parts)
 
 
 def markdown(outcome: Outcome) -> str:
@@ -59,11 +81,7 @@ def markdown(outcome: Outcome) -> str:
 {outcome.command}
 ```
 
-## Reduced input (`{outcome.output_path}`, {b.ops} ops, {b.candidate.size} bytes)
-
-```mlir
-{b.candidate.text.strip()}
-```
+{_reduced_input(outcome)}
 
 ## Error
 
@@ -73,7 +91,7 @@ def markdown(outcome: Outcome) -> str:
 
 ## Reduction
 
-Reduced from {outcome.original.ops} ops / {outcome.original.candidate.size} bytes / {len(outcome.original.candidate.flags)} flags
-to {b.ops} ops / {b.candidate.size} bytes / {len(b.candidate.flags)} flags with `reduce --oracle={outcome.oracle}`
+Reduced from {outcome.original.ops} {outcome.unit} / {outcome.original.candidate.size} bytes / {len(outcome.original.candidate.flags)} flags
+to {b.ops} {outcome.unit} / {b.candidate.size} bytes / {len(b.candidate.flags)} flags with `reduce --oracle={outcome.oracle}`
 ({outcome.stats.oracle_calls} oracle calls, {outcome.seconds:.1f} s).
 """

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from oracles import Candidate, Oracle, Verdict
-from oracles.toolchain import ToolNotFound, find_tool, kill_all
+from oracles.onnx_import import INNER_DIR, ImportedOnnx, import_model, mlir_path_for
+from oracles.toolchain import ToolNotFound, find_tool, kill_all, scratch_dir
 from reducer import ir as irx
+from reducer import onnx_model
 from reducer.engine import Reducer
 from reducer.evaluate import Evaluator
 from reducer.passes.base import Proposal, ReductionPass
@@ -35,15 +37,23 @@ class Request:
     jobs: int = 1
     dropped_flags: list[str] = field(default_factory=list)
     log: Callable[[str], None] = lambda _: None
+    opset_version: int | None = None  # ONNX input: iree-import-onnx --opset-version
+
+
+def is_onnx(path: Path) -> bool:
+    return path.suffix == ".onnx"
 
 
 def default_output(input_path: Path) -> Path:
     return input_path.with_name(input_path.stem + ".reduced" + input_path.suffix)
 
 
-def write_atomically(path: Path, text: str) -> None:
+def write_atomically(path: Path, data: str | bytes) -> None:
     tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    tmp.write_text(text)
+    if isinstance(data, bytes):
+        tmp.write_bytes(data)
+    else:
+        tmp.write_text(data)
     os.replace(tmp, path)
 
 
@@ -51,10 +61,10 @@ def load(request: Request, ctx) -> Proposal:
     path = request.input_path
     if not path.is_file():
         raise UserError(f"cannot read {path}: no such file")
-    if path.suffix == ".onnx":
-        raise UserError(f"{path}: ONNX input is not supported yet; import it first: iree-import-onnx {path} -o model.mlir")
     if request.output_path.resolve() == path.resolve():
         raise UserError(f"-o {request.output_path} is the input file; choose another output path")
+    if is_onnx(path):
+        return _load_onnx(request)
     try:
         text = path.read_text()
     except UnicodeDecodeError:
@@ -63,62 +73,106 @@ def load(request: Request, ctx) -> Proposal:
     return Proposal(Candidate(text, tuple(request.flags)), irx.count_ops(module))
 
 
+def _load_onnx(request: Request) -> Proposal:
+    path, output = request.input_path, request.output_path
+    mlir = Path(mlir_path_for(str(output)))
+    if mlir.resolve() in (output.resolve(), path.resolve()):
+        raise UserError(f"-o {output}: name an .onnx output; the imported MLIR goes next to it as {mlir.name}")
+    try:
+        data = onnx_model.read_model_file(path)
+        model = onnx_model.load_bytes(data)
+    except onnx_model.OnnxLoadError as err:
+        raise UserError(f"{path}: invalid ONNX model: {err}") from None
+    candidate = Candidate(onnx_model.describe(model), tuple(request.flags), ".onnx", data)
+    return Proposal(candidate, onnx_model.node_count(model))
+
+
 def reduce_file(request: Request) -> Outcome:
     """Runs the whole reduction; on Ctrl-C returns the partial outcome with complete=False."""
     try:
         find_tool("iree-compile")
     except ToolNotFound as err:
         raise UserError(str(err)) from None
+    onnx_input = is_onnx(request.input_path)
+    if onnx_input:
+        try:
+            find_tool("iree-import-onnx")
+        except ToolNotFound as err:
+            raise UserError(str(err)) from None
     ctx = irx.new_context()
     try:
         original = load(request, ctx)
     except irx.ParseError as err:
         raise UserError(f"cannot parse {err}") from None
+    # ONNX input: each candidate is imported first; the oracle judges the imported MLIR.
+    oracle = ImportedOnnx(request.oracle, request.opset_version) if onnx_input else request.oracle
 
     start = time.monotonic()
-    evaluator = Evaluator(request.oracle, request.jobs)
+    evaluator = Evaluator(oracle, request.jobs)
     verdict = evaluator.judge(original.candidate)
     if not verdict.interesting:
-        name = request.oracle.name
+        name = oracle.name
         raise UserError(f"the original is not interesting for {name}: {verdict.detail}", exit_code=2)
-    request.oracle.calibrate(verdict)
-    request.log(f"original: {original.ops} ops, {original.candidate.size} bytes: {verdict.detail}")
+    oracle.calibrate(verdict)
+    unit = "nodes" if onnx_input else "ops"
+    request.log(f"original: {original.ops} {unit}, {original.candidate.size} bytes: {verdict.detail}")
 
     latest = [original]
 
     def on_improvement(best: Proposal) -> None:
         latest[0] = best
-        write_atomically(request.output_path, best.candidate.text)
+        data = best.candidate.binary if best.candidate.binary is not None else best.candidate.text
+        write_atomically(request.output_path, data)
 
     reducer = Reducer(evaluator, request.passes, on_improvement, request.log, ctx)
     best, complete = original, True
     on_improvement(original)
     try:
         best = reducer.run(original).best
-        final: Verdict = request.oracle.judge(best.candidate)  # uncached: the written result must still fail
+        final: Verdict = oracle.judge(best.candidate)  # uncached: the written result must still fail
         if not final.interesting:
             raise UserError(f"the reduced result no longer fails on a fresh check (flaky oracle?): {final.detail}", 3)
         verdict = _naming(final, f"input{best.candidate.suffix}", request.output_path.name)
+        if onnx_input:
+            verdict = _naming(verdict, f"{INNER_DIR}/input.mlir", Path(mlir_path_for(str(request.output_path))).name)
     except KeyboardInterrupt:
         kill_all()
         complete = False
         best = latest[0]
     finally:
         evaluator.shutdown()
+    mlir_path, mlir_text = _write_imported(request, best) if onnx_input else (None, None)
     return Outcome(
-        oracle=request.oracle.name,
+        oracle=oracle.name,
         input_path=str(request.input_path),
         output_path=str(request.output_path),
         original=original,
         best=best,
         verdict=verdict,
-        command=request.oracle.reproduce_command(best.candidate, str(request.output_path)),
+        command=oracle.reproduce_command(best.candidate, str(request.output_path)),
         stats=evaluator.stats,
         seconds=time.monotonic() - start,
         jobs=request.jobs,
         dropped_flags=request.dropped_flags,
         complete=complete,
+        unit="nodes" if onnx_input else "ops",
+        imported_path=mlir_path,
+        imported_mlir=mlir_text,
+        input_text=onnx_model.to_text(onnx_model.parse(best.candidate.binary)) if onnx_input else None,
     )
+
+
+def _write_imported(request: Request, best: Proposal) -> tuple[str | None, str | None]:
+    """Imports the reduced model and writes the MLIR next to it: (path, text), or Nones on failure."""
+    path = Path(mlir_path_for(str(request.output_path)))
+    with scratch_dir() as tmp:
+        text, _ = import_model(best.candidate.binary, Path(tmp), request.oracle.options.limits, request.opset_version)
+    if text is None:
+        path.unlink(missing_ok=True)  # never leave an MLIR from an earlier run beside this result
+        request.log(f"the reduced model does not import; no {path.name} written")
+        return None, None
+    write_atomically(path, text)
+    return str(path), text
 
 
 

@@ -27,15 +27,35 @@ class Proposal:
 
     @property
     def cost(self) -> tuple[int, int]:
-        return (self.ops, self.candidate.size + sum(len(f) + 1 for f in self.candidate.flags))
+        return (self.ops, content_size(self.candidate) + sum(len(f) + 1 for f in self.candidate.flags))
+
+
+def content_size(candidate: Candidate) -> int:
+    """The second key of the size order: text bytes; for a binary input (ONNX) its non-zero bytes.
+
+    Zeroing a weight keeps a serialised model's length, so raw length alone would never count it
+    as smaller; every other edit of a binary removes bytes, and with them non-zero ones (field tags).
+    """
+    if candidate.binary is None:
+        return candidate.size
+    return len(candidate.binary) - candidate.binary.count(0)
 
 
 class ReductionPass(ABC):
     name: ClassVar[str]
     description: ClassVar[str]
     # "ddmin": any subset of targets may be applied together; "bisect": one target at a time,
-    # targets ordered so that, usually, once one works every later one works too.
+    # targets ordered so that, usually, once one works every later one works too; "shrink":
+    # targets are sizes (`dimensions`), each made as small as the failure allows (`resize`).
     search: ClassVar[str] = "ddmin"
+
+    def dimensions(self, current: Proposal, ctx: ir.Context) -> list[tuple[str, int]]:
+        """For "shrink" passes: (stable key, current size) of each dimension target."""
+        return []
+
+    def resize(self, current: Proposal, key: str, size: int, ctx: ir.Context) -> Proposal | None:
+        """For "shrink" passes: the candidate with dimension `key` set to `size`."""
+        return None
 
     @abstractmethod
     def count(self, current: Proposal, ctx: ir.Context) -> int:

@@ -1,0 +1,352 @@
+"""Reduction passes on an ONNX graph, for `reduce model.onnx`: the reducer edits the model itself.
+
+Like the MLIR passes, a pass holds no model between calls: it re-reads the current best from
+`candidate.binary`, numbers its targets in a deterministic order and edits a fresh copy. Every
+edit must pass the full checker and strict shape inference (`reducer.onnx_model.check`) before
+it reaches the oracle; an invalid one is None and costs no import or compile. A tensor that
+becomes a graph input or output takes the type shape inference gives it (with data propagation,
+as the importer runs it); a tensor without a known element type and shape cannot.
+
+Only the top-level graph is edited; subgraph bodies (If/Loop/Scan) stay whole, and the names
+they read from the enclosing graph count as used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from math import prod
+from typing import Any
+
+import onnx
+
+from oracles import Candidate
+from reducer import onnx_model
+from reducer.onnx_model import OnnxLoadError
+from reducer.passes.base import Proposal, ReductionPass
+
+_DEFAULT_DOMAINS = ("", "ai.onnx")
+
+
+# --- graph helpers ----------------------------------------------------------------------------
+
+
+def is_constant(node: onnx.NodeProto) -> bool:
+    return node.op_type == "Constant" and node.domain in _DEFAULT_DOMAINS
+
+
+def _graph_reads(graph: onnx.GraphProto) -> set[str]:
+    """Every name the graph's nodes read (over-approximates a subgraph's outer-scope names)."""
+    names: set[str] = set()
+    for node in graph.node:
+        names |= reads(node)
+    return names
+
+
+def reads(node: onnx.NodeProto) -> set[str]:
+    """The tensors a node reads: its inputs and whatever its subgraphs read."""
+    names = {name for name in node.input if name}
+    for graph in onnx_model.subgraphs(node):
+        names |= _graph_reads(graph)
+    return names
+
+
+def _replace(field: Any, items: Iterable[Any]) -> None:
+    """Replaces a repeated message field's contents with (copies of) items."""
+    copies = []
+    for item in items:
+        copy = type(item)()
+        copy.CopyFrom(item)
+        copies.append(copy)
+    del field[:]
+    field.extend(copies)
+
+
+def prune(graph: onnx.GraphProto) -> None:
+    """Drops nodes no graph output needs, then unused inputs, initializers and value_info."""
+    needed = {o.name for o in graph.output}
+    kept = []
+    for node in reversed(graph.node):
+        if any(name in needed for name in node.output if name):
+            kept.append(node)
+            needed |= reads(node)
+    kept.reverse()
+    produced = {name for node in kept for name in node.output if name}
+    boundary = {i.name for i in graph.input} | {o.name for o in graph.output}
+    _replace(graph.node, kept)
+    _replace(graph.input, [i for i in graph.input if i.name in needed])
+    _replace(graph.initializer, [t for t in graph.initializer if t.name in needed])
+    _replace(graph.sparse_initializer, [t for t in graph.sparse_initializer if t.values.name in needed])
+    _replace(graph.value_info, [v for v in graph.value_info if v.name in produced and v.name not in boundary])
+
+
+def known_types(inferred: onnx.ModelProto) -> dict[str, onnx.TypeProto]:
+    """Every top-level tensor's type, as shape inference (with data propagation) sees it."""
+    types: dict[str, onnx.TypeProto] = {}
+    graph = inferred.graph
+    for tensor in graph.initializer:
+        types[tensor.name] = onnx.helper.make_tensor_type_proto(tensor.data_type, list(tensor.dims))
+    for info in [*graph.input, *graph.value_info, *graph.output]:
+        types[info.name] = info.type
+    return types
+
+
+def value_info(name: str, types: dict[str, onnx.TypeProto]) -> onnx.ValueInfoProto | None:
+    """A graph input/output declaration for `name`, or None when its type is not fully known."""
+    kind = types.get(name)
+    if kind is None or kind.WhichOneof("value") is None:
+        return None
+    if kind.HasField("tensor_type") and (kind.tensor_type.elem_type == 0 or not kind.tensor_type.HasField("shape")):
+        return None
+    info = onnx.ValueInfoProto()
+    info.name = name
+    info.type.CopyFrom(kind)
+    return info
+
+
+class _Invalid(Exception):
+    """The chosen edit cannot be made (a tensor without a known type, nothing left)."""
+
+
+# --- the pass protocol on ONNX ----------------------------------------------------------------
+
+
+class OnnxPass(ReductionPass):
+    """Targets are plain data (indices, names) found on the model; `edit` changes a fresh copy."""
+
+    def targets(self, model: onnx.ModelProto) -> list[Any]:
+        raise NotImplementedError
+
+    def edit(self, model: onnx.ModelProto, chosen: list[Any], types: dict[str, onnx.TypeProto]) -> None:
+        """Applies the chosen targets in place; raises _Invalid when it cannot."""
+        raise NotImplementedError
+
+    def count(self, current: Proposal, ctx: Any) -> int:
+        data = current.candidate.binary
+        if data is None:
+            return 0
+        return len(self.targets(onnx_model.parsed_copy(data)))
+
+    def apply(self, current: Proposal, chosen: Sequence[int], ctx: Any) -> Proposal | None:
+        data = current.candidate.binary
+        if data is None:
+            return None
+        model = onnx_model.parsed_copy(data)
+        targets = self.targets(model)
+        picked = [targets[i] for i in chosen if i < len(targets)]
+        if not picked:
+            return None
+        try:
+            self.edit(model, picked, known_types(onnx_model.inferred(data)))
+            onnx_model.check(model)
+        except (_Invalid, OnnxLoadError):
+            return None
+        new = onnx_model.serialise(model)
+        if new == data:
+            return None
+        candidate = Candidate(onnx_model.describe(model), current.candidate.flags, current.candidate.suffix, new)
+        return Proposal(candidate, onnx_model.node_count(model))
+
+
+def onnx_proposal(data: bytes, flags: Sequence[str] = ()) -> Proposal:
+    """The Proposal for a (validated) serialised model."""
+    model = onnx_model.parse(data)
+    return Proposal(Candidate(onnx_model.describe(model), tuple(flags), ".onnx", data), onnx_model.node_count(model))
+
+
+# --- passes -----------------------------------------------------------------------------------
+
+
+class OnnxCutOutputs(OnnxPass):
+    name = "onnx-cut-outputs"
+    description = "make one node's output the graph's only output, dropping what it does not need"
+    search = "bisect"
+
+    def targets(self, model: onnx.ModelProto) -> list[tuple[int, str]]:
+        # Topological order: an earlier output keeps less of the graph. Constants are skipped.
+        return [
+            (i, name)
+            for i, node in enumerate(model.graph.node)
+            if not is_constant(node)
+            for name in node.output
+            if name
+        ]
+
+    def edit(self, model, chosen, types) -> None:
+        _, name = chosen[0]
+        info = value_info(name, types)
+        if info is None:
+            raise _Invalid(name)
+        _replace(model.graph.output, [info])
+        prune(model.graph)
+
+
+class OnnxCutInputs(OnnxPass):
+    name = "onnx-cut-inputs"
+    description = "drop every node before a cut point; the tensors crossing it become graph inputs"
+    search = "bisect"
+
+    def targets(self, model: onnx.ModelProto) -> list[int]:
+        # Cut points, latest first: target 0 keeps the least, so (as the bisection assumes) once
+        # one target keeps the failure every later one, keeping more, usually does too.
+        positions = [i for i, node in enumerate(model.graph.node) if not is_constant(node)]
+        return list(reversed(positions[1:]))
+
+    def edit(self, model, chosen, types) -> None:
+        cut = chosen[0]
+        graph = model.graph
+        nodes = list(graph.node)
+        dropped = [n for n in nodes[:cut] if not is_constant(n)]
+        lost = {name for node in dropped for name in node.output if name}
+        kept = [n for n in nodes[:cut] if is_constant(n)] + nodes[cut:]
+        crossing: list[str] = []
+        for node in nodes[cut:]:
+            for name in [*node.input, *sorted(reads(node) - set(node.input))]:
+                if name in lost and name not in crossing:
+                    crossing.append(name)
+        outputs = [o for o in graph.output if o.name not in lost]
+        if not outputs:
+            raise _Invalid("no graph output is left after the cut")
+        new_inputs = []
+        for name in crossing:
+            info = value_info(name, types)
+            if info is None:
+                raise _Invalid(name)
+            new_inputs.append(info)
+        _replace(graph.node, kept)
+        _replace(graph.output, outputs)
+        _replace(graph.input, [*graph.input, *new_inputs])
+        prune(graph)
+
+
+class OnnxRemoveNodes(OnnxPass):
+    name = "onnx-remove-nodes"
+    description = "remove nodes; their outputs become graph inputs, and what only fed them goes"
+
+    def targets(self, model: onnx.ModelProto) -> list[int]:
+        return [i for i, node in enumerate(model.graph.node) if not is_constant(node)]
+
+    def edit(self, model, chosen, types) -> None:
+        graph = model.graph
+        gone = set(chosen)
+        remaining = [n for i, n in enumerate(graph.node) if i not in gone]
+        still_read = {o.name for o in graph.output}
+        for node in remaining:
+            still_read |= reads(node)
+        declared = {i.name for i in graph.input}
+        new_inputs = []
+        for i in sorted(gone):
+            for name in graph.node[i].output:
+                if name and name in still_read and name not in declared:
+                    info = value_info(name, types)
+                    if info is None:
+                        raise _Invalid(name)
+                    new_inputs.append(info)
+                    declared.add(name)
+        _replace(graph.node, remaining)
+        _replace(graph.input, [*graph.input, *new_inputs])
+        prune(graph)
+
+
+def _is_zero(tensor: onnx.TensorProto) -> bool:
+    """All-zero, empty, or not ours to zero (strings, external data): nothing to simplify."""
+    if tensor.data_type in (onnx.TensorProto.STRING, onnx.TensorProto.UNDEFINED):
+        return True
+    if tensor.data_location == onnx.TensorProto.EXTERNAL or prod(tensor.dims) == 0:
+        return True
+    if tensor.HasField("raw_data"):
+        return tensor.raw_data.count(0) == len(tensor.raw_data)
+    fields = (tensor.float_data, tensor.int32_data, tensor.int64_data, tensor.double_data, tensor.uint64_data)
+    return all(value == 0 for field in fields for value in field)
+
+
+_PACKED = {  # sub-byte element types: elements per byte
+    getattr(onnx.TensorProto, name): per_byte
+    for name, per_byte in (("INT4", 2), ("UINT4", 2), ("FLOAT4E2M1", 2), ("INT2", 4), ("UINT2", 4))
+    if hasattr(onnx.TensorProto, name)
+}
+
+
+def zeros_like(tensor: onnx.TensorProto) -> onnx.TensorProto:
+    """Zeros of the tensor's shape and element type, as raw data (what the importer reads best)."""
+    count = prod(tensor.dims)
+    if tensor.data_type in _PACKED:
+        size = -(-count // _PACKED[tensor.data_type])
+    else:
+        try:
+            size = count * onnx.helper.tensor_dtype_to_np_dtype(tensor.data_type).itemsize
+        except (KeyError, ValueError, TypeError):
+            raise _Invalid(f"element type {tensor.data_type}") from None
+    zeros = onnx.TensorProto()
+    zeros.name = tensor.name
+    zeros.data_type = tensor.data_type
+    zeros.dims.extend(tensor.dims)
+    zeros.raw_data = bytes(size)
+    return zeros
+
+
+def _constant_value(node: onnx.NodeProto) -> onnx.AttributeProto | None:
+    return next((a for a in node.attribute if a.name == "value" and a.type == onnx.AttributeProto.TENSOR), None)
+
+
+class OnnxSimplifyInitializers(OnnxPass):
+    name = "onnx-simplify-initializers"
+    description = "initializers and Constant values -> zeros of the same shape and type"
+
+    def targets(self, model: onnx.ModelProto) -> list[tuple[str, str]]:
+        found = [("initializer", t.name) for t in model.graph.initializer if not _is_zero(t)]
+        for node in model.graph.node:
+            value = _constant_value(node) if is_constant(node) else None
+            if value is not None and not _is_zero(value.t):
+                found.append(("constant", node.output[0]))
+        return found
+
+    def edit(self, model, chosen, types) -> None:
+        graph = model.graph
+        initializers = {name for kind, name in chosen if kind == "initializer"}
+        constants = {name for kind, name in chosen if kind == "constant"}
+        for tensor in graph.initializer:
+            if tensor.name in initializers:
+                tensor.CopyFrom(zeros_like(tensor))
+        for node in graph.node:
+            if is_constant(node) and node.output and node.output[0] in constants:
+                value = _constant_value(node)
+                value.t.CopyFrom(zeros_like(value.t))
+
+
+def _opset(model: onnx.ModelProto, domain: str) -> int | None:
+    wanted = {"", "ai.onnx"} if domain in _DEFAULT_DOMAINS else {domain}
+    return next((o.version for o in model.opset_import if o.domain in wanted), None)
+
+
+def required_attributes(model: onnx.ModelProto, node: onnx.NodeProto) -> set[str]:
+    """Attributes the node's schema requires (none known for ops without a registered schema)."""
+    version = _opset(model, node.domain)
+    if version is None:
+        return set()
+    try:
+        schema = onnx.defs.get_schema(node.op_type, version, node.domain if node.domain != "ai.onnx" else "")
+    except onnx.defs.SchemaError:  # a custom-domain op
+        return set()
+    return {name for name, attr in schema.attributes.items() if attr.required}
+
+
+class OnnxDropAttributes(OnnxPass):
+    name = "onnx-drop-attributes"
+    description = "drop node attributes the op schema does not require"
+
+    def targets(self, model: onnx.ModelProto) -> list[tuple[int, str]]:
+        found = []
+        for i, node in enumerate(model.graph.node):
+            if is_constant(node):
+                continue
+            required = required_attributes(model, node)
+            found.extend((i, attr.name) for attr in node.attribute if attr.name not in required)
+        return found
+
+    def edit(self, model, chosen, types) -> None:
+        by_node: dict[int, set[str]] = {}
+        for i, name in chosen:
+            by_node.setdefault(i, set()).add(name)
+        for i, names in by_node.items():
+            node = model.graph.node[i]
+            _replace(node.attribute, [a for a in node.attribute if a.name not in names])

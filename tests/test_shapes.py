@@ -1,0 +1,118 @@
+"""Lifting torch-onnx IR to ONNX, and resizing dimensions with consistent shapes and attributes."""
+
+from __future__ import annotations
+
+import onnx
+import pytest
+from onnx import TensorProto, helper, numpy_helper
+import numpy as np
+
+from reducer.ddmin import shrink_value
+from reducer.onnx_lift import NotLiftable, lift
+from reducer.onnx_shapes import dimensions, resize, shape_summary
+from tests.models import torch_chain
+
+
+def conv_model(channels: int = 8, kernel: int = 3, group: int = 1, pads=(1, 1, 1, 1)) -> onnx.ModelProto:
+    weight = np.ones((channels, channels // group, kernel, kernel), np.float32)
+    node = helper.make_node("Conv", ["x", "w"], ["y"], kernel_shape=[kernel, kernel], pads=list(pads), group=group)
+    graph = helper.make_graph(
+        [node],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, channels, 10, 12])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, channels, 10, 12])],
+        [numpy_helper.from_array(weight, "w")],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)])
+    onnx.checker.check_model(model, full_check=True)
+    return model
+
+
+def by_key(model, key_start):
+    return next(d for d in dimensions(model) if d.key.startswith(key_start))
+
+
+def test_lift_of_a_torch_chain_is_a_valid_onnx_graph_with_the_same_ops():
+    model = lift(torch_chain(12, bad_at=6, bad_op="conv"))
+    onnx.checker.check_model(model, full_check=True)
+    ops = [n.op_type for n in model.graph.node if n.op_type != "Constant"]
+    assert ops.count("Conv") == 1 and len(ops) == 12
+    assert [d.dim_value for d in model.graph.input[0].type.tensor_type.shape.dim] == [1, 32, 16, 16]
+
+
+def test_lift_refuses_ir_that_is_not_torch_onnx():
+    with pytest.raises(NotLiftable, match="not a static torch vtensor"):
+        lift("func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {\n %0 = arith.addf %a, %a : tensor<2xf32>\n return %0 : tensor<2xf32>\n}")
+
+
+def test_channel_class_moves_input_and_weight_together():
+    model = conv_model(channels=8)
+    resized = resize(model, by_key(model, "size 8"), 3)
+    assert resized is not None
+    assert shape_summary(resized) == "x: 1x3x10x12, w: 3x3x3x3"
+    assert [d.dim_value for d in resized.graph.output[0].type.tensor_type.shape.dim] == [1, 3, 10, 12]
+
+
+def test_kernel_shrink_fixes_kernel_shape_and_pads():
+    model = conv_model(channels=4, kernel=3, pads=(1, 1, 1, 1))
+    resized = resize(model, by_key(model, "size 3"), 1)
+    conv = resized.graph.node[0]
+    attrs = {a.name: list(a.ints) for a in conv.attribute if a.ints}
+    assert attrs["kernel_shape"] == [1, 1]
+    assert attrs["pads"] == [0, 0, 0, 0]
+
+
+def test_depthwise_conv_stays_depthwise():
+    model = conv_model(channels=6, group=6)
+    resized = resize(model, by_key(model, "size 6"), 2)
+    group = next(a.i for a in resized.graph.node[0].attribute if a.name == "group")
+    assert group == 2 and shape_summary(resized).startswith("x: 1x2x10x12, w: 2x1x3x3")
+
+
+def test_inconsistent_resize_is_no_candidate():
+    model = conv_model(channels=8)
+    # The weight's in-channels alone cannot change: the conv no longer type-checks.
+    assert resize(model, by_key(model, "w[1]"), 4) is None
+
+
+@pytest.mark.parametrize("value, threshold", [(100, 37), (64, 1), (2, 2), (129, 128)])
+def test_shrink_value_finds_the_locally_minimal_size(value, threshold):
+    committed = []
+    assert shrink_value(value, lambda v: v, lambda vs: [v >= threshold for v in vs], committed.append) == (threshold < value)
+    final = committed[-1] if committed else value
+    assert final == threshold
+
+
+CONV_VOLUME_SCRIPT = r'''#!/usr/bin/env python3
+import re, sys
+text = open(sys.argv[1]).read()
+m = re.search(r'"onnx\.Conv".*?: \(!torch\.vtensor<\[([\d,]+)\]', text)
+if not m:
+    sys.exit(1)
+n, c, h, w = map(int, m.group(1).split(","))
+sys.exit(0 if c * h * w >= 300 else 1)
+'''
+
+
+def conv_input_dims(text: str) -> list[int]:
+    import re
+
+    match = re.search(r'"onnx\.Conv".*?: \(!torch\.vtensor<\[([\d,]+)\]', text)
+    return [int(d) for d in match.group(1).split(",")]
+
+
+def test_torch_onnx_shapes_shrink_to_a_locally_minimal_size(tmp_path):
+    """A failure that needs C*H*W >= 300 at the conv: every dimension ends one step above losing it."""
+    from reducer.cli import main
+
+    script = tmp_path / "volume.py"
+    script.write_text(CONV_VOLUME_SCRIPT)
+    src = tmp_path / "chain.mlir"
+    src.write_text(torch_chain(8, bad_at=4, bad_op="conv"))
+    assert main([str(src), "--oracle=script", "--cmd", f"python3 {script} {{}}", "-q"]) == 0
+    reduced = (tmp_path / "chain.reduced.mlir").read_text()
+    n, c, h, w = conv_input_dims(reduced)
+    assert c * h * w >= 300
+    assert (c - 1) * h * w < 300 and c * (h - 1) * w < 300 and c * h * (w - 1) < 300  # locally minimal
+    assert n == 1 and (c, h, w) != (32, 16, 16)
+    assert f"!torch.vtensor<[1,{c},1,1],f32>" in reduced  # the weight's out-channels went to 1
