@@ -1,70 +1,110 @@
-"""Measures `reduce` on the acceptance cases and prints a table (sizes, calls, wall time).
+"""Measures `reduce` on the acceptance cases and prints a table (sizes, shapes, calls, wall time).
 
-    python bench/reduce_cases.py [--jobs 2] [--only NAME]
+    python bench/reduce_cases.py [--jobs 2] [--only NAME ...] [--check-minimal]
 
-Cases are built by tests/models.py; every number printed is measured in this run.
+Cases are built by the tests' model builders; every number printed is measured in this run.
+`--check-minimal` also tries every dimension of the result one step smaller and counts how many
+lose the failure (all of them, when the result is locally minimal).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Callable
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
-from oracles import OracleOptions, make_oracle
-from reducer.passes.registry import REDUCTION_PASSES
-from reducer.session import Request, reduce_file
-from tests.models import torch_chain
+import onnx  # noqa: E402
+
+from oracles import Oracle, OracleOptions, make_oracle  # noqa: E402
+from oracles.toolchain import find_tool  # noqa: E402
+from reducer import ir as irx  # noqa: E402
+from reducer.passes.registry import passes_for  # noqa: E402
+from reducer.passes.shapes import shapes_of  # noqa: E402
+from reducer.session import Request, reduce_file  # noqa: E402
+from tests.models import torch_chain  # noqa: E402
+from tests.test_reduce_onnx import conv_det_network  # noqa: E402
 
 CPU = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu"]
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "conv_chain.mlir"
+EXAMPLE = ROOT / "examples" / "conv_chain.mlir"
 
-CASES = {
-    # name: (program text, oracle, options, flags)
-    "lds-conv-in-12-op-chain": (lambda: torch_chain(12, 6, "conv"), "lds-limit", OracleOptions(lds_bytes=16384), []),
-    "lds-example-seed004": (lambda: EXAMPLE.read_text(), "lds-limit", OracleOptions(lds_bytes=32768), []),
+
+def text_file(text: Callable[[], str]) -> Callable[[Path], Path]:
+    def write(tmp: Path) -> Path:
+        path = tmp / "case.mlir"
+        path.write_text(text())
+        return path
+
+    return write
+
+
+def det_network(as_mlir: bool) -> Callable[[Path], Path]:
+    def write(tmp: Path) -> Path:
+        onnx.save(conv_det_network(), tmp / "net.onnx")
+        if not as_mlir:
+            return tmp / "net.onnx"
+        subprocess.run([find_tool("iree-import-onnx"), str(tmp / "net.onnx"), "-o", str(tmp / "net.mlir")], check=True)
+        return tmp / "net.mlir"
+
+    return write
+
+
+CASES: dict[str, tuple[Callable[[Path], Path], str, OracleOptions, list[str], bool]] = {
+    # name: (writes the input, oracle, options, flags, shrink shapes too)
+    "lds-conv-in-12-op-chain": (text_file(lambda: torch_chain(12, 6, "conv")), "lds-limit", OracleOptions(lds_bytes=16384), [], False),
+    "lds-example-seed004": (text_file(EXAMPLE.read_text), "lds-limit", OracleOptions(lds_bytes=32768), [], False),
     "compile-error-in-120-op-chain": (
-        lambda: torch_chain(120, 70, "onnx.NoSuchOp"),
-        "compile-error",
-        OracleOptions(),
-        [*CPU, "--iree-opt-const-eval=false"],
+        text_file(lambda: torch_chain(120, 70, "onnx.NoSuchOp")), "compile-error", OracleOptions(), [*CPU, "--iree-opt-const-eval=false"], False,
     ),
-    "compile-error-in-600-op-chain": (
-        lambda: torch_chain(600, 420, "onnx.NoSuchOp"),
-        "compile-error",
-        OracleOptions(),
-        CPU,
-    ),
+    "compile-error-in-600-op-chain": (text_file(lambda: torch_chain(600, 420, "onnx.NoSuchOp")), "compile-error", OracleOptions(), CPU, False),
+    "onnx-det-in-50-node-network": (det_network(as_mlir=False), "compile-error", OracleOptions(), CPU, True),
+    "mlir-det-in-imported-50-node-network": (det_network(as_mlir=True), "compile-error", OracleOptions(), CPU, True),
+    "lds-conv-with-shapes": (text_file(lambda: torch_chain(12, 6, "conv")), "lds-limit", OracleOptions(lds_bytes=16384), [], True),
 }
 
 
-def run_case(name: str, jobs: int) -> dict:
-    build, oracle_name, options, flags = CASES[name]
+def minimal_dimensions(oracle: Oracle, passes, best) -> str:
+    """'k/n': how many of the n dimensions lose the failure one step smaller."""
+    shrink = next((p for p in passes if p.search == "shrink"), None)
+    if shrink is None:
+        return "-"
+    ctx = irx.new_context()
+    dims = [(k, v) for k, v in shrink.dimensions(best, ctx) if v > 1]
+    lost = 0
+    for key, value in dims:
+        smaller = shrink.resize(best, key, value - 1, ctx)
+        lost += smaller is None or not oracle.judge(smaller.candidate).interesting
+    return f"{lost}/{len(dims)}"
+
+
+def run_case(name: str, jobs: int, check_minimal: bool) -> dict:
+    write, oracle_name, options, flags, shapes = CASES[name]
     with tempfile.TemporaryDirectory() as tmp:
-        src = Path(tmp) / f"{name}.mlir"
-        src.write_text(build())
+        src = write(Path(tmp))
+        passes = [p for p in passes_for(src.suffix) if shapes or p.search != "shrink"]
+        oracle = make_oracle(oracle_name, options)
         request = Request(
-            input_path=src,
-            oracle=make_oracle(oracle_name, options),
-            flags=list(flags),
-            output_path=Path(tmp) / "out.mlir",
-            passes=REDUCTION_PASSES,
-            jobs=jobs,
+            input_path=src, oracle=oracle, flags=list(flags), output_path=src.with_name("out" + src.suffix), passes=passes, jobs=jobs
         )
         start = time.monotonic()
         outcome = reduce_file(request)
         seconds = time.monotonic() - start
+        minimal = minimal_dimensions(request.oracle, passes, outcome.best) if check_minimal and shapes else "-"
     return {
         "case": name,
         "oracle": oracle_name,
-        "ops": f"{outcome.original.ops} -> {outcome.best.ops}",
+        "ops/nodes": f"{outcome.original.ops} -> {outcome.best.ops}",
         "bytes": f"{outcome.original.candidate.size} -> {outcome.best.candidate.size}",
         "flags": f"{len(outcome.original.candidate.flags)} -> {len(outcome.best.candidate.flags)}",
+        "shapes": f"{shapes_of(outcome.original.candidate)} -> {shapes_of(outcome.best.candidate)}" if shapes else "-",
+        "dims minimal": minimal,
         "calls": outcome.stats.oracle_calls,
         "hits": outcome.stats.cache_hits,
         "seconds": f"{seconds:.1f}",
@@ -75,14 +115,17 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--only", action="append", choices=list(CASES))
+    parser.add_argument("--check-minimal", action="store_true")
     args = parser.parse_args()
-    rows = [run_case(name, args.jobs) for name in (args.only or CASES)]
-    columns = list(rows[0])
     print(f"reduce, -j {args.jobs}, {os.cpu_count()} cores")
-    print("| " + " | ".join(columns) + " |")
-    print("|" + "---|" * len(columns))
-    for row in rows:
-        print("| " + " | ".join(str(row[c]) for c in columns) + " |")
+    columns = None
+    for name in args.only or CASES:
+        row = run_case(name, args.jobs, args.check_minimal)
+        if columns is None:
+            columns = list(row)
+            print("| " + " | ".join(columns) + " |")
+            print("|" + "---|" * len(columns))
+        print("| " + " | ".join(str(row[c]) for c in columns) + " |", flush=True)
 
 
 if __name__ == "__main__":

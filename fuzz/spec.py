@@ -179,8 +179,11 @@ def used_features(spec: GraphSpec) -> frozenset[str]:
                 producer = spec.producer(node.inputs[1])
                 if producer is not None and producer.op == "DequantizeLinear":
                     used.add("qdq_matmul")
-            if op in ("MatMul", "Gemm") and not spec.const(node.inputs[1]) and not spec.producer(node.inputs[1]):
+            weight = spec.const(node.inputs[1])
+            if op in ("MatMul", "Gemm") and weight is None and not spec.producer(node.inputs[1]):
                 used.add("dynamic_weights")
+            if op in ("MatMul", "Gemm") and weight is not None and weight.fill == "splat":
+                used.add("splat_weights")
         elif op in ("QuantizeLinear", "DequantizeLinear"):
             used.add("quant")
             scale = spec.shape_of(node.inputs[1])
