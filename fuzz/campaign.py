@@ -1,0 +1,137 @@
+"""A fuzzing campaign: cases in a process pool for a time budget, findings deduped into the database.
+
+Workers run cases with the warm in-process backend. A worker that dies (a compiler crash) or a
+case that runs past its time limit does not stop the campaign: the pool is replaced and the case
+runs again with the isolated backend, whose per-tool timeouts and signal handling turn it into
+a crash or timeout finding.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections import Counter
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from fuzz.execute import CaseResult, InProcess, Isolated, run_case
+from fuzz.findings import FindingsDB
+from fuzz.pipelines import resolve
+from fuzz.strategies import spec_for_seed
+from oracles.toolchain import Limits
+
+DB_NAME = "findings.db"
+
+
+@dataclass
+class CampaignSettings:
+    seconds: float
+    seed: int
+    out: Path
+    jobs: int = 2
+    pipelines: tuple[str, ...] = ("cpu", "cpu-data-tiling", "cpu-ukernels")
+    max_cases: int | None = None
+    case_timeout_s: float = 300.0
+    compile_timeout_s: float = 120.0
+    run_gpu: bool = False
+
+
+@dataclass
+class CampaignStats:
+    cases: int = 0
+    seconds: float = 0.0
+    isolated_reruns: int = 0
+    by_kind: Counter = field(default_factory=Counter)  # every finding, duplicates included
+    new: list[tuple[str, CaseResult]] = field(default_factory=list)  # (signature, case) first seen now
+
+    @property
+    def per_minute(self) -> float:
+        return 60.0 * self.cases / self.seconds if self.seconds else 0.0
+
+
+def case_seed(campaign_seed: int, index: int) -> int:
+    """The seed of the campaign's index-th case: stable, so `fuzz replay` can rebuild it."""
+    return campaign_seed * 1_000_003 + index
+
+
+def _work(seed: int, pipelines: tuple[str, ...], compile_timeout_s: float, run_gpu: bool, isolated: bool = False) -> CaseResult:
+    limits = Limits(timeout_s=compile_timeout_s)
+    backend = Isolated(limits) if isolated else InProcess(limits)
+    return run_case(seed, spec_for_seed(seed), resolve(list(pipelines)), backend, run_gpu)
+
+
+def _new_pool(jobs: int) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(max_workers=jobs)
+
+
+def _kill_pool(pool: ProcessPoolExecutor) -> None:
+    for process in list(getattr(pool, "_processes", {}).values()):
+        try:
+            os.kill(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+def run_campaign(settings: CampaignSettings, progress: Callable[[CampaignStats], None] | None = None) -> CampaignStats:
+    resolve(list(settings.pipelines))  # unknown names fail before any work
+    stats = CampaignStats()
+    db = FindingsDB(settings.out / DB_NAME)
+    started_wall, start = time.time(), time.monotonic()
+    deadline = start + settings.seconds
+    args = (settings.pipelines, settings.compile_timeout_s, settings.run_gpu)
+    pool = _new_pool(settings.jobs)
+    in_flight: dict[Future, tuple[int, float]] = {}
+    index = 0
+
+    def submit() -> None:
+        nonlocal index
+        while len(in_flight) < settings.jobs and time.monotonic() < deadline:
+            if settings.max_cases is not None and index >= settings.max_cases:
+                return
+            seed = case_seed(settings.seed, index)
+            index += 1
+            in_flight[pool.submit(_work, seed, *args)] = (seed, time.monotonic())
+
+    def finish(case: CaseResult) -> None:
+        stats.cases += 1
+        for finding in case.findings:
+            stats.by_kind[finding.kind] += 1
+            if db.record(finding, case):
+                stats.new.append((finding.signature, case))
+        stats.seconds = time.monotonic() - start
+        if progress:
+            progress(stats)
+
+    try:
+        submit()
+        while in_flight:
+            done, _ = wait(list(in_flight), timeout=5, return_when=FIRST_COMPLETED)
+            broken: list[int] = []
+            for future in done:
+                seed, _ = in_flight.pop(future)
+                try:
+                    finish(future.result())
+                except BrokenProcessPool:
+                    broken.append(seed)
+            overdue = [f for f, (_, t0) in in_flight.items() if time.monotonic() - t0 > settings.case_timeout_s]
+            if broken or overdue:
+                # A worker died or hung: every case it shared the pool with is run again, isolated.
+                broken += [seed for seed, _ in in_flight.values()]
+                in_flight.clear()
+                _kill_pool(pool)
+                pool = _new_pool(settings.jobs)
+                for seed in broken:
+                    stats.isolated_reruns += 1
+                    finish(_work(seed, *args, isolated=True))
+            submit()
+    finally:
+        _kill_pool(pool)
+        stats.seconds = time.monotonic() - start
+        db.record_run(started_wall, stats.seconds, stats.cases, len(stats.new), {"seed": settings.seed, "pipelines": list(settings.pipelines)})
+        db.close()
+    return stats

@@ -1,0 +1,227 @@
+"""One fuzz case: build the model, import it, compile it through each pipeline, run, compare.
+
+Two backends do the IREE work. `InProcess` keeps a warm compiler and runtime in the worker
+process (about twice as fast per compile); the campaign runs it in a process pool, so a compiler
+crash kills only a worker. `Isolated` runs every tool as a child process with a timeout and a
+memory cap (the oracles' toolchain); the campaign re-runs a case with it when a worker died or
+hung, and a compile that fails in-process is repeated isolated to read its error text.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import re
+import tempfile
+import time
+from contextlib import redirect_stderr, redirect_stdout
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+import onnx
+
+from fuzz.build import build_model, describe, make_inputs, reference_outputs
+from fuzz.pipelines import Pipeline
+from fuzz.spec import GraphSpec
+from oracles import Candidate
+from oracles.lds import OVERRUN
+from oracles.miscompile import compare_outputs, run_module
+from oracles.onnx_import import import_model
+from oracles.signature import crash_signature, error_signature, first_error, is_crash, normalise
+from oracles.toolchain import Limits, ProcessResult, compile_candidate
+
+# Finding classes, as the fuzzer reports them.
+IMPORT_FAILURE, COMPILE_ERROR, CRASH, TIMEOUT, LDS_OVERRUN, MISMATCH = (
+    "import failure",
+    "compile error",
+    "crash",
+    "timeout",
+    "LDS overrun",
+    "mismatch",
+)
+
+
+@dataclass
+class Finding:
+    kind: str
+    pipeline: str
+    signature: str  # normalised: the dedup key
+    detail: str
+
+
+@dataclass
+class PipelineRun:
+    pipeline: str
+    status: str  # "ok", "compiled" (GPU, not run), a finding kind, or "run error"
+    seconds: float
+    detail: str = ""
+    max_abs: float = 0.0
+
+
+@dataclass
+class CaseResult:
+    seed: int
+    spec_json: str
+    description: str
+    runs: list[PipelineRun] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    seconds: float = 0.0
+    backend: str = ""
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def classify_compile_failure(process: ProcessResult) -> tuple[str, str]:
+    """(finding kind, normalised signature) of a failed compile."""
+    if process.timed_out:
+        return TIMEOUT, "timeout: compile"
+    if is_crash(process.returncode, process.stderr):
+        return CRASH, crash_signature(process.returncode, process.stderr, process.signal_name)
+    if OVERRUN.search(process.stderr):
+        return LDS_OVERRUN, error_signature(process.stderr)
+    return COMPILE_ERROR, error_signature(process.stderr)
+
+
+class Isolated:
+    """Every tool in its own process: nothing the compiler does can take the campaign down."""
+
+    name = "isolated"
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+
+    def import_onnx(self, model: onnx.ModelProto, workdir: Path) -> tuple[str | None, str]:
+        text, process = import_model(model.SerializeToString(), workdir, self.limits)
+        return text, "" if text is not None else (first_error(process.stderr) or f"exit {process.returncode}")
+
+    def compile(self, mlir: str, flags: tuple[str, ...], workdir: Path) -> tuple[Path | None, ProcessResult | None]:
+        workdir.mkdir(parents=True, exist_ok=True)
+        result = compile_candidate(Candidate(mlir), list(flags), workdir, self.limits, "module.vmfb")
+        return (result.output if result.ok else None), result.process
+
+    def run(self, vmfb: Path, function: str, inputs: list[np.ndarray], workdir: Path, driver: str) -> list[np.ndarray] | str:
+        return run_module(vmfb, function, inputs, workdir, self.limits, device=driver)
+
+
+class InProcess(Isolated):
+    """A warm compiler and runtime in this (worker) process; failures fall back to `Isolated`."""
+
+    name = "in-process"
+
+    def import_onnx(self, model: onnx.ModelProto, workdir: Path) -> tuple[str | None, str]:
+        from iree.compiler.tools.import_onnx import __main__ as importer
+
+        workdir.mkdir(parents=True, exist_ok=True)
+        path, output = workdir / "model.onnx", workdir / "model.mlir"
+        onnx.save(model, path)
+        try:
+            with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
+                importer.main(importer.parse_arguments([str(path), "-o", str(output)]))
+        except Exception:  # the importer reports failures as Python exceptions
+            return super().import_onnx(model, workdir)  # for the error text the command line prints
+        return output.read_text(), ""
+
+    def compile(self, mlir: str, flags: tuple[str, ...], workdir: Path) -> tuple[Path | None, ProcessResult | None]:
+        from iree.compiler import api
+
+        workdir.mkdir(parents=True, exist_ok=True)
+        source_path, output_path = workdir / "input.mlir", workdir / "module.vmfb"
+        source_path.write_text(mlir)
+        session = api.Session()
+        session.set_flags(*flags)
+        invocation = session.invocation()
+        source = api.Source.open_file(session, str(source_path))
+        ok = invocation.parse_source(source) and invocation.execute()
+        if ok:
+            output = api.Output.open_file(str(output_path))
+            invocation.output_vm_bytecode(output)
+            output.keep()
+            return output_path, None
+        return super().compile(mlir, flags, workdir)  # repeat isolated: its stderr is the signature
+
+    def run(self, vmfb: Path, function: str, inputs: list[np.ndarray], workdir: Path, driver: str) -> list[np.ndarray] | str:
+        import iree.runtime as rt
+
+        try:
+            config = rt.Config(driver)
+            context = rt.SystemContext(config=config)
+            module = rt.VmModule.copy_buffer(context.instance, vmfb.read_bytes())
+            context.add_vm_module(module)
+            result = context.modules[module.name][function](*inputs)
+        except Exception as err:
+            return " ".join(str(err).split())[:300]
+        results = result if isinstance(result, (tuple, list)) else [result]
+        return [np.asarray(r.to_host() if hasattr(r, "to_host") else r) for r in results]
+
+
+def _mismatch_signature(pipeline: str, spec: GraphSpec) -> str:
+    ops = sorted({node.op for node in spec.nodes})
+    return f"mismatch: {pipeline}: {'+'.join(ops)}"
+
+
+def run_case(seed: int, spec: GraphSpec, pipelines: list[Pipeline], backend: Isolated, run_gpu: bool = False) -> CaseResult:
+    """Everything one case does; never raises for what IREE does (that is a finding)."""
+    start = time.monotonic()
+    result = CaseResult(seed, spec.to_json(), describe(spec), backend=backend.name)
+    model = build_model(spec)
+    inputs = make_inputs(spec, seed)
+    expected = reference_outputs(model, inputs)
+    ordered = [inputs[value.name] for value in model.graph.input]
+    quantized = any(node.op in ("QuantizeLinear", "QLinearConv", "QLinearMatMul") for node in spec.nodes)
+    with tempfile.TemporaryDirectory(prefix="fuzz-case-") as tmp:
+        workdir = Path(tmp)
+        mlir, why = backend.import_onnx(model, workdir / "import")
+        if mlir is None:
+            result.findings.append(Finding(IMPORT_FAILURE, "import", "import: " + normalise(why), why))
+            result.seconds = time.monotonic() - start
+            return result
+        for pipeline in pipelines:
+            t0 = time.monotonic()
+            where = workdir / pipeline.name
+            vmfb, process = backend.compile(mlir, pipeline.flags, where)
+            if vmfb is None:
+                kind, signature = classify_compile_failure(process)
+                detail = first_error(process.stderr) if process else ""
+                _add(result, Finding(kind, pipeline.name, signature, detail))
+                result.runs.append(PipelineRun(pipeline.name, kind, time.monotonic() - t0, detail))
+                continue
+            if pipeline.gpu and not run_gpu:
+                result.runs.append(PipelineRun(pipeline.name, "compiled", time.monotonic() - t0))
+                continue
+            outputs = backend.run(vmfb, model.graph.name, ordered, where, pipeline.driver)
+            if isinstance(outputs, str):
+                result.runs.append(PipelineRun(pipeline.name, "run error", time.monotonic() - t0, outputs))
+                if "crash" in outputs:
+                    _add(result, Finding(CRASH, pipeline.name, f"runtime: {normalise(outputs)}", outputs))
+                continue
+            comparison = compare_outputs(expected, outputs, reduction_length=_reduction_length(spec), quantized=quantized)
+            status = "ok" if comparison.matches else MISMATCH
+            result.runs.append(PipelineRun(pipeline.name, status, time.monotonic() - t0, comparison.description, comparison.max_abs))
+            if not comparison.matches:
+                result.findings.append(Finding(MISMATCH, pipeline.name, _mismatch_signature(pipeline.name, spec), comparison.description))
+    result.seconds = time.monotonic() - start
+    return result
+
+
+def _add(result: CaseResult, finding: Finding) -> None:
+    """One finding per signature and case: a front-end error every pipeline hits is one bug."""
+    for known in result.findings:
+        if known.signature == finding.signature:
+            known.pipeline += f",{finding.pipeline}"
+            return
+    result.findings.append(finding)
+
+
+def _reduction_length(spec: GraphSpec) -> int:
+    """The longest reduction in the graph (K of a matmul, C*kh*kw of a conv), for tolerances."""
+    longest = 1
+    for node in spec.nodes:
+        if node.op in ("MatMul", "Gemm", "MatMulInteger", "QLinearMatMul") and node.inputs:
+            shape = spec.shape_of(node.inputs[0])
+            longest = max(longest, shape[-1] if shape else 1)
+        elif "Conv" in node.op and len(node.inputs) > 1:
+            weight = spec.shape_of(node.inputs[1 if node.op != "QLinearConv" else 3])
+            longest = max(longest, int(np.prod(weight[1:])) if len(weight) > 1 else 1)
+    return longest

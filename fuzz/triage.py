@@ -1,0 +1,92 @@
+"""Each new finding, reduced with `reduce` and the oracle that matches its kind, saved with a report.
+
+A finding directory holds the original model (`model.onnx`), its spec (`spec.json`), the reduced
+repro (`reduced.onnx` and its imported `reduced.mlir`), the command that reproduces it
+(`command.txt`) and an issue-ready `report.md`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import onnx
+
+from fuzz.build import build_model
+from fuzz.execute import COMPILE_ERROR, CRASH, IMPORT_FAILURE, LDS_OVERRUN, MISMATCH, TIMEOUT, CaseResult, Finding
+from fuzz.pipelines import PIPELINES
+from fuzz.spec import GraphSpec
+from oracles import OracleOptions, OracleSetupError, make_oracle
+from oracles.toolchain import Limits
+from reducer.passes.registry import passes_for
+from reducer.report import markdown
+from reducer.session import Request, UserError, reduce_file
+
+# The oracle that reproduces each kind of finding.
+ORACLE_FOR_KIND = {
+    IMPORT_FAILURE: "compile-error",
+    COMPILE_ERROR: "compile-error",
+    CRASH: "crash",
+    TIMEOUT: "timeout",
+    LDS_OVERRUN: "lds-limit",
+    MISMATCH: "miscompile",
+}
+REFERENCE_PIPELINE = "vmvx"  # what a mismatching pipeline is compared with while reducing
+
+
+@dataclass
+class Triage:
+    directory: Path
+    reduced_size: str  # e.g. "3 nodes, 412 bytes", or why it was not reduced
+
+
+def finding_directory(out: Path, signature: str) -> Path:
+    return out / "findings" / hashlib.sha1(signature.encode()).hexdigest()[:12]
+
+
+def _request_for(finding: Finding, model_path: Path, jobs: int, compile_timeout_s: float) -> Request:
+    # The first pipeline that showed it; an import failure happens before any: use the CPU one.
+    pipeline = PIPELINES.get(finding.pipeline.split(",")[0], PIPELINES["cpu"])
+    options = OracleOptions(limits=Limits(timeout_s=compile_timeout_s))
+    flags = list(pipeline.flags)
+    if finding.kind == MISMATCH:
+        options.pipeline_a, options.pipeline_b = list(pipeline.flags), list(PIPELINES[REFERENCE_PIPELINE].flags)
+        flags = []
+    elif finding.kind == TIMEOUT:
+        options.hang_seconds = compile_timeout_s
+    oracle = make_oracle(ORACLE_FOR_KIND[finding.kind], options)
+    return Request(
+        input_path=model_path,
+        oracle=oracle,
+        flags=flags,
+        output_path=model_path.with_name("reduced.onnx"),
+        passes=passes_for(".onnx"),
+        jobs=jobs,
+    )
+
+
+def reduce_finding(finding: Finding, case: CaseResult, out: Path, jobs: int = 1, compile_timeout_s: float = 120.0) -> Triage:
+    """Saves the finding's model and reduces it; never raises for a finding that does not reduce."""
+    directory = finding_directory(out, finding.signature)
+    directory.mkdir(parents=True, exist_ok=True)
+    spec = GraphSpec.from_json(case.spec_json)
+    model_path = directory / "model.onnx"
+    onnx.save(build_model(spec), model_path)
+    (directory / "spec.json").write_text(case.spec_json)
+    (directory / "finding.txt").write_text(
+        f"kind: {finding.kind}\npipelines: {finding.pipeline}\nsignature: {finding.signature}\n"
+        f"detail: {finding.detail}\nseed: {case.seed}\ngraph: {case.description}\n"
+    )
+    try:
+        request = _request_for(finding, model_path, jobs, compile_timeout_s)
+        outcome = reduce_file(request)
+    except (UserError, OracleSetupError) as err:
+        # e.g. a mismatch against the reference that vmvx shares: no pipeline pair shows it.
+        (directory / "not-reduced.txt").write_text(f"{err}\n")
+        return Triage(directory, f"not reduced: {err}")
+    (directory / "command.txt").write_text(outcome.command + "\n")
+    (directory / "report.md").write_text(markdown(outcome))
+    size = f"{outcome.best.ops} nodes, {outcome.best.candidate.size} bytes"
+    return Triage(directory, size)
+
