@@ -20,7 +20,7 @@ from typing import Callable
 
 from fuzz.execute import CaseResult, InProcess, Isolated, run_case
 from fuzz.findings import FindingsDB
-from fuzz.pipelines import resolve
+from fuzz.pipelines import DEFAULT_PIPELINES, resolve
 from fuzz.strategies import spec_for_seed
 from oracles.toolchain import Limits
 
@@ -33,7 +33,7 @@ class CampaignSettings:
     seed: int
     out: Path
     jobs: int = 2
-    pipelines: tuple[str, ...] = ("cpu", "cpu-data-tiling", "cpu-ukernels")
+    pipelines: tuple[str, ...] = DEFAULT_PIPELINES
     max_cases: int | None = None
     case_timeout_s: float = 300.0
     compile_timeout_s: float = 120.0

@@ -50,7 +50,7 @@ PIPELINES: dict[str, Pipeline] = {
         Pipeline("vulkan", ("--iree-hal-target-device=vulkan", "--iree-vulkan-target=valhall"), "Vulkan SPIR-V (Mali Valhall)", "vulkan", True),
     )
 }
-DEFAULT_PIPELINES = ("cpu", "cpu-data-tiling", "cpu-ukernels")
+DEFAULT_PIPELINES = ("cpu", "cpu-data-tiling", "vmvx")
 DEFAULT_TARGETS: tuple[str, ...] = ()
 
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 from hypothesis import strategies as st
 
@@ -373,16 +373,17 @@ def _mm_geometry(g: _Graph, given: tuple[int, ...] | None, batch: bool, allow_1d
         a = given
         k = a[-1]
         rows = _prod(a) // k
-        cap = max(1, min(MAX_ELEMS // k, MAX_ELEMS // max(rows, 1), MAX_MACS // (rows * k)))
         if len(a) == 1 and allow_1d and g.on("vector", 0.3):
             return a, (k,)
-        nn = g.dim(_CHANNELS, cap, large=True)
+        bb: list[int] = []
         if len(a) >= 3 and batch:
             bb = list(a[:-2])
             if g.on("broadcast"):
                 bb = [1 if c.flag() else d for d in bb][c.int(0, len(bb)) :]
-            return a, (*bb, k, nn)
-        return a, (k, nn)
+            if _prod(bb) * k > MAX_ELEMS:
+                bb = []  # a batched weight would be too big: share one
+        cap = max(1, min(MAX_ELEMS // (_prod(bb) * k), MAX_ELEMS // max(rows, 1), MAX_MACS // (rows * k)))
+        return a, (*bb, k, g.dim(_CHANNELS, cap, large=True))
     bt: list[int] = []
     if batch:
         for _ in range(c.pick((1, 2))):
