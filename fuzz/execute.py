@@ -130,7 +130,10 @@ class InProcess(Isolated):
         source_path, output_path = workdir / "input.mlir", workdir / "module.vmfb"
         source_path.write_text(mlir)
         session = api.Session()
-        session.set_flags(*flags)
+        try:
+            session.set_flags(*flags)
+        except ValueError:  # a global (not per-session) option: only the command line takes it
+            return super().compile(mlir, flags, workdir)
         invocation = session.invocation()
         source = api.Source.open_file(session, str(source_path))
         ok = invocation.parse_source(source) and invocation.execute()

@@ -45,7 +45,7 @@ def finding_directory(out: Path, signature: str) -> Path:
     return out / "findings" / hashlib.sha1(signature.encode()).hexdigest()[:12]
 
 
-def _request_for(finding: Finding, model_path: Path, jobs: int, compile_timeout_s: float) -> Request:
+def _request_for(finding: Finding, model_path: Path, jobs: int, compile_timeout_s: float, passes: list | None) -> Request:
     # The first pipeline that showed it; an import failure happens before any: use the CPU one.
     pipeline = PIPELINES.get(finding.pipeline.split(",")[0], PIPELINES["cpu"])
     options = OracleOptions(limits=Limits(timeout_s=compile_timeout_s))
@@ -61,12 +61,14 @@ def _request_for(finding: Finding, model_path: Path, jobs: int, compile_timeout_
         oracle=oracle,
         flags=flags,
         output_path=model_path.with_name("reduced.onnx"),
-        passes=passes_for(".onnx"),
+        passes=passes if passes is not None else passes_for(".onnx"),
         jobs=jobs,
     )
 
 
-def reduce_finding(finding: Finding, case: CaseResult, out: Path, jobs: int = 1, compile_timeout_s: float = 120.0) -> Triage:
+def reduce_finding(
+    finding: Finding, case: CaseResult, out: Path, jobs: int = 1, compile_timeout_s: float = 120.0, passes: list | None = None
+) -> Triage:
     """Saves the finding's model and reduces it; never raises for a finding that does not reduce."""
     directory = finding_directory(out, finding.signature)
     directory.mkdir(parents=True, exist_ok=True)
@@ -79,7 +81,7 @@ def reduce_finding(finding: Finding, case: CaseResult, out: Path, jobs: int = 1,
         f"detail: {finding.detail}\nseed: {case.seed}\ngraph: {case.description}\n"
     )
     try:
-        request = _request_for(finding, model_path, jobs, compile_timeout_s)
+        request = _request_for(finding, model_path, jobs, compile_timeout_s, passes)
         outcome = reduce_file(request)
     except (UserError, OracleSetupError) as err:
         # e.g. a mismatch against the reference that vmvx shares: no pipeline pair shows it.

@@ -1,0 +1,99 @@
+"""The fuzzer end to end with the real compiler and runtime: a short campaign, and a real mismatch
+that is detected, deduped and reduced."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import onnx
+
+from fuzz import pipelines as pipelines_module
+from fuzz.cli import main as fuzz_main
+from fuzz.execute import MISMATCH, InProcess, run_case
+from fuzz.findings import FindingsDB
+from fuzz.pipelines import PIPELINES, Pipeline
+from fuzz.spec import Const, GraphSpec, Node, Tensor
+from fuzz.triage import reduce_finding
+from reducer.passes.registry import passes_for
+from oracles.flags import GENERIC_CPU
+from oracles.toolchain import Limits
+
+# A pipeline perturbed for real: matmul inputs demoted to bf16, which rounds integers above 256.
+PERTURBED = Pipeline(
+    "cpu-bf16-matmul",
+    (
+        *GENERIC_CPU,
+        "--iree-global-opt-demote-contraction-inputs-type=bf16",
+        "--iree-global-opt-demote-contraction-inputs-operations=matmul",
+    ),
+    "test only: bf16 matmul inputs",
+)
+
+
+def two_matmuls_with_epilogue() -> GraphSpec:
+    """x[4x256] @ W1[256x256] reaches |values| in the thousands (inexact in bf16) before @ W2[256x8], then relu."""
+    return GraphSpec(
+        opset=21,
+        features=frozenset({"matmul", "relu"}),
+        inputs=(Tensor("x", "float32", (4, 256), -16, 16),),
+        consts=(
+            Const("w1", "float32", (256, 256), "random", low=-16, high=16, seed=1),
+            Const("w2", "float32", (256, 8), "random", low=-2, high=2, seed=2),
+        ),
+        nodes=(
+            Node("MatMul", ("x", "w1"), "h", "float32", (4, 256)),
+            Node("Relu", ("h",), "r", "float32", (4, 256), role="relu"),
+            Node("MatMul", ("r", "w2"), "y", "float32", (4, 8)),
+            Node("Relu", ("y",), "z", "float32", (4, 8), role="relu"),
+        ),
+        outputs=("z",),
+    )
+
+
+def test_short_campaign_with_a_fixed_seed_writes_its_database(tmp_path, iree_compile, capsys):
+    out = tmp_path / "findings"
+    assert fuzz_main(["run", "--time", "1m", "--max-cases", "6", "--seed", "7", "--out", str(out), "-j", "2", "--no-reduce"]) == 0
+    printed = capsys.readouterr().out
+    assert "fuzz: 6 cases in" in printed
+    with sqlite3.connect(out / "findings.db") as db:
+        (cases,) = db.execute("SELECT cases FROM runs").fetchone()
+        stored = db.execute("SELECT kind, count FROM findings").fetchall()
+    assert cases == 6
+    assert all(count >= 1 for _, count in stored)
+    assert fuzz_main(["show", str(out)]) == 0
+    assert f"{len(stored)} distinct findings" in capsys.readouterr().out
+
+
+def test_perturbed_pipeline_is_a_mismatch_that_is_deduped_and_reduced(tmp_path, iree_compile, monkeypatch):
+    monkeypatch.setitem(PIPELINES, PERTURBED.name, PERTURBED)
+    assert pipelines_module.PIPELINES is PIPELINES
+    spec = two_matmuls_with_epilogue()
+    backend = InProcess(Limits(timeout_s=120))
+    chosen = [PIPELINES["cpu"], PERTURBED]
+    first = run_case(11, spec, chosen, backend)
+    again = run_case(12, spec, chosen, backend)
+
+    statuses = {run.pipeline: run.status for run in first.runs}
+    assert statuses == {"cpu": "ok", PERTURBED.name: MISMATCH}
+    (finding,) = first.findings
+    assert finding.kind == MISMATCH and finding.pipeline == PERTURBED.name
+
+    db = FindingsDB(tmp_path / "findings.db")
+    assert db.record(finding, first) is True
+    assert db.record(again.findings[0], again) is False  # the same bug seen again: counted, not stored
+    (stored,) = db.all()
+    assert stored.count == 2
+
+    # Graph passes only: each miscompile probe compiles and runs two pipelines, and shape
+    # shrinking (tested in test_shapes.py) would take most of a minute here.
+    graph_passes = [p for p in passes_for(".onnx") if p.search != "shrink"]
+    triage = reduce_finding(finding, first, tmp_path, jobs=2, passes=graph_passes)
+    db.set_reduction(finding.signature, str(triage.directory), triage.reduced_size)
+    reduced = onnx.load(triage.directory / "reduced.onnx")
+    ops = [node.op_type for node in reduced.graph.node]
+    assert ops.count("MatMul") == 2 and "Relu" not in ops[ops.index("MatMul", 1):]  # the trailing relu is gone
+    assert len(ops) < 4
+    report = (triage.directory / "report.md").read_text()
+    assert "miscompile" in report and "--iree-global-opt-demote-contraction-inputs-type=bf16" in report
+    assert db.all()[0].reduced_size.endswith("bytes")
+    db.close()
