@@ -77,7 +77,11 @@ def _kill_pool(pool: ProcessPoolExecutor) -> None:
     pool.shutdown(wait=False, cancel_futures=True)
 
 
-def run_campaign(settings: CampaignSettings, progress: Callable[[CampaignStats], None] | None = None) -> CampaignStats:
+def run_campaign(
+    settings: CampaignSettings,
+    progress: Callable[[CampaignStats], None] | None = None,
+    on_case: Callable[[CaseResult], None] | None = None,
+) -> CampaignStats:
     resolve(list(settings.pipelines))  # unknown names fail before any work
     stats = CampaignStats()
     db = FindingsDB(settings.out / DB_NAME)
@@ -99,6 +103,8 @@ def run_campaign(settings: CampaignSettings, progress: Callable[[CampaignStats],
 
     def finish(case: CaseResult) -> None:
         stats.cases += 1
+        if on_case:
+            on_case(case)
         for finding in case.findings:
             stats.by_kind[finding.kind] += 1
             if db.record(finding, case):

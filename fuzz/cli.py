@@ -37,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--max-cases", type=int, help="stop after this many cases")
     run.add_argument("--no-reduce", action="store_true", help="do not reduce new findings")
     run.add_argument("--reduce-jobs", type=int, default=os.cpu_count() or 1)
+    run.add_argument("--reduce-budget", type=duration, default=300.0, help="time for reducing one finding (default 5m)")
     show = sub.add_parser("show", help="list the findings of a campaign directory")
     show.add_argument("out", type=Path)
     sub.add_parser("pipelines", help="list the pipelines and targets")
@@ -88,7 +89,7 @@ def _run(args: argparse.Namespace) -> int:
         for signature, case in stats.new:
             finding = next(f for f in case.findings if f.signature == signature)
             print(f"fuzz: reducing {finding.kind} ({finding.pipeline}): {signature[:100]}", file=sys.stderr, flush=True)
-            triage = reduce_finding(finding, case, args.out, jobs=args.reduce_jobs)
+            triage = reduce_finding(finding, case, args.out, jobs=args.reduce_jobs, time_budget_s=args.reduce_budget)
             db.set_reduction(signature, str(triage.directory), triage.reduced_size)
             print(f"  -> {triage.directory}: {triage.reduced_size}")
         db.close()

@@ -45,7 +45,9 @@ def finding_directory(out: Path, signature: str) -> Path:
     return out / "findings" / hashlib.sha1(signature.encode()).hexdigest()[:12]
 
 
-def _request_for(finding: Finding, model_path: Path, jobs: int, compile_timeout_s: float, passes: list | None) -> Request:
+def _request_for(
+    finding: Finding, model_path: Path, jobs: int, compile_timeout_s: float, passes: list | None, time_budget_s: float | None
+) -> Request:
     # The first pipeline that showed it; an import failure happens before any: use the CPU one.
     pipeline = PIPELINES.get(finding.pipeline.split(",")[0], PIPELINES["cpu"])
     options = OracleOptions(limits=Limits(timeout_s=compile_timeout_s))
@@ -62,12 +64,19 @@ def _request_for(finding: Finding, model_path: Path, jobs: int, compile_timeout_
         flags=flags,
         output_path=model_path.with_name("reduced.onnx"),
         passes=passes if passes is not None else passes_for(".onnx"),
+        time_budget_s=time_budget_s,
         jobs=jobs,
     )
 
 
 def reduce_finding(
-    finding: Finding, case: CaseResult, out: Path, jobs: int = 1, compile_timeout_s: float = 120.0, passes: list | None = None
+    finding: Finding,
+    case: CaseResult,
+    out: Path,
+    jobs: int = 1,
+    compile_timeout_s: float = 120.0,
+    passes: list | None = None,
+    time_budget_s: float | None = None,
 ) -> Triage:
     """Saves the finding's model and reduces it; never raises for a finding that does not reduce."""
     directory = finding_directory(out, finding.signature)
@@ -81,7 +90,7 @@ def reduce_finding(
         f"detail: {finding.detail}\nseed: {case.seed}\ngraph: {case.description}\n"
     )
     try:
-        request = _request_for(finding, model_path, jobs, compile_timeout_s, passes)
+        request = _request_for(finding, model_path, jobs, compile_timeout_s, passes, time_budget_s)
         outcome = reduce_file(request)
     except (UserError, OracleSetupError) as err:
         # e.g. a mismatch against the reference that vmvx shares: no pipeline pair shows it.

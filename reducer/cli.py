@@ -53,6 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="candidates tested at once (default: all cores)")
     parser.add_argument("--passes", help="comma-separated subset of reduction passes (default: all, see --list-passes)")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds before one compile is killed (default 120)")
+    parser.add_argument("--time-budget", type=float, help="seconds after which the best result so far is final")
     parser.add_argument("--memory-cap-mb", type=int, default=16384, help="address-space cap of one compile (default 16384)")
     parser.add_argument("--opset-version", type=int, help="ONNX input: passed to iree-import-onnx (upgrade the model's opset first)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
@@ -139,6 +140,7 @@ def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
         passes=passes,
         jobs=max(1, args.jobs),
         dropped_flags=command.dropped,
+        time_budget_s=args.time_budget,
         log=log,
         opset_version=args.opset_version,
     )

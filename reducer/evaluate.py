@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections import deque
 from collections.abc import Iterable
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
@@ -25,17 +26,25 @@ class Evaluator:
     `concurrent.futures.Executor` can be passed in instead.
     """
 
-    def __init__(self, oracle: Oracle, jobs: int = 1, executor: Executor | None = None) -> None:
+    def __init__(self, oracle: Oracle, jobs: int = 1, executor: Executor | None = None, deadline: float | None = None) -> None:
         self.oracle = oracle
+        self.deadline = deadline  # time.monotonic() after which every new candidate counts as uninteresting
         self.jobs = max(1, jobs)
         self.executor = executor or ThreadPoolExecutor(max_workers=self.jobs, thread_name_prefix="oracle")
         self.cache: dict[str, Future] = {}
         self.stats = EvaluationStats()
         self._lock = threading.Lock()
 
+    def out_of_time(self) -> bool:
+        return self.deadline is not None and time.monotonic() > self.deadline
+
     def submit(self, candidate: Candidate) -> Future:
         key = candidate.key
         with self._lock:
+            if self.out_of_time() and key not in self.cache:
+                expired: Future = Future()
+                expired.set_result(Verdict(False, "", "time budget spent"))
+                return expired
             if key in self.cache:
                 self.stats.cache_hits += 1
                 return self.cache[key]

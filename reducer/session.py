@@ -36,6 +36,7 @@ class Request:
     passes: list[ReductionPass]
     jobs: int = 1
     dropped_flags: list[str] = field(default_factory=list)
+    time_budget_s: float | None = None  # after it, the best so far is the result
     log: Callable[[str], None] = lambda _: None
     opset_version: int | None = None  # ONNX input: iree-import-onnx --opset-version
 
@@ -110,6 +111,8 @@ def reduce_file(request: Request) -> Outcome:
     start = time.monotonic()
     evaluator = Evaluator(oracle, request.jobs)
     verdict = evaluator.judge(original.candidate)
+    if request.time_budget_s is not None:
+        evaluator.deadline = start + request.time_budget_s
     if not verdict.interesting:
         name = oracle.name
         raise UserError(f"the original is not interesting for {name}: {verdict.detail}", exit_code=2)
