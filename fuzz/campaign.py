@@ -64,8 +64,15 @@ def _work(seed: int, pipelines: tuple[str, ...], compile_timeout_s: float, run_g
     return run_case(seed, spec_for_seed(seed), resolve(list(pipelines)), backend, run_gpu)
 
 
+def _quiet_worker() -> None:
+    """In-process compiles print their diagnostics to fd 2; findings carry them, the terminal need not."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 2)
+    os.close(devnull)
+
+
 def _new_pool(jobs: int) -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(max_workers=jobs)
+    return ProcessPoolExecutor(max_workers=jobs, initializer=_quiet_worker)
 
 
 def _kill_pool(pool: ProcessPoolExecutor) -> None:
