@@ -19,6 +19,7 @@ from fuzz.pipelines import PIPELINES
 from fuzz.spec import GraphSpec
 from oracles import OracleOptions, OracleSetupError, make_oracle
 from oracles.toolchain import Limits
+from reducer.corpus import save_entry
 from reducer.passes.registry import passes_for
 from reducer.report import markdown
 from reducer.session import Request, UserError, reduce_file
@@ -98,6 +99,23 @@ def reduce_finding(
         return Triage(directory, f"not reduced: {err}")
     (directory / "command.txt").write_text(outcome.command + "\n")
     (directory / "report.md").write_text(markdown(outcome))
+    try:
+        _save_corpus_entry(directory, finding, case, outcome, request, out)
+    except ValueError:  # an entry from an earlier run of this database: keep it
+        pass
     size = f"{outcome.best.ops} nodes, {outcome.best.candidate.size} bytes"
     return Triage(directory, size)
+
+
+def _save_corpus_entry(directory: Path, finding: Finding, case: CaseResult, outcome, request: Request, out: Path) -> None:
+    save_entry(
+        out / "corpus",
+        f"{finding.kind.replace(' ', '-').lower()}-{directory.name}",
+        outcome.best.candidate,
+        ORACLE_FOR_KIND[finding.kind],
+        request.oracle.options,
+        outcome.verdict,
+        f"{finding.kind} ({finding.pipeline}): {outcome.verdict.detail}",
+        f"fuzz seed {case.seed}: {case.description}",
+    )
 

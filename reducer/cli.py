@@ -18,6 +18,7 @@ from reducer.passes.registry import (
     pass_by_name,
     passes_for,
 )
+from reducer.corpus import save_entry
 from reducer.report import markdown, summary
 from reducer.session import (
     Request,
@@ -56,6 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--time-budget", type=float, help="seconds after which the best result so far is final")
     parser.add_argument("--memory-cap-mb", type=int, default=16384, help="address-space cap of one compile (default 16384)")
     parser.add_argument("--opset-version", type=int, help="ONNX input: passed to iree-import-onnx (upgrade the model's opset first)")
+    parser.add_argument("--save-to-corpus", metavar="NAME", help="also save the result as a corpus entry NAME")
+    parser.add_argument("--corpus-dir", type=Path, default=Path("corpus/entries"), help="where corpus entries live (default corpus/entries)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
     parser.add_argument("--list-oracles", action="store_true", help="print the oracles and exit")
     parser.add_argument("--list-passes", action="store_true", help="print the reduction passes in order and exit")
@@ -146,6 +149,22 @@ def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
     )
     outcome = reduce_file(request)
     print(summary(outcome))
+    if args.save_to_corpus and outcome.complete:
+        try:
+            where = save_entry(
+                args.corpus_dir,
+                args.save_to_corpus,
+                outcome.best.candidate,
+                oracle.name,
+                options,
+                outcome.verdict,
+                outcome.verdict.detail,
+                f"reduce {args.input.name} --oracle={oracle.name}",
+                args.opset_version,
+            )
+        except ValueError as err:
+            raise UserError(str(err)) from None
+        print(f"  corpus        {where}")
     if args.report:
         write_atomically(args.report, markdown(outcome))
         print(f"  report        {args.report}")
