@@ -8,6 +8,7 @@ a crash or timeout finding.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
 import time
@@ -46,6 +47,7 @@ class CampaignStats:
     seconds: float = 0.0
     isolated_reruns: int = 0
     by_kind: Counter = field(default_factory=Counter)  # every finding, duplicates included
+    by_signature: Counter = field(default_factory=Counter)  # how often each signature was seen in this run
     new: list[tuple[str, CaseResult]] = field(default_factory=list)  # (signature, case) first seen now
 
     @property
@@ -72,7 +74,10 @@ def _quiet_worker() -> None:
 
 
 def _new_pool(jobs: int) -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(max_workers=jobs, initializer=_quiet_worker)
+    # Spawned, not forked: a fork of a process whose compiler or MLIR context already runs
+    # threads inherits their locks held, and the child's first compile waits forever.
+    spawn = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(max_workers=jobs, initializer=_quiet_worker, mp_context=spawn)
 
 
 def _kill_pool(pool: ProcessPoolExecutor) -> None:
@@ -114,6 +119,7 @@ def run_campaign(
             on_case(case)
         for finding in case.findings:
             stats.by_kind[finding.kind] += 1
+            stats.by_signature[finding.signature] += 1
             if db.record(finding, case):
                 stats.new.append((finding.signature, case))
         stats.seconds = time.monotonic() - start

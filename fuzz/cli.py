@@ -11,6 +11,7 @@ from pathlib import Path
 
 from fuzz.campaign import DB_NAME, CampaignSettings, CampaignStats, run_campaign
 from fuzz.findings import FindingsDB
+from fuzz.nightly import corpus_changes, summary_markdown
 from fuzz.pipelines import DEFAULT_PIPELINES, PIPELINES, resolve
 from fuzz.triage import reduce_finding
 
@@ -28,16 +29,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="fuzz", description="Differential fuzzer for IREE: conv / matmul / quantization graphs.")
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="run a campaign for a time budget")
-    run.add_argument("--time", type=duration, default=600.0, help="campaign length: 90s, 10m, 2h (default 10m)")
-    run.add_argument("--seed", type=int, default=0, help="campaign seed; case i uses a seed derived from it")
-    run.add_argument("--out", type=Path, default=Path("findings"), help="findings database and reduced repros (default findings/)")
-    run.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="cases at once (default: all cores)")
-    run.add_argument("--pipelines", default=",".join(DEFAULT_PIPELINES), help="CPU pipelines to run and compare (see fuzz pipelines)")
-    run.add_argument("--targets", default="", help="GPU targets to compile for, e.g. gfx942,sm_80 (compile only without a device)")
-    run.add_argument("--max-cases", type=int, help="stop after this many cases")
-    run.add_argument("--no-reduce", action="store_true", help="do not reduce new findings")
-    run.add_argument("--reduce-jobs", type=int, default=os.cpu_count() or 1)
-    run.add_argument("--reduce-budget", type=duration, default=300.0, help="time for reducing one finding (default 5m)")
+    nightly = sub.add_parser("nightly", help="a campaign, its findings reduced, the corpus re-checked, summary.md written")
+    for command in (run, nightly):
+        command.add_argument("--time", type=duration, default=600.0, help="campaign length: 90s, 10m, 2h (default 10m)")
+        command.add_argument("--seed", type=int, default=0, help="campaign seed; case i uses a seed derived from it")
+        command.add_argument("--out", type=Path, default=Path("findings"), help="findings database and reduced repros (default findings/)")
+        command.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="cases at once (default: all cores)")
+        command.add_argument("--pipelines", default=",".join(DEFAULT_PIPELINES), help="CPU pipelines to run and compare (see fuzz pipelines)")
+        command.add_argument("--targets", default="", help="GPU targets to compile for, e.g. gfx942,sm_80 (compile only without a device)")
+        command.add_argument("--max-cases", type=int, help="stop after this many cases")
+        command.add_argument("--no-reduce", action="store_true", help="do not reduce new findings")
+        command.add_argument("--reduce-jobs", type=int, default=os.cpu_count() or 1)
+        command.add_argument("--reduce-budget", type=duration, default=300.0, help="time for reducing one finding (default 5m)")
+    nightly.add_argument("--corpus", type=Path, default=Path("corpus/entries"), help="corpus entries to re-check (default corpus/entries)")
     show = sub.add_parser("show", help="list the findings of a campaign directory")
     show.add_argument("out", type=Path)
     sub.add_parser("pipelines", help="list the pipelines and targets")
@@ -66,19 +70,21 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if args.command == "show":
             return _show(args.out)
+        if args.command == "nightly":
+            return _nightly(args)
         return _run(args)
     except ValueError as err:
         print(f"fuzz: error: {err}", file=sys.stderr)
         return 1
 
 
-def _run(args: argparse.Namespace) -> int:
+def _campaign(args: argparse.Namespace) -> tuple[CampaignStats, CampaignSettings]:
+    """The campaign, then each new finding reduced; shared by `run` and `nightly`."""
     names = [n for n in f"{args.pipelines},{args.targets}".split(",") if n]
     resolve(names)
     settings = CampaignSettings(
         seconds=args.time, seed=args.seed, out=args.out, jobs=max(1, args.jobs), pipelines=tuple(names), max_cases=args.max_cases
     )
-    start = time.monotonic()
     stats = run_campaign(settings, _progress)
     print(
         f"fuzz: {stats.cases} cases in {stats.seconds:.0f} s ({stats.per_minute:.1f}/min), "
@@ -93,8 +99,28 @@ def _run(args: argparse.Namespace) -> int:
             db.set_reduction(signature, str(triage.directory), triage.reduced_size)
             print(f"  -> {triage.directory}: {triage.reduced_size}")
         db.close()
+    return stats, settings
+
+
+def _run(args: argparse.Namespace) -> int:
+    start = time.monotonic()
+    _campaign(args)
     print(f"fuzz: done in {time.monotonic() - start:.0f} s; fuzz show {args.out}")
     return 0
+
+
+def _nightly(args: argparse.Namespace) -> int:
+    stats, settings = _campaign(args)
+    checked, changes = corpus_changes(args.corpus)
+    db = FindingsDB(args.out / DB_NAME)
+    findings = db.all()
+    db.close()
+    summary = summary_markdown(stats, findings, checked, changes, {"seed": settings.seed, "pipelines": settings.pipelines})
+    (args.out / "summary.md").write_text(summary)
+    print(f"fuzz: summary in {args.out / 'summary.md'}; {checked} corpus entries, {len(changes)} changed state")
+    for change in changes:
+        print(f"fuzz: corpus: {change.problem}", file=sys.stderr)
+    return 3 if changes else 0
 
 
 def _show(out: Path) -> int:

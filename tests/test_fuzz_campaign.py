@@ -97,3 +97,29 @@ def test_perturbed_pipeline_is_a_mismatch_that_is_deduped_and_reduced(tmp_path, 
     assert "miscompile" in report and "--iree-global-opt-demote-contraction-inputs-type=bf16" in report
     assert db.all()[0].reduced_size.endswith("bytes")
     db.close()
+
+
+def test_nightly_writes_its_summary_and_fails_when_a_corpus_entry_changed_state(tmp_path, iree_compile, capsys):
+    from reducer.cli import main as reduce_main
+    from tests.models import torch_chain
+
+    src = tmp_path / "bug.mlir"
+    src.write_text(torch_chain(6, bad_at=3, bad_op="onnx.NoSuchOp"))
+    corpus = tmp_path / "entries"
+    cpu = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu"]
+    assert reduce_main([str(src), "--oracle=compile-error", "-q", "--save-to-corpus", "unknown-op", "--corpus-dir", str(corpus), "--", *cpu]) == 0
+    out = tmp_path / "nightly"
+    args = ["nightly", "--time", "1m", "--max-cases", "2", "--seed", "3", "--out", str(out), "--no-reduce", "--corpus", str(corpus)]
+
+    assert fuzz_main(args) == 0
+    summary = (out / "summary.md").read_text()
+    assert "# Nightly fuzz summary" in summary and "2 cases" in summary
+    assert "## New findings" in summary and "## Known findings seen again" in summary
+    assert "corpus: 1 entries checked, 0 changed state" in summary
+
+    repro = corpus / "unknown-op" / "repro.mlir"
+    repro.write_text(repro.read_text().replace("onnx.NoSuchOp", "onnx.Relu"))  # as if IREE fixed it
+    capsys.readouterr()
+    assert fuzz_main(args) == 3
+    summary = (out / "summary.md").read_text()
+    assert "1 changed state" in summary and "unknown-op no longer reproduces" in summary and "mark it fixed" in summary
