@@ -104,11 +104,9 @@ def main(argv: list[str] | None = None) -> int:
         return getattr(err, "exit_code", 1)
 
 
-def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
-    if args.input is None or args.oracle is None:
-        raise UserError("usage: reduce INPUT --oracle=NAME [-- iree-compile flags]; see reduce --help")
-    command = parse_pasted(pasted)
-    options = OracleOptions(
+def oracle_options(args: argparse.Namespace) -> OracleOptions:
+    """The oracle options of a parsed `reduce` command line (also how bench/ spells a case's oracle)."""
+    return OracleOptions(
         lds_bytes=args.lds_bytes,
         match=args.match,
         hang_seconds=args.hang_seconds,
@@ -121,6 +119,13 @@ def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
         seed=args.seed,
         limits=Limits(timeout_s=args.timeout, memory_cap_mb=args.memory_cap_mb),
     )
+
+
+def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
+    if args.input is None or args.oracle is None:
+        raise UserError("usage: reduce INPUT --oracle=NAME [-- iree-compile flags]; see reduce --help")
+    command = parse_pasted(pasted)
+    options = oracle_options(args)
     oracle = make_oracle(args.oracle, options)
     available = passes_for(args.input.suffix)
     try:
