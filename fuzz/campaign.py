@@ -13,11 +13,11 @@ import os
 import signal
 import time
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from fuzz.execute import CaseResult, InProcess, Isolated, run_case
 from fuzz.findings import FindingsDB
@@ -38,7 +38,7 @@ class CampaignSettings:
     max_cases: int | None = None
     case_timeout_s: float = 300.0
     compile_timeout_s: float = 120.0
-    run_gpu: bool = False
+    gpu_drivers: tuple[str, ...] = ()  # GPU pipelines on these drivers run and are compared
 
 
 @dataclass
@@ -60,10 +60,10 @@ def case_seed(campaign_seed: int, index: int) -> int:
     return campaign_seed * 1_000_003 + index
 
 
-def _work(seed: int, pipelines: tuple[str, ...], compile_timeout_s: float, run_gpu: bool, isolated: bool = False) -> CaseResult:
+def _work(seed: int, pipelines: tuple[str, ...], compile_timeout_s: float, gpu_drivers: tuple[str, ...], isolated: bool = False) -> CaseResult:
     limits = Limits(timeout_s=compile_timeout_s)
     backend = Isolated(limits) if isolated else InProcess(limits)
-    return run_case(seed, spec_for_seed(seed), resolve(list(pipelines)), backend, run_gpu)
+    return run_case(seed, spec_for_seed(seed), resolve(list(pipelines)), backend, gpu_drivers)
 
 
 def _quiet_worker() -> None:
@@ -99,7 +99,7 @@ def run_campaign(
     db = FindingsDB(settings.out / DB_NAME)
     started_wall, start = time.time(), time.monotonic()
     deadline = start + settings.seconds
-    args = (settings.pipelines, settings.compile_timeout_s, settings.run_gpu)
+    args = (settings.pipelines, settings.compile_timeout_s, settings.gpu_drivers)
     pool = _new_pool(settings.jobs)
     in_flight: dict[Future, tuple[int, float]] = {}
     index = 0

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 from fuzz.campaign import DB_NAME, CampaignSettings, CampaignStats, run_campaign
+from fuzz.devices import drivers_with_a_device
 from fuzz.findings import FindingsDB
 from fuzz.nightly import corpus_changes, summary_markdown
 from fuzz.pipelines import DEFAULT_PIPELINES, PIPELINES, resolve
@@ -37,6 +38,9 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="cases at once (default: all cores)")
         command.add_argument("--pipelines", default=",".join(DEFAULT_PIPELINES), help="CPU pipelines to run and compare (see fuzz pipelines)")
         command.add_argument("--targets", default="", help="GPU targets to compile for, e.g. gfx942,sm_80 (compile only without a device)")
+        command.add_argument(
+            "--run-gpu", choices=("auto", "never"), default="auto", help="run and compare GPU targets whose driver sees a device (default auto)"
+        )
         command.add_argument("--max-cases", type=int, help="stop after this many cases")
         command.add_argument("--no-reduce", action="store_true", help="do not reduce new findings")
         command.add_argument("--reduce-jobs", type=int, default=os.cpu_count() or 1)
@@ -81,9 +85,20 @@ def main(argv: list[str] | None = None) -> int:
 def _campaign(args: argparse.Namespace) -> tuple[CampaignStats, CampaignSettings]:
     """The campaign, then each new finding reduced; shared by `run` and `nightly`."""
     names = [n for n in f"{args.pipelines},{args.targets}".split(",") if n]
-    resolve(names)
+    wanted = resolve(names)
+    drivers = tuple(sorted({p.driver for p in wanted if p.gpu}))
+    gpu_drivers = drivers_with_a_device(drivers) if args.run_gpu == "auto" else ()
+    if drivers:
+        ran = ", ".join(gpu_drivers) or "none"
+        print(f"fuzz: GPU drivers with a device: {ran}; other GPU targets compile only", file=sys.stderr)
     settings = CampaignSettings(
-        seconds=args.time, seed=args.seed, out=args.out, jobs=max(1, args.jobs), pipelines=tuple(names), max_cases=args.max_cases
+        seconds=args.time,
+        seed=args.seed,
+        out=args.out,
+        jobs=max(1, args.jobs),
+        pipelines=tuple(names),
+        max_cases=args.max_cases,
+        gpu_drivers=gpu_drivers,
     )
     stats = run_campaign(settings, _progress)
     print(

@@ -9,9 +9,7 @@ hung, and a compile that fails in-process is repeated isolated to read its error
 
 from __future__ import annotations
 
-import argparse
 import io
-import re
 import tempfile
 import time
 from contextlib import redirect_stderr, redirect_stdout
@@ -27,8 +25,14 @@ from fuzz.spec import GraphSpec
 from oracles import Candidate
 from oracles.lds import OVERRUN
 from oracles.miscompile import compare_outputs, run_module
-from oracles.onnx_import import import_model
-from oracles.signature import crash_signature, error_signature, first_error, is_crash, normalise
+from oracles.onnx_import import import_error_line, import_model
+from oracles.signature import (
+    crash_signature,
+    error_signature,
+    first_error,
+    is_crash,
+    normalise,
+)
 from oracles.toolchain import Limits, ProcessResult, compile_candidate
 
 # Finding classes, as the fuzzer reports them.
@@ -92,9 +96,10 @@ class Isolated:
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
 
-    def import_onnx(self, model: onnx.ModelProto, workdir: Path) -> tuple[str | None, str]:
-        text, process = import_model(model.SerializeToString(), workdir, self.limits)
-        return text, "" if text is not None else (first_error(process.stderr) or f"exit {process.returncode}")
+    def import_onnx(self, model: onnx.ModelProto, workdir: Path, opset_version: int | None = None) -> tuple[str | None, str]:
+        """Imported MLIR, or None and the importer's error (its exception line, not 'Traceback')."""
+        text, process = import_model(model.SerializeToString(), workdir, self.limits, opset_version)
+        return text, "" if text is not None else (import_error_line(process.stderr) or f"exit {process.returncode}")
 
     def compile(self, mlir: str, flags: tuple[str, ...], workdir: Path) -> tuple[Path | None, ProcessResult | None]:
         workdir.mkdir(parents=True, exist_ok=True)
@@ -110,17 +115,18 @@ class InProcess(Isolated):
 
     name = "in-process"
 
-    def import_onnx(self, model: onnx.ModelProto, workdir: Path) -> tuple[str | None, str]:
+    def import_onnx(self, model: onnx.ModelProto, workdir: Path, opset_version: int | None = None) -> tuple[str | None, str]:
         from iree.compiler.tools.import_onnx import __main__ as importer
 
         workdir.mkdir(parents=True, exist_ok=True)
         path, output = workdir / "model.onnx", workdir / "model.mlir"
         onnx.save(model, path)
+        argv = [str(path), "-o", str(output)] + ([] if opset_version is None else ["--opset-version", str(opset_version)])
         try:
             with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
-                importer.main(importer.parse_arguments([str(path), "-o", str(output)]))
+                importer.main(importer.parse_arguments(argv))
         except Exception:  # the importer reports failures as Python exceptions
-            return super().import_onnx(model, workdir)  # for the error text the command line prints
+            return super().import_onnx(model, workdir, opset_version)  # for the error text the command line prints
         return output.read_text(), ""
 
     def compile(self, mlir: str, flags: tuple[str, ...], workdir: Path) -> tuple[Path | None, ProcessResult | None]:
@@ -164,8 +170,13 @@ def _mismatch_signature(pipeline: str, spec: GraphSpec) -> str:
     return f"mismatch: {pipeline}: {'+'.join(ops)}"
 
 
-def run_case(seed: int, spec: GraphSpec, pipelines: list[Pipeline], backend: Isolated, run_gpu: bool = False) -> CaseResult:
-    """Everything one case does; never raises for what IREE does (that is a finding)."""
+def run_case(
+    seed: int, spec: GraphSpec, pipelines: list[Pipeline], backend: Isolated, gpu_drivers: tuple[str, ...] = ()
+) -> CaseResult:
+    """Everything one case does; never raises for what IREE does (that is a finding).
+
+    A GPU pipeline runs and is compared only when its driver is in `gpu_drivers` (it has a device).
+    """
     start = time.monotonic()
     result = CaseResult(seed, spec.to_json(), describe(spec), backend=backend.name)
     model = build_model(spec)
@@ -190,7 +201,7 @@ def run_case(seed: int, spec: GraphSpec, pipelines: list[Pipeline], backend: Iso
                 _add(result, Finding(kind, pipeline.name, signature, detail))
                 result.runs.append(PipelineRun(pipeline.name, kind, time.monotonic() - t0, detail))
                 continue
-            if pipeline.gpu and not run_gpu:
+            if pipeline.gpu and pipeline.driver not in gpu_drivers:
                 result.runs.append(PipelineRun(pipeline.name, "compiled", time.monotonic() - t0))
                 continue
             outputs = backend.run(vmfb, model.graph.name, ordered, where, pipeline.driver)
