@@ -63,6 +63,7 @@ CASES: dict[str, tuple[Callable[[Path], Path], str, OracleOptions, list[str], bo
     "compile-error-in-120-op-chain": (
         text_file(lambda: torch_chain(120, 70, "onnx.NoSuchOp")), "compile-error", OracleOptions(), [*CPU, "--iree-opt-const-eval=false"], False,
     ),
+    "compile-error-in-162-op-chain": (text_file(lambda: torch_chain(162, 100, "onnx.NoSuchOp")), "compile-error", OracleOptions(), CPU, False),
     "compile-error-in-600-op-chain": (text_file(lambda: torch_chain(600, 420, "onnx.NoSuchOp")), "compile-error", OracleOptions(), CPU, False),
     "onnx-det-in-50-node-network": (det_network(as_mlir=False), "compile-error", OracleOptions(), CPU, True),
     "mlir-det-in-imported-50-node-network": (det_network(as_mlir=True), "compile-error", OracleOptions(), CPU, True),

@@ -10,6 +10,18 @@ from pathlib import Path
 from typing import ClassVar
 
 from oracles.candidate import Candidate
+from oracles.flags import PHASES
+from oracles.locations import (
+    DEBUGINFO,
+    ELIDE_RESOURCES,
+    PHASES_DUMP,
+    SOURCES_DUMP,
+    FailureSite,
+    SourceLoc,
+    failing_dispatch,
+    first_failing_phase,
+    read_dispatch_sources,
+)
 from oracles.toolchain import (
     CompileResult,
     Limits,
@@ -68,6 +80,39 @@ class Oracle(ABC):
 
     def calibrate(self, original: Verdict) -> None:
         self.reference = original
+
+    # Whether `stop_at` can cut this oracle's compiles short (compile-error, crash).
+    stops_early: ClassVar[bool] = False
+
+    def stop_at(self, phase: str | None) -> None:
+        """Compile candidates only up to `phase` (None: as far as the oracle always did)."""
+
+    def locate(self, candidate: Candidate, debuginfo: bool = True) -> Verdict:
+        """Judges once more with every dispatch's source dumped, and says where the failure is.
+
+        `debuginfo` keeps source locations in the dumps (which ops a dispatch fused); without
+        it the dumped dispatch is clean for a report. Oracles that stop early also dump the
+        phases, so the first failing phase is known. One extra compile; never cached.
+        """
+        with scratch_dir() as tmp:
+            work = Path(tmp)
+            sources, phases = work / "dispatches", work / "phases"
+            extra = [f"{SOURCES_DUMP}={sources}"]
+            if debuginfo:
+                extra.append(DEBUGINFO)
+            if self.stops_early:
+                extra += [f"{PHASES_DUMP}={phases}", ELIDE_RESOURCES]
+            (work / "run").mkdir()
+            verdict = self.observe(candidate.with_flags((*candidate.flags, *extra)), work / "run")
+            located = [loc for loc in map(SourceLoc.parse, verdict.locations) if loc is not None]
+            dispatch = failing_dispatch(read_dispatch_sources(sources), located, str(verdict.metrics.get("dispatch", "")))
+            if dispatch is not None:
+                verdict.site = FailureSite(dispatch.root, dispatch.fused, dispatch.name, dispatch.text)
+            else:
+                verdict.site = FailureSite(located)
+            if self.stops_early and verdict.signature and verdict.signature != "timeout":
+                verdict.site.phase = first_failing_phase(phases, PHASES)
+            return verdict
 
     @abstractmethod
     def observe(self, candidate: Candidate, workdir: Path) -> Verdict:

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from oracles.base import Oracle, OracleSetupError
 from oracles.candidate import Candidate
-from oracles.flags import with_default_target
+from oracles.flags import with_default_target, without_phase
+from oracles.locations import diagnostic_locations
 from oracles.signature import (
     crash_signature,
     error_signature,
@@ -32,12 +33,22 @@ class CompileError(Oracle):
     name = "compile-error"
     summary = "compilation fails with the same normalised error signature as the original (or --match REGEX)"
 
+    stops_early = True
+
     def __init__(self, options=None) -> None:
         super().__init__(options)
         self.match = _compiled_regex(self.options.match)
+        self.stop_phase: str | None = None
+
+    def stop_at(self, phase: str | None) -> None:
+        self.stop_phase = phase
 
     def compile_flags(self, user_flags):
-        return with_default_target(user_flags)
+        """The user's flags; while `stop_phase` is set, compiles end there (the failure happens by then)."""
+        flags = with_default_target(user_flags)
+        if self.stop_phase is None:
+            return flags
+        return [*without_phase(flags), f"--compile-to={self.stop_phase}"]
 
     def signature_of(self, returncode: int, stderr: str, signal_name: str | None) -> str:
         return crash_signature(returncode, stderr, signal_name) if is_crash(returncode, stderr) else error_signature(stderr)
@@ -49,7 +60,8 @@ class CompileError(Oracle):
         if result.returncode == 0:
             return Verdict(False, "", "compiles fine")
         signature = self.signature_of(result.returncode, result.stderr, result.signal_name)
-        verdict = Verdict(False, signature, first_error(result.stderr), excerpt=excerpt(result.stderr))
+        where = [str(loc) for loc in diagnostic_locations(result.stderr)]
+        verdict = Verdict(False, signature, first_error(result.stderr), excerpt=excerpt(result.stderr), locations=where)
         if self.match is not None:
             verdict.interesting = bool(self.match.search(result.stderr))
             if not verdict.interesting:
@@ -81,6 +93,10 @@ class Crash(CompileError):
 class Timeout(CompileError):
     name = "timeout"
     summary = "compilation runs past --hang-seconds"
+    stops_early = False  # a hang may sit in any phase
+
+    def stop_at(self, phase: str | None) -> None:
+        pass
 
     def observe(self, candidate: Candidate, workdir: Path) -> Verdict:
         limit = self.options.hang_seconds

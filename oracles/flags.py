@@ -18,6 +18,22 @@ GENERIC_CPU = (
     "--iree-llvmcpu-target-cpu=generic",
 )
 
+# Every value `--compile-to=` takes in IREE 3.13, in pipeline order.
+PHASES = (
+    "input",
+    "abi",
+    "preprocessing",
+    "global-optimization",
+    "dispatch-creation",
+    "flow",
+    "stream",
+    "executable-sources",
+    "executable-configurations",
+    "executable-targets",
+    "hal",
+    "vm",
+    "end",
+)
 # Flags renamed since older bug reports were written: old prefix -> new prefix.
 _RENAMES = {
     "--iree-hip-target=": "--iree-rocm-target=",

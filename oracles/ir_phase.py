@@ -22,26 +22,11 @@ from typing import ClassVar
 
 from oracles.base import Oracle, OracleSetupError
 from oracles.candidate import Candidate
-from oracles.flags import with_default_target, without_phase
+from oracles.flags import PHASES, with_default_target, without_phase
+from oracles.locations import location_leaves
 from oracles.signature import error_signature, excerpt, first_error
 from oracles.verdict import Verdict
 
-# Every value `--compile-to=` takes in IREE 3.13, in pipeline order.
-PHASES = (
-    "input",
-    "abi",
-    "preprocessing",
-    "global-optimization",
-    "dispatch-creation",
-    "flow",
-    "stream",
-    "executable-sources",
-    "executable-configurations",
-    "executable-targets",
-    "hal",
-    "vm",
-    "end",
-)
 # `end` writes a binary module (vmfb), not IR.
 TEXT_PHASES = PHASES[:-1]
 
@@ -88,6 +73,7 @@ class Count:
     count: int
     metrics: dict[str, float | int | str] = field(default_factory=dict)
     where: str = ""  # e.g. the first offending dispatch, for the detail sentence
+    locations: list[str] = field(default_factory=list)  # printed locations of the offending ops
 
 
 def walk_ops(module) -> list:
@@ -187,17 +173,20 @@ def transient_copy_kinds(module) -> Counter:
     The lifetimes tell copies apart: updating a global copies external -> variable, returning
     it copies variable -> external; a reduction must keep the kind of copy the bug is about.
     """
-    kinds: Counter = Counter()
-    for op in walk_ops(module):
-        if op.name in COPY_OPS:
-            operands = [v for v in op.operands if str(v.type).startswith("!stream.resource<")]
-            flow = f"{_lifetime(operands[0])}->{_lifetime(operands[-1])}" if len(operands) >= 2 else ""
-            if op.name != "stream.cmd.copy" and op.results:
-                flow = f"{_lifetime(operands[0]) if operands else '?'}->{_lifetime(op.results[0])}"
-            kinds[f"{op.name} {flow}".strip()] += 1
-        elif op.name == "stream.resource.alloca" and any(str(r.type) == TRANSIENT_RESOURCE for r in op.results):
-            kinds["stream.resource.alloca transient"] += 1
-    return kinds
+    return Counter(kind for kind in map(_copy_kind, walk_ops(module)) if kind)
+
+
+def _copy_kind(op) -> str:
+    """The kind of copy or transient allocation `op` is, or '' for any other op."""
+    if op.name in COPY_OPS:
+        operands = [v for v in op.operands if str(v.type).startswith("!stream.resource<")]
+        flow = f"{_lifetime(operands[0])}->{_lifetime(operands[-1])}" if len(operands) >= 2 else ""
+        if op.name != "stream.cmd.copy" and op.results:
+            flow = f"{_lifetime(operands[0]) if operands else '?'}->{_lifetime(op.results[0])}"
+        return f"{op.name} {flow}".strip()
+    if op.name == "stream.resource.alloca" and any(str(r.type) == TRANSIENT_RESOURCE for r in op.results):
+        return "stream.resource.alloca transient"
+    return ""
 
 
 def transient_copy_counts(module) -> dict[str, int]:
@@ -280,7 +269,8 @@ class PhaseOracle(Oracle):
         seen = self.describe(found.count)
         if self.accepts(found):
             where = f"; {found.where}" if found.where else ""
-            return Verdict(True, self.signature(), f"{seen} (threshold {threshold}){where}", metrics)
+            located = [str(loc) for spelled in found.locations for loc in location_leaves(spelled)]
+            return Verdict(True, self.signature(), f"{seen} (threshold {threshold}){where}", metrics, locations=located)
         if self.reference is not None and "count" in self.reference.metrics:
             detail = f"{seen}; the original had {self.reference.metrics['count']} (threshold {threshold})"
         else:
@@ -312,7 +302,9 @@ class TransientCopy(PhaseOracle):
         kinds = transient_copy_kinds(module)
         counts = transient_copy_counts(module)
         spelled = ", ".join(f"{n}x {kind}" for kind, n in sorted(kinds.items()))
-        return Count(sum(kinds.values()), {**counts, "kinds": spelled}, spelled)
+        # With --mlir-print-debuginfo (Oracle.locate) these name the source ops behind each copy.
+        where = [str(op.location) for op in walk_ops(module) if _copy_kind(op)]
+        return Count(sum(kinds.values()), {**counts, "kinds": spelled}, spelled, where)
 
     def accepts(self, found: Count) -> bool:
         """With no --threshold, after calibration: every kind of copy the original had, as many times."""

@@ -15,6 +15,7 @@ from pathlib import Path
 from oracles.base import Oracle
 from oracles.candidate import Candidate
 from oracles.flags import GFX942, gpu_backend, names_gpu_target, without_phase
+from oracles.locations import diagnostic_locations
 from oracles.signature import error_signature, excerpt, first_error
 from oracles.verdict import Verdict
 
@@ -93,6 +94,7 @@ class LdsLimit(Oracle):
                 f"uses {used} bytes of shared memory > limit {limit} ({where})",
                 {"lds_bytes": used, "limit": limit, "dispatch": where},
                 excerpt(result.stderr),
+                locations=[str(loc) for loc in diagnostic_locations(result.stderr)],
             )
         if result.timed_out:
             return Verdict(False, "timeout", f"timed out after {result.seconds:.0f} s")

@@ -27,9 +27,37 @@ _CRASH_MARKERS = (
 )
 
 
+def strip_loc_attributes(text: str) -> str:
+    """Drops printed `loc(...)` attributes (ops in messages carry them under --mlir-print-debuginfo)."""
+    out, i = [], 0
+    while True:
+        start = text.find("loc(", i)
+        if start < 0 or (start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_")):
+            if start < 0:
+                out.append(text[i:])
+                return "".join(out).rstrip()
+            out.append(text[i : start + 4])
+            i = start + 4
+            continue
+        depth, j, quoted = 0, start + 3, False
+        while j < len(text):
+            char = text[j]
+            if char == '"' and text[j - 1] != "\\":
+                quoted = not quoted
+            elif not quoted and char == "(":
+                depth += 1
+            elif not quoted and char == ")":
+                depth -= 1
+                if depth == 0:
+                    break
+            j += 1
+        out.append(text[i:start].rstrip())
+        i = j + 1
+
+
 def normalise(line: str) -> str:
     """Strips what varies between reductions of one failure; keeps the message shape."""
-    text = _LOCATION.sub("", line.strip())
+    text = _LOCATION.sub("", strip_loc_attributes(line.strip()))
     text = _UNKNOWN_LOCATION.sub("", text)
     text = _HEX.sub("0x?", text)
     text = _PATH.sub("<path>", text)

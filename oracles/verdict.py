@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from oracles.locations import FailureSite
+
 
 @dataclass
 class Verdict:
@@ -12,7 +14,9 @@ class Verdict:
     `signature` is a normalised failure identity (stable across reductions of one bug);
     `detail` is a human sentence of what was observed, used in summaries and in the exit-2
     message when the original input is not interesting; `excerpt` is raw compiler output for
-    reports.
+    reports. `locations` are where the compiler's output points (diagnostics, offending ops),
+    spelled `file:line:col` so a verdict stays plain data; `site` is filled only by
+    `Oracle.locate`, whose verdicts are never cached.
     """
 
     interesting: bool
@@ -21,3 +25,5 @@ class Verdict:
     metrics: dict[str, float | int | str] = field(default_factory=dict)
     excerpt: str = ""
     seconds: float = 0.0
+    locations: list[str] = field(default_factory=list)
+    site: FailureSite | None = None

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from oracles import Verdict
 from oracles.toolchain import iree_version
 from reducer.evaluate import EvaluationStats
+from reducer.localize import IsolatedDispatch
 from reducer.passes.base import Proposal
 from reducer.passes.shapes import shapes_of
 
@@ -29,6 +30,7 @@ class Outcome:
     imported_path: str | None = None  # ONNX input: the reduced model's iree-import-onnx output
     imported_mlir: str | None = None
     input_text: str | None = None  # ONNX input: the reduced model in ONNX's textual syntax (if small)
+    dispatch: IsolatedDispatch | None = None  # the result's failing dispatch, standalone
 
 
 def summary(outcome: Outcome) -> str:
@@ -46,6 +48,7 @@ def summary(outcome: Outcome) -> str:
         f"  wrote         {outcome.output_path}",
         *([f"  imported      {outcome.imported_path}"] if outcome.imported_path else []),
         f"  reproduce     {outcome.command}",
+        *_dispatch_lines(outcome.dispatch),
     ]
     before, after = shapes_of(o.candidate), shapes_of(b.candidate)
     if before and before != after:
@@ -53,6 +56,32 @@ def summary(outcome: Outcome) -> str:
     if outcome.dropped_flags:
         lines.insert(4, f"  not flags     {' '.join(outcome.dropped_flags)} (dropped from the pasted command)")
     return "\n".join(lines)
+
+
+def _dispatch_lines(dispatch: IsolatedDispatch | None) -> list[str]:
+    if dispatch is None:
+        return []
+    alone = "shows the same failure alone" if dispatch.reproduces else "alone it does not show the failure"
+    return [f"  dispatch      {dispatch.path} ({alone})", f"  alone         {dispatch.command}"]
+
+
+def _dispatch_section(dispatch: IsolatedDispatch | None) -> str:
+    if dispatch is None:
+        return ""
+    alone = "Compiled alone it shows the same failure:" if dispatch.reproduces else "Compiled alone it does not show the failure:"
+    return f"""
+## Failing dispatch (`{dispatch.path}`)
+
+{alone}
+
+```shell
+{dispatch.command}
+```
+
+```mlir
+{dispatch.source.strip()}
+```
+"""
 
 
 def _reduced_input(outcome: Outcome) -> str:
@@ -82,7 +111,7 @@ def markdown(outcome: Outcome) -> str:
 ```
 
 {_reduced_input(outcome)}
-
+{_dispatch_section(outcome.dispatch)}
 ## Error
 
 ```

@@ -15,6 +15,13 @@ from reducer import ir as irx
 from reducer import onnx_model
 from reducer.engine import Reducer
 from reducer.evaluate import Evaluator
+from reducer.localize import (
+    IsolatedDispatch,
+    Localization,
+    dispatch_path,
+    isolate_dispatch,
+    localize,
+)
 from reducer.passes.base import Proposal, ReductionPass
 from reducer.report import Outcome
 
@@ -39,6 +46,7 @@ class Request:
     time_budget_s: float | None = None  # after it, the best so far is the result
     log: Callable[[str], None] = lambda _: None
     opset_version: int | None = None  # ONNX input: iree-import-onnx --opset-version
+    localize: bool = True  # cut down to the ops the failure points at before the passes
 
 
 def is_onnx(path: Path) -> bool:
@@ -128,21 +136,29 @@ def reduce_file(request: Request) -> Outcome:
         write_atomically(request.output_path, data)
 
     reducer = Reducer(evaluator, request.passes, on_improvement, request.log, ctx)
-    best, complete = original, True
+    best, complete, located, dispatch = original, True, Localization(None), None
     on_improvement(original)
     try:
-        best = reducer.run(original).best
+        if request.localize:
+            located = localize(original, oracle, evaluator, ctx, request.log)
+        if located.start is not None:
+            on_improvement(located.start)
+        best = reducer.run(located.start or original).best
+        oracle.stop_at(None)  # the final check is the full compile the command shows
         final: Verdict = oracle.judge(best.candidate)  # uncached: the written result must still fail
         if not final.interesting:
             raise UserError(f"the reduced result no longer fails on a fresh check (flaky oracle?): {final.detail}", 3)
         verdict = _naming(final, f"input{best.candidate.suffix}", request.output_path.name)
         if onnx_input:
             verdict = _naming(verdict, f"{INNER_DIR}/input.mlir", Path(mlir_path_for(str(request.output_path))).name)
+        if located.site is not None and located.site.dispatch:
+            dispatch = _write_dispatch(request, best, oracle)
     except KeyboardInterrupt:
         kill_all()
         complete = False
         best = latest[0]
     finally:
+        oracle.stop_at(None)
         evaluator.shutdown()
     mlir_path, mlir_text = _write_imported(request, best) if onnx_input else (None, None)
     return Outcome(
@@ -162,7 +178,21 @@ def reduce_file(request: Request) -> Outcome:
         imported_path=mlir_path,
         imported_mlir=mlir_text,
         input_text=onnx_model.to_text(onnx_model.parse(best.candidate.binary)) if onnx_input else None,
+        dispatch=dispatch,
     )
+
+
+def _write_dispatch(request: Request, best: Proposal, oracle: Oracle) -> IsolatedDispatch | None:
+    """Writes the failing dispatch of the result as a standalone hal.executable next to it."""
+    path = dispatch_path(request.output_path)
+    dispatch = isolate_dispatch(best, oracle, path.name)
+    if dispatch is None:
+        path.unlink(missing_ok=True)  # never leave a dispatch from an earlier run beside this result
+        request.log("the result's failure is not inside one dispatch; no dispatch source written")
+        return None
+    write_atomically(path, dispatch.source)
+    dispatch.path = str(path)
+    return dispatch
 
 
 def _write_imported(request: Request, best: Proposal) -> tuple[str | None, str | None]:
