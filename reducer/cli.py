@@ -27,6 +27,7 @@ from reducer.session import (
     reduce_file,
     write_atomically,
 )
+from reducer.verdict_store import default_cache_dir
 
 EXAMPLES = """examples:
   reduce bug.mlir --oracle=lds-limit
@@ -59,6 +60,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--opset-version", type=int, help="ONNX input: passed to iree-import-onnx (upgrade the model's opset first)")
     parser.add_argument("--save-to-corpus", metavar="NAME", help="also save the result as a corpus entry NAME")
     parser.add_argument("--corpus-dir", type=Path, default=Path("corpus/entries"), help="where corpus entries live (default corpus/entries)")
+    parser.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run oracle calls on this Dask scheduler's cluster (default: local)")
+    parser.add_argument("--cache-dir", type=Path, default=default_cache_dir(), help="verdicts kept across runs (default %(default)s)")
+    parser.add_argument("--no-cache", action="store_true", help="judge every candidate afresh; keep no verdicts on disk")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
     parser.add_argument("--list-oracles", action="store_true", help="print the oracles and exit")
     parser.add_argument("--list-passes", action="store_true", help="print the reduction passes in order and exit")
@@ -151,6 +155,8 @@ def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
         time_budget_s=args.time_budget,
         log=log,
         opset_version=args.opset_version,
+        scheduler=args.scheduler,
+        cache_dir=None if args.no_cache else args.cache_dir,
     )
     outcome = reduce_file(request)
     print(summary(outcome))

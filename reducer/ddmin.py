@@ -1,41 +1,81 @@
 """The search strategies, independent of IR: delta-debugging chunks and a k-ary bisection.
 
-Both take `propose(indices) -> T | None` (a candidate with those targets reduced, None when
-invalid) and `first_interesting(candidates) -> T | None` (the earliest interesting one in order;
-the caller may test several at once but must answer as a sequential scan would, which keeps
-`-j N` results identical to `-j 1`). `commit(T)` makes a candidate the new current best.
+All take `propose(indices) -> T | None` (a candidate with those targets reduced, None when
+invalid) and `judge_all(candidates) -> list[bool]` (which of them are interesting; the caller
+may test them at once). `commit(T)` makes a candidate the new current best. Which candidates
+are judged depends only on the verdicts, never on how many run at once, so `-j N` gives the
+same result as `-j 1`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import islice
 from typing import TypeVar
 
 T = TypeVar("T")
 Propose = Callable[[Sequence[int]], "T | None"]
-FirstInteresting = Callable[[Iterable[T]], "T | None"]
+JudgeAll = Callable[[Iterable[T]], list[bool]]
+
+# Chunks judged together before their successes are merged. Fixed, not -j: the window decides
+# which candidates are tried (and so the result), -j only how many of them run at once.
+WINDOW = 8
 
 
-def _chunk_proposals(propose: Propose, chunks: list[range], tried: list) -> Iterator:
-    """Valid proposals for the chunks, in order, remembering which chunk made each."""
+def _chunk_proposals(propose: Propose, chunks: list[range]) -> Iterator[tuple[T, range]]:
+    """Valid proposals for the chunks, in order, with the chunk that made each."""
     for chunk in chunks:
         proposal = propose(chunk)
         if proposal is not None:
-            tried.append((proposal, chunk))
-            yield proposal
+            yield proposal, chunk
+
+
+def _recorded(pairs: Iterable[tuple[T, range]], batch: list[tuple[T, range]]) -> Iterator[T]:
+    """The proposals, lazily (the first are judged while the rest are built), each pair kept in `batch`."""
+    for pair in pairs:
+        batch.append(pair)
+        yield pair[0]
+
+
+def _window_hits(pairs: Iterator[tuple[T, range]], judge_all: JudgeAll, window: int) -> list[tuple[T, range]]:
+    """The interesting pairs of the first window that has any, judged `window` at a time."""
+    while True:
+        batch: list[tuple[T, range]] = []
+        verdicts = judge_all(_recorded(islice(pairs, window), batch))
+        hits = [pair for pair, interesting in zip(batch, verdicts) if interesting]
+        if hits or len(batch) < window:
+            return hits
+
+
+def merge(hits: list[tuple[T, range]], propose: Propose, judge_all: JudgeAll) -> tuple[T, list[range]]:
+    """One candidate for several successes of one window, and the chunks it reduces.
+
+    Tries the union of their chunks; when that is not interesting (or not valid), the earlier
+    half of the successes, and so on down to the earliest one (already known interesting): a
+    binary split, one oracle call a step. The later successes are tried again on the new best.
+    """
+    while len(hits) > 1:
+        chunks = [chunk for _, chunk in hits]
+        union = propose(sorted({i for chunk in chunks for i in chunk}))
+        if union is not None and judge_all([union])[0]:
+            return union, chunks
+        hits = hits[: (len(hits) + 1) // 2]
+    return hits[0][0], [hits[0][1]]
 
 
 def ddmin(
     count: Callable[[], int],
     propose: Propose,
-    first_interesting: FirstInteresting,
+    judge_all: JudgeAll,
     commit: Callable[[T], None],
     start_size: int | None = None,
+    window: int = WINDOW,
 ) -> bool:
     """Try all targets at once, then halves, quarters, ... down to single targets.
 
-    After a success the granularity is kept and the sweep goes on from the same position (the
-    targets behind it were tried already). Returns whether anything was committed.
+    Chunks are judged `window` at a time and the successes of a window merged into one commit.
+    After a commit the granularity is kept and the sweep goes on from the last merged chunk
+    (the targets before it were tried already). Returns whether anything was committed.
     """
     progress = False
     size = start_size or count()
@@ -44,20 +84,21 @@ def ddmin(
         while start < count():
             n = count()
             chunks = [range(s, min(s + size, n)) for s in range(start, n, size)]
-            tried: list[tuple[T, range]] = []
-            hit = first_interesting(_chunk_proposals(propose, chunks, tried))
-            if hit is None:
+            hits = _window_hits(_chunk_proposals(propose, chunks), judge_all, window)
+            if not hits:
                 break
-            commit(hit)
+            proposal, merged = merge(hits, propose, judge_all)
+            commit(proposal)
             progress = True
-            start = next(chunk for proposal, chunk in tried if proposal is hit).start
+            # Where the last merged chunk sits once the chunks before it are gone.
+            start = max(0, merged[-1].start - sum(len(chunk) for chunk in merged[:-1]))
         if size == 1:
             break
         size = (size + 1) // 2
     return progress
 
 
-def bisect(count: Callable[[], int], propose: Propose, judge_all: Callable[[list[T]], list[bool]], commit: Callable[[T], None], arity: int = 3) -> bool:
+def bisect(count: Callable[[], int], propose: Propose, judge_all: JudgeAll, commit: Callable[[T], None], arity: int = 3) -> bool:
     """Find the earliest single target whose reduction stays interesting, assuming monotone order.
 
     Each round probes `arity - 1` evenly spaced points (tested together), so the probe sequence,
@@ -85,7 +126,7 @@ def bisect(count: Callable[[], int], propose: Propose, judge_all: Callable[[list
 def shrink_value(
     value: int,
     propose: Callable[[int], T | None],
-    judge_all: Callable[[list[T]], list[bool]],
+    judge_all: JudgeAll,
     commit: Callable[[T], None],
 ) -> bool:
     """The smallest size that stays interesting: 1 and 2 first, then bisect toward `value`.

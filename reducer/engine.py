@@ -95,9 +95,9 @@ class Reducer:
             found = ddmin.bisect(count, propose, self.evaluator.judge_all, commit)
             if not found and count() <= LINEAR_SCAN_LIMIT:
                 # Few targets left: try each one, so the result is 1-minimal for this pass too.
-                ddmin.ddmin(count, propose, self.evaluator.first_interesting, commit, start_size=1)
+                ddmin.ddmin(count, propose, self.evaluator.judge_all, commit, start_size=1)
         else:
-            ddmin.ddmin(count, propose, self.evaluator.first_interesting, commit)
+            ddmin.ddmin(count, propose, self.evaluator.judge_all, commit)
         return state["best"]
 
     def _shrink(self, reduction: ReductionPass, state: dict, commit: Callable[[Proposal], None]) -> None:

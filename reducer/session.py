@@ -13,6 +13,7 @@ from oracles.onnx_import import INNER_DIR, ImportedOnnx, import_model, mlir_path
 from oracles.toolchain import ToolNotFound, find_tool, kill_all, scratch_dir
 from reducer import ir as irx
 from reducer import onnx_model
+from reducer.cluster import ClusterError, ClusterExecutor
 from reducer.engine import Reducer
 from reducer.evaluate import Evaluator
 from reducer.localize import (
@@ -24,6 +25,7 @@ from reducer.localize import (
 )
 from reducer.passes.base import Proposal, ReductionPass
 from reducer.report import Outcome
+from reducer.verdict_store import StoreError, VerdictStore
 
 
 class UserError(Exception):
@@ -47,6 +49,8 @@ class Request:
     log: Callable[[str], None] = lambda _: None
     opset_version: int | None = None  # ONNX input: iree-import-onnx --opset-version
     localize: bool = True  # cut down to the ops the failure points at before the passes
+    scheduler: str | None = None  # a Dask scheduler address: oracle calls run on its cluster
+    cache_dir: Path | None = None  # verdicts kept across runs here (None: this run only)
 
 
 def is_onnx(path: Path) -> bool:
@@ -96,6 +100,16 @@ def _load_onnx(request: Request) -> Proposal:
     return Proposal(candidate, onnx_model.node_count(model))
 
 
+def _evaluator(request: Request, oracle: Oracle) -> Evaluator:
+    """The local pool, or the cluster at `request.scheduler`; with the disk store unless disabled."""
+    try:
+        store = VerdictStore(request.cache_dir) if request.cache_dir is not None else None
+        executor = ClusterExecutor(request.scheduler) if request.scheduler else None
+    except (StoreError, ClusterError) as err:
+        raise UserError(str(err)) from None
+    return Evaluator(oracle, request.jobs, executor, store=store)
+
+
 def reduce_file(request: Request) -> Outcome:
     """Runs the whole reduction; on Ctrl-C returns the partial outcome with complete=False."""
     try:
@@ -117,7 +131,7 @@ def reduce_file(request: Request) -> Outcome:
     oracle = ImportedOnnx(request.oracle, request.opset_version) if onnx_input else request.oracle
 
     start = time.monotonic()
-    evaluator = Evaluator(oracle, request.jobs)
+    evaluator = _evaluator(request, oracle)
     verdict = evaluator.judge(original.candidate)
     if request.time_budget_s is not None:
         evaluator.deadline = start + request.time_budget_s

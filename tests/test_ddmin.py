@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import itertools
+import random
+import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from reducer.ddmin import bisect, ddmin
+from reducer.ddmin import WINDOW, bisect, ddmin, merge
 
 
 class SetReduction:
@@ -28,22 +31,19 @@ class SetReduction:
         drop = {items[i] for i in indices if i < len(items)}
         return self.current - drop if drop else None
 
-    def first_interesting(self, proposals):
-        for proposal in proposals:
-            self.tests += 1
-            if self.interesting(proposal):
-                return proposal
-        return None
-
     def judge_all(self, proposals):
-        self.tests += len(proposals)
-        return [self.interesting(p) for p in proposals]
+        answers = [self.interesting(p) for p in proposals]
+        self.tests += len(answers)
+        return answers
 
     def commit(self, proposal):
         self.current = proposal
+        self.commits += 1
 
-    def run(self):
-        while ddmin(self.count, self.propose, self.first_interesting, self.commit):
+    commits = 0
+
+    def run(self, window=WINDOW):
+        while ddmin(self.count, self.propose, self.judge_all, self.commit, window=window):
             pass
         return self.current
 
@@ -105,3 +105,67 @@ def test_bisect_reports_nothing_when_no_position_works():
     found = []
     assert not bisect(lambda: 50, lambda idx: idx[0], lambda props: [False] * len(props), found.append)
     assert found == []
+
+
+def _hits(reduction, indices):
+    return [(reduction.propose([i]), range(i, i + 1)) for i in indices]
+
+
+def test_merge_commits_the_union_of_successes_in_one_call():
+    reduction = SetReduction(range(20), lambda s: 7 in s)
+    merged, chunks = merge(_hits(reduction, [1, 4, 9, 12]), reduction.propose, reduction.judge_all)
+    assert merged == frozenset(range(20)) - {1, 4, 9, 12}
+    assert [c.start for c in chunks] == [1, 4, 9, 12]
+    assert reduction.tests == 1
+
+
+def test_merge_falls_back_to_the_earlier_half_when_the_union_fails():
+    # Any single removal is fine, but the set must keep at least 18 of 20 elements.
+    reduction = SetReduction(range(20), lambda s: len(s) >= 18)
+    merged, chunks = merge(_hits(reduction, [1, 4, 9, 12, 15]), reduction.propose, reduction.judge_all)
+    assert merged == frozenset(range(20)) - {1, 4}  # {1,4,9,12,15} fails, {1,4,9} fails, {1,4} holds
+    assert [c.start for c in chunks] == [1, 4]
+    assert reduction.tests == 3  # one oracle call per binary step
+
+
+def test_merging_needs_fewer_commits_and_keeps_the_result():
+    needed = {3, 17, 40, 41, 77}
+    merged = SetReduction(range(100), lambda s: needed <= s)
+    one_by_one = SetReduction(range(100), lambda s: needed <= s)
+    assert merged.run() == one_by_one.run(window=1) == frozenset(needed)
+    assert merged.commits < one_by_one.commits
+
+
+def test_merged_result_is_one_minimal_when_successes_conflict():
+    # Each element of 10..29 may go, but at most 5 of them: successes in a window conflict.
+    def interesting(s):
+        return {0, 50} <= s and len(s & set(range(10, 30))) >= 15
+
+    result = SetReduction(range(60), interesting).run()
+    assert_one_minimal(result, interesting)
+
+
+@pytest.mark.parametrize("workers", [1, 2, 5])
+def test_result_and_candidates_tried_do_not_depend_on_how_many_run_at_once(workers):
+    # Verdicts arrive in random order from a pool; what is tried and found must not change.
+    rng = random.Random(workers)
+
+    def interesting(s):
+        time.sleep(rng.random() / 2000)
+        return {5, 6, 60} <= s and len(s) % 3 != 1
+
+    def run(pool_size):
+        reduction = SetReduction(range(80), interesting)
+        tried = []
+        with ThreadPoolExecutor(pool_size) as pool:
+
+            def judge_all(proposals):
+                proposals = list(proposals)
+                tried.extend(sorted(p) for p in proposals)
+                return list(pool.map(interesting, proposals))
+
+            while ddmin(reduction.count, reduction.propose, judge_all, reduction.commit):
+                pass
+        return reduction.current, tried
+
+    assert run(workers) == run(1)

@@ -1,0 +1,87 @@
+"""`reduce --scheduler`: oracle calls on a real Dask cluster (loopback) give the local result."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import distributed
+import pytest
+
+from reducer.cli import main
+from tests.models import torch_chain
+
+
+def _grep_script(tmp_path: Path) -> str:
+    script = tmp_path / "interesting.sh"
+    script.write_text('#!/bin/sh\ngrep -q "onnx.NoSuchOp" "$1" && grep -q "onnx.Sigmoid" "$1"\n')
+    script.chmod(0o755)
+    return f"{script} {{}}"
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+    ) as local:
+        yield local
+
+
+def test_reduction_through_the_cluster_equals_the_local_one(tmp_path, cluster, capsys):
+    src = tmp_path / "x.mlir"
+    src.write_text(torch_chain(16, bad_at=11, bad_op="onnx.NoSuchOp"))
+    cmd = _grep_script(tmp_path)
+    local, remote = tmp_path / "local.mlir", tmp_path / "remote.mlir"
+    common = [str(src), "--oracle=script", "--cmd", cmd, "--no-cache", "-q"]
+    assert main([*common, "-j", "2", "-o", str(local)]) == 0
+    assert main([*common, "--scheduler", cluster.scheduler_address, "-o", str(remote)]) == 0
+    assert remote.read_bytes() == local.read_bytes()
+    assert "onnx.NoSuchOp" in remote.read_text()
+    # The workers really ran the calls: the scheduler saw tasks.
+    with distributed.Client(cluster.scheduler_address) as client:
+        assert client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.task_prefixes)) > 0
+
+
+def test_a_worker_that_dies_mid_call_does_not_end_the_reduction(tmp_path, cluster):
+    src = tmp_path / "x.mlir"
+    src.write_text(torch_chain(8, bad_at=5, bad_op="onnx.NoSuchOp"))
+    # The first call that sees no Tanh kills the worker running it (the script's grandparent).
+    script = tmp_path / "killer.sh"
+    script.write_text(
+        "#!/bin/sh\n"
+        f'if ! grep -q onnx.Tanh "$1" && mkdir {tmp_path}/killed 2>/dev/null; then\n'
+        "  worker=$(awk '{print $4}' /proc/$PPID/stat)\n"
+        f"  tr '\\0' ' ' < /proc/$worker/cmdline > {tmp_path}/killed/cmdline\n"
+        "  kill -9 $worker\n"
+        "fi\n"
+        'grep -q "onnx.NoSuchOp" "$1" && grep -q "onnx.Sigmoid" "$1"\n'
+    )
+    script.chmod(0o755)
+    local, remote = tmp_path / "local.mlir", tmp_path / "remote.mlir"
+    common = [str(src), "--oracle=script", "--cmd", f"{script} {{}}", "--no-cache", "-q"]
+    assert main([*common, "--scheduler", cluster.scheduler_address, "-o", str(remote)]) == 0
+    assert "multiprocessing" in (tmp_path / "killed" / "cmdline").read_text()  # a worker process died
+    assert main([*common, "-j", "1", "-o", str(local)]) == 0
+    assert remote.read_bytes() == local.read_bytes()
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "reducer.cli", *args], check=False, capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize(
+    "address, message",
+    [
+        ("tcp://127.0.0.1:1", "cannot reach a Dask scheduler at tcp://127.0.0.1:1"),
+        ("not-an-address", "--scheduler not-an-address"),
+    ],
+)
+def test_bad_scheduler_address_is_one_line_and_exit_1(tmp_path, address, message):
+    src = tmp_path / "x.mlir"
+    src.write_text(torch_chain(3, bad_at=1, bad_op="onnx.NoSuchOp"))
+    result = run_cli(str(src), "--oracle=script", "--cmd", "true {}", "--scheduler", address)
+    assert result.returncode == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], result.stderr
+    assert not (tmp_path / "x.reduced.mlir").exists()

@@ -1,0 +1,114 @@
+"""Verdicts kept on disk: a second identical run calls the oracle only for the final re-check."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from oracles import ORACLES, Candidate, Oracle, OracleOptions, Verdict, make_oracle
+from reducer.cli import main
+from reducer.evaluate import Evaluator
+from reducer.passes.base import Proposal
+from reducer.verdict_store import oracle_fingerprint
+from tests.models import torch_chain
+
+
+def counting_script(tmp_path: Path) -> tuple[str, Path]:
+    """An interestingness test that logs every call it gets: the real count of oracle calls."""
+    log = tmp_path / "calls.log"
+    script = tmp_path / "interesting.sh"
+    script.write_text(f'#!/bin/sh\necho x >> {log}\ngrep -q "onnx.NoSuchOp" "$1" && grep -q "onnx.Sigmoid" "$1"\n')
+    script.chmod(0o755)
+    return f"{script} {{}}", log
+
+
+def calls(log: Path) -> int:
+    return len(log.read_text().splitlines()) if log.exists() else 0
+
+
+def test_second_identical_run_makes_only_the_final_recheck(tmp_path, capsys):
+    src = tmp_path / "x.mlir"
+    src.write_text(torch_chain(12, bad_at=8, bad_op="onnx.NoSuchOp"))
+    cmd, log = counting_script(tmp_path)
+    args = [str(src), "--oracle=script", "--cmd", cmd, "--cache-dir", str(tmp_path / "cache"), "-q", "-j", "2"]
+
+    assert main(args) == 0
+    first_calls, first = calls(log), (tmp_path / "x.reduced.mlir").read_text()
+    assert first_calls > 10
+    capsys.readouterr()
+
+    assert main(args) == 0
+    assert calls(log) - first_calls == 1  # the uncached final re-check, nothing else
+    assert (tmp_path / "x.reduced.mlir").read_text() == first
+    assert "oracle calls  0 (" in capsys.readouterr().out
+
+    assert main([*args, "--no-cache"]) == 0  # --no-cache judges everything again
+    assert calls(log) - first_calls - 1 == first_calls
+
+
+def test_changed_options_or_an_edited_script_do_not_reuse_verdicts(tmp_path):
+    src = tmp_path / "x.mlir"
+    src.write_text(torch_chain(6, bad_at=3, bad_op="onnx.NoSuchOp"))
+    cmd, log = counting_script(tmp_path)
+    args = [str(src), "--oracle=script", "--cmd", cmd, "--cache-dir", str(tmp_path / "cache"), "-q"]
+    assert main(args) == 0
+    first = calls(log)
+
+    assert main([*args, "--timeout", "60"]) == 0  # another limit: verdicts may differ
+    assert calls(log) == 2 * first
+
+    script = tmp_path / "interesting.sh"
+    script.write_text(script.read_text() + "# edited\n")
+    assert main(args) == 0
+    assert calls(log) == 3 * first
+
+
+def test_unusable_cache_dir_is_one_line_and_exit_1(tmp_path):
+    src = tmp_path / "x.mlir"
+    src.write_text(torch_chain(3, bad_at=1, bad_op="onnx.NoSuchOp"))
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    result = subprocess.run(
+        [sys.executable, "-m", "reducer.cli", str(src), "--oracle=script", "--cmd", "true {}", "--cache-dir", str(blocker / "cache")],
+        check=False,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "cannot use the verdict cache" in lines[0] and "--no-cache" in lines[0]
+
+
+REQUIRED = OracleOptions(cmd="true {}", pattern="flow.dispatch", phase="flow", threshold=1, match="error", pipeline_a=["-a"], pipeline_b=["-b"])
+
+
+@pytest.mark.parametrize("name", list(ORACLES))
+def test_every_oracle_has_a_stable_cache_identity_that_follows_calibration(name):
+    # A fingerprint that changed from one instance to the next (an object address in it) would never hit.
+    first, second = make_oracle(name, REQUIRED), make_oracle(name, REQUIRED)
+    assert oracle_fingerprint(first) == oracle_fingerprint(second)
+    second.calibrate(Verdict(True, "some: signature", metrics={"count": 3}))
+    assert oracle_fingerprint(first) != oracle_fingerprint(second)
+
+
+class Unreachable(Oracle):
+    """Stands for a call whose worker is gone: the executor's future raises."""
+
+    name = "unreachable"
+    summary = "raises"
+
+    def observe(self, candidate: Candidate, workdir: Path) -> Verdict:
+        raise ConnectionError("worker lost")
+
+
+def test_a_call_that_raises_is_a_failed_uninteresting_call():
+    evaluator = Evaluator(Unreachable(), jobs=2, executor=ThreadPoolExecutor(2))
+    answers = evaluator.judge_all([Proposal(Candidate(f"// {i}"), 1) for i in range(3)])
+    evaluator.shutdown()
+    assert answers == [False, False, False]
+    assert evaluator.stats.failed_calls == 3
+    assert "worker lost" in evaluator.judge(Candidate("// 0")).detail
