@@ -299,7 +299,8 @@ def markdown(rows: list[list[str]], missing: list[Tool], jobs: int, budget: floa
             f"budget {budget:g} s per tool and case, {jobs} jobs each (`-j` / `--n` / `--parallelism`)."
         ),
         (
-            "`reduce (built-in oracle)` judges in-process with the oracle named by the case and counts its own calls; "
+            "`reduce (built-in oracle)` runs with the case's oracle built in (and its own speed-ups, such as "
+            "stopping compiles at the failing phase) and counts its own calls; "
             "every other row calls the same generated script (`python -m oracles.judge`: the same oracle, calibrated "
             "to the original's verdict, plus about 0.3 s of Python start-up per call) that counts its invocations."
         ),

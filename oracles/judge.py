@@ -40,7 +40,8 @@ def write_spec(path: Path, oracle_name: str, options: OracleOptions, flags: list
         "options": dataclasses.asdict(options),
         "flags": list(flags),
         "suffix": suffix,
-        "reference": dataclasses.asdict(reference),
+        # Plain data only: `site` is filled by `Oracle.locate`, never by a judge, and is no JSON.
+        "reference": {k: v for k, v in dataclasses.asdict(reference).items() if k != "site"},
     }
     path.write_text(json.dumps(spec, indent=1))
 
