@@ -81,7 +81,9 @@ class Oracle(ABC):
     def calibrate(self, original: Verdict) -> None:
         self.reference = original
 
-    # Whether `stop_at` can cut this oracle's compiles short (compile-error, crash).
+    # Whether `locate` can say where the failure is (compiling oracles), and whether `stop_at`
+    # can cut this oracle's compiles short (compile-error, crash).
+    locates: ClassVar[bool] = False
     stops_early: ClassVar[bool] = False
 
     def stop_at(self, phase: str | None) -> None:

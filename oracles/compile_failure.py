@@ -33,6 +33,7 @@ class CompileError(Oracle):
     name = "compile-error"
     summary = "compilation fails with the same normalised error signature as the original (or --match REGEX)"
 
+    locates = True
     stops_early = True
 
     def __init__(self, options=None) -> None:
@@ -93,6 +94,7 @@ class Crash(CompileError):
 class Timeout(CompileError):
     name = "timeout"
     summary = "compilation runs past --hang-seconds"
+    locates = False  # one more compile that hangs teaches nothing
     stops_early = False  # a hang may sit in any phase
 
     def stop_at(self, phase: str | None) -> None:

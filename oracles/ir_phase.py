@@ -204,6 +204,7 @@ class PhaseOracle(Oracle):
     """
 
     output_name = "out.mlir"
+    locates = True
     phase: ClassVar[str] = "flow"
     noun: ClassVar[tuple[str, str]] = ("op", "ops")
 

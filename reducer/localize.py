@@ -41,8 +41,8 @@ class Localization:
 
 def localize(original: Proposal, oracle: Oracle, evaluator: Evaluator, ctx: ir.Context, log: Callable[[str], None]) -> Localization:
     """Locates the failure (one compile), stops compiles at its phase, tries the cut-down candidates."""
-    if original.candidate.binary is not None:
-        return Localization(None)  # ONNX graphs have their own window search
+    if original.candidate.binary is not None or not oracle.locates:
+        return Localization(None)  # ONNX graphs have their own window search; scripts say nothing
     located = oracle.locate(original.candidate)
     evaluator.stats.oracle_calls += 1
     site = located.site

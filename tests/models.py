@@ -66,3 +66,32 @@ def global_cache_update(noise_ops: int = 4) -> str:
   }}
 }}
 """
+
+
+def linalg_chain(n_ops: int, bad_at: int, size: int = 64) -> str:
+    """About n_ops elementwise arith ops on tensors with a matmul in the middle; at op `bad_at` a
+    value is truncated to f6E2M3FN and extended back, which gfx942 codegen cannot store (a
+    compile error inside one dispatch: "failed to legalize operation 'vector.store'")."""
+    t = f"tensor<{size}x{size}xf32>"
+    lines = [f"    %empty = tensor.empty() : {t}", "    %zero = arith.constant 0.0 : f32"]
+    lines.append(f"    %acc = linalg.fill ins(%zero : f32) outs(%empty : {t}) -> {t}")
+    value = "%x"
+    for i in range(n_ops):
+        if i == bad_at:
+            f6 = f"tensor<{size}x{size}xf6E2M3FN>"
+            lines.append(f"    %t{i} = arith.truncf {value} : {t} to {f6}")
+            lines.append(f"    %e{i} = arith.extf %t{i} : {f6} to {t}")
+            lines.append(f"    %v{i} = linalg.matmul ins(%e{i}, %w : {t}, {t}) outs(%acc : {t}) -> {t}")
+        elif i % 2:
+            lines.append(f"    %v{i} = arith.mulf {value}, %w : {t}")
+        else:
+            lines.append(f"    %v{i} = arith.addf {value}, %x : {t}")
+        value = f"%v{i}"
+    body = "\n".join(lines)
+    return f"""module {{
+  func.func @main(%x: {t}, %w: {t}) -> {t} {{
+{body}
+    return {value} : {t}
+  }}
+}}
+"""

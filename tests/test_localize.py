@@ -1,0 +1,110 @@
+"""Failure localisation: the failing op (or dispatch) first, in a handful of real compiles."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from oracles import Candidate, OracleOptions, make_oracle
+from oracles.locations import SourceLoc, diagnostic_locations, location_leaves
+from oracles.signature import normalise
+from reducer import ir as irx
+from reducer.cli import main
+from reducer.evaluate import Evaluator
+from reducer.localize import isolate_dispatch, localize
+from reducer.passes.base import Proposal
+from reducer.passes.registry import REDUCTION_PASSES
+from tests.models import linalg_chain, torch_chain
+
+CPU = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu"]
+GFX942 = ["--iree-hal-target-device=hip", "--iree-rocm-target=gfx942"]
+OP_LEVEL = ",".join(p.name for p in REDUCTION_PASSES if p.search != "shrink")
+
+
+def proposal(text: str, flags: list[str]) -> Proposal:
+    return Proposal(Candidate(text, tuple(flags)), irx.count_ops(irx.parse(text, irx.new_context())))
+
+
+def localized(text: str, oracle_name: str, flags: list[str], options: OracleOptions | None = None):
+    """(localisation, oracle calls it cost including the original's) at -j 1, so counts are exact."""
+    oracle = make_oracle(oracle_name, options or OracleOptions())
+    original = proposal(text, flags)
+    evaluator = Evaluator(oracle, jobs=1)
+    try:
+        verdict = evaluator.judge(original.candidate)
+        assert verdict.interesting, verdict.detail
+        oracle.calibrate(verdict)
+        found = localize(original, oracle, evaluator, irx.new_context(), lambda _: None)
+    finally:
+        evaluator.shutdown()
+    return found, evaluator.stats.oracle_calls, oracle
+
+
+def test_locations_are_read_from_diagnostics_and_printed_locations():
+    stderr = (
+        "<unknown>:0: error: 'arith.truncf' op not supported\n"
+        "/tmp/x/model.mlir:33:12: error: failed to legalize operation 'torch.operator'\n"
+        "/tmp/x/model.mlir:2:1: note: called from\n"
+    )
+    assert diagnostic_locations(stderr) == [SourceLoc("/tmp/x/model.mlir", 33, 12), SourceLoc("/tmp/x/model.mlir", 2, 1)]
+    # A callsite names the op (callee), not the function it was called from.
+    spelled = 'loc(fused[callsite("in.mlir":9:8 at "in.mlir":2:1), "in.mlir":5:10])'
+    assert location_leaves(spelled) == [SourceLoc("in.mlir", 9, 8), SourceLoc("in.mlir", 5, 10)]
+    # Under --mlir-print-debuginfo ops in messages carry a loc(...): the signature must not change.
+    plain = 'error: failed: %3 = "torch.operator"(%2) : (a) -> b'
+    assert normalise(plain + ' loc("/tmp/x/input.mlir":33:12)') == normalise(plain)
+
+
+def test_compile_error_in_a_long_chain_is_localised_in_four_calls(iree_compile):
+    found, calls, _ = localized(torch_chain(120, 70, "onnx.NoSuchOp"), "compile-error", CPU)
+
+    # The original, the located compile, the original stopped at its failing phase, one candidate.
+    assert calls == 4
+    assert found.stop_phase == "input"
+    assert found.start is not None and found.start.ops == 1
+    assert '"onnx.NoSuchOp"' in found.start.candidate.text
+
+
+def test_lds_overrun_is_localised_to_the_conv_and_its_dispatch_compiles_alone(iree_compile):
+    found, calls, oracle = localized(torch_chain(12, 6, "conv"), "lds-limit", [], OracleOptions(lds_bytes=16384))
+
+    assert calls == 3  # the original, the located compile, the conv alone
+    assert found.site is not None and found.site.dispatch  # the dispatch over the threshold
+    assert found.start is not None and found.start.ops == 1
+    assert '"onnx.Conv"' in found.start.candidate.text
+
+    dispatch = isolate_dispatch(found.start, oracle, "bug.reduced.dispatch.mlir")
+    assert dispatch is not None and dispatch.reproduces  # alone it still uses 17152 bytes of LDS
+    assert dispatch.source.startswith("hal.executable")
+    assert "--compile-mode=hal-executable" in dispatch.command and "bug.reduced.dispatch.mlir" in dispatch.command
+
+
+def test_oracle_without_locations_costs_no_candidates(tmp_path):
+    script = tmp_path / "interesting.sh"
+    script.write_text('#!/bin/sh\ngrep -q "onnx.NoSuchOp" "$1"\n')
+    script.chmod(0o755)
+    found, calls, _ = localized(torch_chain(12, 6, "onnx.NoSuchOp"), "script", [], OracleOptions(cmd=f"{script} {{}}"))
+
+    assert found.start is None and calls == 1  # nothing located, nothing tried: only the original
+
+
+def test_codegen_error_in_one_dispatch_reduces_to_the_op_and_writes_the_dispatch(tmp_path, iree_compile, capsys):
+    src = tmp_path / "model.mlir"
+    src.write_text(linalg_chain(12, 7))
+    original = src.read_text()
+    report = tmp_path / "bug.md"
+
+    argv = [str(src), "--oracle=compile-error", "-j", "2", "-q", "--passes", OP_LEVEL, "--report", str(report)]
+    assert main([*argv, "--", *GFX942]) == 0
+
+    reduced = (tmp_path / "model.reduced.mlir").read_text()
+    assert irx.count_ops(irx.parse(reduced, irx.new_context())) == 1
+    assert "arith.truncf" in reduced and "f6E2M3FN" in reduced
+    assert src.read_text() == original
+    dispatch = tmp_path / "model.reduced.dispatch.mlir"
+    assert dispatch.read_text().startswith("hal.executable")
+    printed = capsys.readouterr().out
+    assert "model.reduced.dispatch.mlir (shows the same failure alone)" in printed
+    assert "--compile-to" not in printed.split("reproduce", 1)[1].splitlines()[0]  # the full compile is shown
+    text = report.read_text()
+    assert "## Failing dispatch" in text and "--compile-mode=hal-executable" in text
+    assert Path(dispatch).name in text
