@@ -207,7 +207,8 @@ TOOLS = {
 
 def run_with_budget(argv: list[str], cwd: Path, budget: float, log: Path) -> tuple[float, bool, int, str]:
     """Runs argv in its own process group until it exits or the budget ends: (seconds, killed, status, stdout)."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    # A cache of its own: no tool starts with verdicts kept on disk by an earlier run.
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_CACHE_HOME": str(cwd / ".cache")}
     start = time.monotonic()
     with open(log, "wb") as err:
         proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=err, start_new_session=True)
