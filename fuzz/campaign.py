@@ -24,6 +24,7 @@ from fuzz.findings import FindingsDB
 from fuzz.pipelines import DEFAULT_PIPELINES, resolve
 from fuzz.strategies import spec_for_seed
 from oracles.toolchain import Limits
+from reducer.cluster import ClusterExecutor
 
 DB_NAME = "findings.db"
 
@@ -39,6 +40,7 @@ class CampaignSettings:
     case_timeout_s: float = 300.0
     compile_timeout_s: float = 120.0
     gpu_drivers: tuple[str, ...] = ()  # GPU pipelines on these drivers run and are compared
+    scheduler: str | None = None  # a Dask scheduler: cases run on its cluster instead of the local pool
 
 
 @dataclass
@@ -100,18 +102,21 @@ def run_campaign(
     started_wall, start = time.time(), time.monotonic()
     deadline = start + settings.seconds
     args = (settings.pipelines, settings.compile_timeout_s, settings.gpu_drivers)
-    pool = _new_pool(settings.jobs)
+    # On a cluster, cases run isolated: a compiler crash must not take a shared worker with it.
+    cluster = ClusterExecutor(settings.scheduler) if settings.scheduler else None
+    pool = cluster or _new_pool(settings.jobs)
+    slots = max(settings.jobs, cluster.workers) if cluster else settings.jobs
     in_flight: dict[Future, tuple[int, float]] = {}
     index = 0
 
     def submit() -> None:
         nonlocal index
-        while len(in_flight) < settings.jobs and time.monotonic() < deadline:
+        while len(in_flight) < slots and time.monotonic() < deadline:
             if settings.max_cases is not None and index >= settings.max_cases:
                 return
             seed = case_seed(settings.seed, index)
             index += 1
-            in_flight[pool.submit(_work, seed, *args)] = (seed, time.monotonic())
+            in_flight[pool.submit(_work, seed, *args, cluster is not None)] = (seed, time.monotonic())
 
     def finish(case: CaseResult) -> None:
         stats.cases += 1
@@ -137,7 +142,13 @@ def run_campaign(
                     finish(future.result())
                 except BrokenProcessPool:
                     broken.append(seed)
-            overdue = [f for f, (_, t0) in in_flight.items() if time.monotonic() - t0 > settings.case_timeout_s]
+                except Exception:  # the cluster lost the case's worker: run it here
+                    if cluster is None:
+                        raise
+                    stats.isolated_reruns += 1
+                    finish(_work(seed, *args, isolated=True))
+            # Isolated cases on a cluster are bounded by their tools' own timeouts.
+            overdue = [] if cluster else [f for f, (_, t0) in in_flight.items() if time.monotonic() - t0 > settings.case_timeout_s]
             if broken or overdue:
                 # A worker died or hung: every case it shared the pool with is run again, isolated.
                 broken += [seed for seed, _ in in_flight.values()]

@@ -45,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument("--no-reduce", action="store_true", help="do not reduce new findings")
         command.add_argument("--reduce-jobs", type=int, default=os.cpu_count() or 1)
         command.add_argument("--reduce-budget", type=duration, default=300.0, help="time for reducing one finding (default 5m)")
+        command.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run cases on this Dask scheduler's cluster (default: local pool)")
     nightly.add_argument("--corpus", type=Path, default=Path("corpus/entries"), help="corpus entries to re-check (default corpus/entries)")
     show = sub.add_parser("show", help="list the findings of a campaign directory")
     show.add_argument("out", type=Path)
@@ -99,6 +100,7 @@ def _campaign(args: argparse.Namespace) -> tuple[CampaignStats, CampaignSettings
         pipelines=tuple(names),
         max_cases=args.max_cases,
         gpu_drivers=gpu_drivers,
+        scheduler=args.scheduler,
     )
     stats = run_campaign(settings, _progress)
     print(

@@ -15,7 +15,7 @@ from concurrent.futures import Executor, Future
 CONNECT_TIMEOUT_S = 10.0
 
 
-class ClusterError(RuntimeError):
+class ClusterError(ValueError):
     """The scheduler address is unusable; the message is one actionable line."""
 
 

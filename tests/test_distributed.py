@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -9,6 +10,7 @@ from pathlib import Path
 import distributed
 import pytest
 
+from fuzz.cli import main as fuzz_main
 from reducer.cli import main
 from tests.models import torch_chain
 
@@ -38,9 +40,12 @@ def test_reduction_through_the_cluster_equals_the_local_one(tmp_path, cluster, c
     assert main([*common, "--scheduler", cluster.scheduler_address, "-o", str(remote)]) == 0
     assert remote.read_bytes() == local.read_bytes()
     assert "onnx.NoSuchOp" in remote.read_text()
-    # The workers really ran the calls: the scheduler saw tasks.
+    assert "judge" in task_prefixes(cluster)  # the workers really ran the oracle calls
+
+
+def task_prefixes(cluster) -> set[str]:
     with distributed.Client(cluster.scheduler_address) as client:
-        assert client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.task_prefixes)) > 0
+        return client.run_on_scheduler(lambda dask_scheduler: set(dask_scheduler.task_prefixes))
 
 
 def test_a_worker_that_dies_mid_call_does_not_end_the_reduction(tmp_path, cluster):
@@ -66,6 +71,16 @@ def test_a_worker_that_dies_mid_call_does_not_end_the_reduction(tmp_path, cluste
     assert remote.read_bytes() == local.read_bytes()
 
 
+def test_fuzz_cases_run_on_the_cluster(tmp_path, cluster, capsys):
+    out = tmp_path / "findings"
+    args = ["run", "--time", "1m", "--max-cases", "2", "--seed", "7", "--pipelines", "vmvx", "--no-reduce"]
+    assert fuzz_main([*args, "--out", str(out), "--scheduler", cluster.scheduler_address]) == 0
+    assert "fuzz: 2 cases in" in capsys.readouterr().out
+    assert "work" in task_prefixes(cluster)  # fuzz.campaign._work ran on the workers
+    with sqlite3.connect(out / "findings.db") as db:
+        assert db.execute("SELECT cases FROM runs").fetchone() == (2,)
+
+
 def run_cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "reducer.cli", *args], check=False, capture_output=True, text=True, timeout=120)
 
@@ -85,3 +100,9 @@ def test_bad_scheduler_address_is_one_line_and_exit_1(tmp_path, address, message
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], result.stderr
     assert not (tmp_path / "x.reduced.mlir").exists()
+
+
+def test_fuzz_with_a_bad_scheduler_is_one_line_and_exit_1(tmp_path, capsys):
+    assert fuzz_main(["run", "--max-cases", "1", "--out", str(tmp_path), "--scheduler", "tcp://127.0.0.1:1"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["fuzz: error: cannot reach a Dask scheduler at tcp://127.0.0.1:1: Connection refused"]
