@@ -53,10 +53,11 @@ from oracles.judge import load_spec, write_spec
 from oracles.toolchain import find_tool, iree_version
 from reducer import ir as irx
 from reducer.cli import build_parser, oracle_options
-from tests.models import global_cache_update, torch_chain
+from tests.models import global_cache_update, linalg_chain, torch_chain
 from tests.test_reduce_onnx import conv_det_network
 
 CPU = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu"]
+GFX942 = ["--iree-hal-target-device=hip", "--iree-rocm-target=gfx942"]
 BEGIN, END = "<!-- compare-reducers:begin -->", "<!-- compare-reducers:end -->"
 GRACE_S = 10.0  # between SIGINT and SIGKILL at the budget
 CASE_NAME = "case.mlir"  # C-Vise runs the test beside a copy of the file under this name
@@ -88,6 +89,8 @@ CASES = {
              ("--oracle=lds-limit", "--lds-bytes", "32768"), ()),
         Case("transient-copy-global-update", lambda _: global_cache_update(noise_ops=12), ("--oracle=transient-copy",), tuple(CPU)),
         Case("compile-error-imported-det-network", _imported_det_network, ("--oracle=compile-error",), tuple(CPU)),
+        # A codegen error inside one dispatch, as in the model (gfx942 cannot store f6E2M3FN).
+        Case("compile-error-in-one-dispatch-linalg", lambda _: linalg_chain(60, 37), ("--oracle=compile-error",), tuple(GFX942)),
     )
 }
 
