@@ -32,7 +32,7 @@ def verdict_of(future: Future) -> Verdict:
     """The call's verdict; a call that raised (a lost worker) is a failed call, not a dead reduction."""
     try:
         return future.result()
-    except Exception as err:  # noqa: BLE001
+    except Exception as err:  # noqa: BLE001  (whatever broke the call, the reduction goes on)
         return Verdict(False, "", f"oracle call failed: {type(err).__name__}: {err}", {"failed": 1})
 
 

@@ -13,6 +13,7 @@ import hashlib
 import importlib.metadata
 import json
 import os
+import re
 import shlex
 import sqlite3
 import threading
@@ -66,16 +67,35 @@ def calibration(reference: Verdict | None) -> str:
     return json.dumps([reference.interesting, reference.signature, reference.metrics], sort_keys=True, default=str)
 
 
+def _plain(value: object) -> bool:
+    """Data whose repr is the same in every run (no object addresses in it)."""
+    if value is None or isinstance(value, (str, bytes, int, float, bool, re.Pattern, Path)):
+        return True
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return all(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return all(_plain(k) and _plain(v) for k, v in value.items())
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return all(_plain(getattr(value, f.name)) for f in dataclasses.fields(value))
+    return False
+
+
 def oracle_fingerprint(oracle: Oracle) -> str:
-    """Everything a verdict of `oracle` depends on besides the candidate; stable across runs."""
+    """Everything a verdict of `oracle` depends on besides the candidate; stable across runs.
+
+    Plain attributes (options, patterns, the stop phase) count by value; a handle such as a
+    pool of warm compiler processes counts only by its type.
+    """
     parts = [f"{type(oracle).__module__}.{type(oracle).__qualname__}"]
     for name, value in sorted(vars(oracle).items()):
         if name == "reference":
             parts.append(calibration(value))
         elif isinstance(value, Oracle):
             parts.append(f"{name}=({oracle_fingerprint(value)})")
-        else:
+        elif _plain(value):
             parts.append(f"{name}={value!r}")
+        else:
+            parts.append(f"{name}=<{type(value).__qualname__}>")
     parts += _named_files(getattr(oracle.options, "cmd", None))
     return "\n".join(parts)
 
