@@ -1,10 +1,11 @@
 """Measures `reduce` on the acceptance cases and prints a table (sizes, shapes, calls, wall time).
 
-    python bench/reduce_cases.py [--jobs 2] [--only NAME ...] [--check-minimal]
+    python bench/reduce_cases.py [--jobs 2] [--only NAME ...] [--check-minimal] [--passes-only]
 
 Cases are built by the tests' model builders; every number printed is measured in this run.
 `--check-minimal` also tries every dimension of the result one step smaller and counts how many
-lose the failure (all of them, when the result is locally minimal).
+lose the failure (all of them, when the result is locally minimal). `--passes-only` turns off
+failure localisation and the warm compiler: the passes alone, for a before/after comparison.
 """
 
 from __future__ import annotations
@@ -85,14 +86,15 @@ def minimal_dimensions(oracle: Oracle, passes, best) -> str:
     return f"{lost}/{len(dims)}"
 
 
-def run_case(name: str, jobs: int, check_minimal: bool) -> dict:
+def run_case(name: str, jobs: int, check_minimal: bool, passes_only: bool = False) -> dict:
     write, oracle_name, options, flags, shapes = CASES[name]
     with tempfile.TemporaryDirectory() as tmp:
         src = write(Path(tmp))
         passes = [p for p in passes_for(src.suffix) if shapes or p.search != "shrink"]
         oracle = make_oracle(oracle_name, options)
         request = Request(
-            input_path=src, oracle=oracle, flags=list(flags), output_path=src.with_name("out" + src.suffix), passes=passes, jobs=jobs
+            input_path=src, oracle=oracle, flags=list(flags), output_path=src.with_name("out" + src.suffix), passes=passes, jobs=jobs,
+            localize=not passes_only, warm=not passes_only,
         )
         start = time.monotonic()
         outcome = reduce_file(request)
@@ -117,11 +119,13 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--only", action="append", choices=list(CASES))
     parser.add_argument("--check-minimal", action="store_true")
+    parser.add_argument("--passes-only", action="store_true", help="no localisation, no warm compiler")
     args = parser.parse_args()
-    print(f"reduce, -j {args.jobs}, {os.cpu_count()} cores")
+    mode = "passes only (no localisation, no warm compiler)" if args.passes_only else "localisation + warm compiler"
+    print(f"reduce, -j {args.jobs}, {os.cpu_count()} cores, {mode}, load average {os.getloadavg()[0]:.1f}")
     columns = None
     for name in args.only or CASES:
-        row = run_case(name, args.jobs, args.check_minimal)
+        row = run_case(name, args.jobs, args.check_minimal, args.passes_only)
         if columns is None:
             columns = list(row)
             print("| " + " | ".join(columns) + " |")

@@ -30,6 +30,7 @@ from oracles.toolchain import (
     scratch_dir,
 )
 from oracles.verdict import Verdict
+from oracles.warm import WarmCompiler
 
 
 class OracleSetupError(ValueError):
@@ -63,6 +64,10 @@ class Oracle(ABC):
 
     name: ClassVar[str]
     summary: ClassVar[str]
+    # Whether crash isolation allows a warm compiler: a failure is judged by its text, a crash
+    # (which costs the worker) is re-run isolated. Not for oracles whose failure is a crash or hang.
+    warm_ok: ClassVar[bool] = False
+    warm: WarmCompiler | None = None
 
     def __init__(self, options: OracleOptions | None = None) -> None:
         self.options = options or OracleOptions()
@@ -135,4 +140,5 @@ class Oracle(ABC):
     ) -> CompileResult:
         find_tool("iree-compile")
         flags = self.compile_flags(candidate.flags) + (extra or [])
-        return compile_candidate(candidate, flags, workdir, limits or self.options.limits, self.output_name)
+        warm = self.warm.compile if self.warm is not None and self.warm_ok else None
+        return compile_candidate(candidate, flags, workdir, limits or self.options.limits, self.output_name, warm)

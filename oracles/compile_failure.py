@@ -35,6 +35,7 @@ class CompileError(Oracle):
 
     locates = True
     stops_early = True
+    warm_ok = True
 
     def __init__(self, options=None) -> None:
         super().__init__(options)
@@ -80,6 +81,7 @@ class CompileError(Oracle):
 class Crash(CompileError):
     name = "crash"
     summary = "the compiler dies by a signal or an assertion; the signal and assertion text must match"
+    warm_ok = False  # every interesting candidate would cost a worker and an isolated re-run
 
     def accepts(self, signature: str) -> bool:
         return signature.startswith("crash:") and super().accepts(signature)
@@ -96,6 +98,7 @@ class Timeout(CompileError):
     summary = "compilation runs past --hang-seconds"
     locates = False  # one more compile that hangs teaches nothing
     stops_early = False  # a hang may sit in any phase
+    warm_ok = False
 
     def stop_at(self, phase: str | None) -> None:
         pass

@@ -205,6 +205,7 @@ class PhaseOracle(Oracle):
 
     output_name = "out.mlir"
     locates = True
+    warm_ok = True
     phase: ClassVar[str] = "flow"
     noun: ClassVar[tuple[str, str]] = ("op", "ops")
 

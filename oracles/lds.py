@@ -63,6 +63,7 @@ class LdsLimit(Oracle):
     summary = "a dispatch overruns shared memory (LDS); gfx942 unless the flags name a GPU; --lds-bytes N for a threshold"
     output_name = "out.mlir"
     locates = True
+    warm_ok = True
 
     def compile_flags(self, user_flags):
         flags = without_phase(user_flags)

@@ -15,6 +15,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -131,19 +132,28 @@ class CompileResult:
         return self.process.returncode == 0 and not self.process.timed_out
 
 
+# Compiles (flags, source, output, limits) elsewhere, e.g. in a warm worker; None: run the tool.
+CompileElsewhere = Callable[[list[str], Path, Path, Limits], "ProcessResult | None"]
+
+
 def compile_candidate(
     candidate: Candidate,
     flags: list[str],
     workdir: Path,
     limits: Limits,
     output_name: str = "out.vmfb",
+    warm: CompileElsewhere | None = None,
 ) -> CompileResult:
-    """Writes the candidate into workdir and runs iree-compile on it with the given flags."""
+    """Writes the candidate into workdir and runs iree-compile on it with the given flags
+    (through `warm` first when given; the tool when that declines)."""
     source = workdir / f"input{candidate.suffix}"
     candidate.write(source)
     output = workdir / output_name
     argv = [find_tool("iree-compile"), *flags, str(source), "-o", str(output)]
-    return CompileResult(run_tool(argv, limits, cwd=str(workdir)), workdir, output, argv)
+    process = warm(flags, source, output, limits) if warm is not None else None
+    if process is None:
+        process = run_tool(argv, limits, cwd=str(workdir))
+    return CompileResult(process, workdir, output, argv)
 
 
 def scratch_dir() -> tempfile.TemporaryDirectory:

@@ -11,6 +11,7 @@ from pathlib import Path
 from oracles import Candidate, Oracle, Verdict
 from oracles.onnx_import import INNER_DIR, ImportedOnnx, import_model, mlir_path_for
 from oracles.toolchain import ToolNotFound, find_tool, kill_all, scratch_dir
+from oracles.warm import WarmCompiler
 from reducer import ir as irx
 from reducer import onnx_model
 from reducer.cluster import ClusterError, ClusterExecutor
@@ -26,6 +27,7 @@ from reducer.localize import (
 from reducer.passes.base import Proposal, ReductionPass
 from reducer.report import Outcome
 from reducer.verdict_store import StoreError, VerdictStore
+from reducer.warm_oracle import attach_warm_compiler
 
 
 class UserError(Exception):
@@ -49,6 +51,7 @@ class Request:
     log: Callable[[str], None] = lambda _: None
     opset_version: int | None = None  # ONNX input: iree-import-onnx --opset-version
     localize: bool = True  # cut down to the ops the failure points at before the passes
+    warm: bool = True  # compile in warm worker processes where the oracle allows it
     scheduler: str | None = None  # a Dask scheduler address: oracle calls run on its cluster
     cache_dir: Path | None = None  # verdicts kept across runs here (None: this run only)
 
@@ -151,14 +154,20 @@ def reduce_file(request: Request) -> Outcome:
 
     reducer = Reducer(evaluator, request.passes, on_improvement, request.log, ctx)
     best, complete, located, dispatch = original, True, Localization(None), None
+    warm = WarmCompiler(request.jobs, oracle.options.limits.memory_cap_mb) if request.warm and oracle.warm_ok else None
+    if warm is not None:
+        warm.start()  # the workers load the compiler during localisation
     on_improvement(original)
     try:
         if request.localize:
             located = localize(original, oracle, evaluator, ctx, request.log)
         if located.start is not None:
             on_improvement(located.start)
+        if warm is not None:
+            attach_warm_compiler(oracle, warm, located.start or original, evaluator, request.log)
         best = reducer.run(located.start or original).best
-        oracle.stop_at(None)  # the final check is the full compile the command shows
+        oracle.stop_at(None)  # the final check is the full compile the command shows, by the tool
+        oracle.warm = None
         final: Verdict = oracle.judge(best.candidate)  # uncached: the written result must still fail
         if not final.interesting:
             raise UserError(f"the reduced result no longer fails on a fresh check (flaky oracle?): {final.detail}", 3)
@@ -173,6 +182,9 @@ def reduce_file(request: Request) -> Outcome:
         best = latest[0]
     finally:
         oracle.stop_at(None)
+        oracle.warm = None
+        if warm is not None:
+            warm.shutdown()
         evaluator.shutdown()
     mlir_path, mlir_text = _write_imported(request, best) if onnx_input else (None, None)
     return Outcome(

@@ -1,0 +1,75 @@
+"""The warm compiler judges exactly as `iree-compile` does, and a dead worker costs only a re-run."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+
+from oracles import Candidate, make_oracle
+from oracles.toolchain import Limits
+from oracles.warm import WarmCompiler, compile_in_process
+from tests.models import global_cache_update, torch_chain
+
+CPU = ("--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu")
+
+
+def test_warm_verdicts_equal_the_tools(iree_compile):
+    failing = Candidate(torch_chain(6, 3, "onnx.NoSuchOp"), CPU)
+    copying = Candidate(global_cache_update(2), CPU)
+    warm = WarmCompiler(1, 8192)
+    try:
+        for name, candidate in (("compile-error", failing), ("transient-copy", copying)):
+            oracle = make_oracle(name)
+            isolated = oracle.judge(candidate)
+            oracle.warm = warm
+            warmed = oracle.judge(candidate)
+            assert warmed.interesting and isolated.interesting
+            assert (warmed.signature, warmed.detail, warmed.metrics) == (isolated.signature, isolated.detail, isolated.metrics)
+            assert warmed.excerpt == isolated.excerpt
+    finally:
+        warm.shutdown()
+    assert warm.crashes == 0
+
+
+def test_a_dead_worker_is_rerun_isolated_and_replaced(iree_compile):
+    oracle = make_oracle("compile-error")
+    warm = WarmCompiler(1, 8192)
+    oracle.warm = warm
+    slow = Candidate(torch_chain(160, 150, "onnx.NoSuchOp"), CPU)  # seconds of work for the worker
+    found = {}
+    try:
+        oracle.judge(Candidate(torch_chain(4, 2, "onnx.NoSuchOp"), CPU))  # the worker is up and warm
+        judging = threading.Thread(target=lambda: found.setdefault("verdict", oracle.judge(slow)))
+        judging.start()
+        time.sleep(0.3)
+        for process in list(warm._pool._processes.values()):  # what a compiler abort would do
+            os.kill(process.pid, signal.SIGKILL)
+        judging.join()
+        assert warm.crashes == 1
+        assert found["verdict"].interesting  # the isolated re-run saw the error
+        assert "failed to legalize operation 'torch.operator'" in found["verdict"].detail
+        again = oracle.judge(Candidate(torch_chain(5, 2, "onnx.NoSuchOp"), CPU))
+        assert again.interesting and warm.crashes == 1  # a fresh pool took over
+    finally:
+        warm.shutdown()
+
+
+def test_flags_only_the_command_line_takes_go_to_the_tool(tmp_path, iree_compile):
+    source = tmp_path / "input.mlir"
+    source.write_text(torch_chain(3, 1, "onnx.Relu"))
+    assert compile_in_process(source, [*CPU, "--mlir-print-debuginfo"], tmp_path / "out.vmfb") is None
+    assert compile_in_process(source, [*CPU, "--compile-to=input"], tmp_path / "out.mlir") is True
+    assert "linalg" in (tmp_path / "out.mlir").read_text() or "func.func" in (tmp_path / "out.mlir").read_text()
+
+
+def test_a_hung_compile_is_a_timeout(iree_compile, tmp_path):
+    warm = WarmCompiler(1, 8192)
+    source = tmp_path / "input.mlir"
+    source.write_text(torch_chain(160, 150, "onnx.Relu"))
+    try:
+        result = warm.compile(list(CPU), source, tmp_path / "out.vmfb", Limits(timeout_s=0.05))
+        assert result is not None and result.timed_out
+    finally:
+        warm.shutdown()
