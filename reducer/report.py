@@ -41,7 +41,7 @@ def summary(outcome: Outcome) -> str:
         f"  {outcome.unit:<14}{o.ops} -> {b.ops}",
         f"  bytes         {o.candidate.size} -> {b.candidate.size}",
         f"  flags         {len(o.candidate.flags)} -> {len(b.candidate.flags)}",
-        f"  oracle calls  {outcome.stats.oracle_calls} (cache hits {outcome.stats.cache_hits})",
+        f"  oracle calls  {outcome.stats.oracle_calls} (cache hits {outcome.stats.cache_hits}{_cache_detail(outcome.stats)})",
         f"  wall time     {outcome.seconds:.1f} s with -j {outcome.jobs}",
         f"  failure       {outcome.verdict.detail}",
         f"  IREE          {iree_version()}",
@@ -56,6 +56,13 @@ def summary(outcome: Outcome) -> str:
     if outcome.dropped_flags:
         lines.insert(4, f"  not flags     {' '.join(outcome.dropped_flags)} (dropped from the pasted command)")
     return "\n".join(lines)
+
+
+def _cache_detail(stats: EvaluationStats) -> str:
+    """How many answers came from earlier runs, and how many calls broke (a lost cluster worker)."""
+    stored = f", {stats.stored_hits} from earlier runs" if stats.stored_hits else ""
+    failed = f"; {stats.failed_calls} calls failed and counted as uninteresting" if stats.failed_calls else ""
+    return stored + failed
 
 
 def _dispatch_lines(dispatch: IsolatedDispatch | None) -> list[str]:
