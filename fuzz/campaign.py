@@ -8,9 +8,7 @@ a crash or timeout finding.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
-import signal
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -24,6 +22,7 @@ from fuzz.findings import FindingsDB
 from fuzz.pipelines import DEFAULT_PIPELINES, resolve
 from fuzz.strategies import spec_for_seed
 from oracles.toolchain import Limits
+from oracles.warm import kill_pool, spawn_pool
 from reducer.cluster import ClusterExecutor
 
 DB_NAME = "findings.db"
@@ -76,19 +75,10 @@ def _quiet_worker() -> None:
 
 
 def _new_pool(jobs: int) -> ProcessPoolExecutor:
-    # Spawned, not forked: a fork of a process whose compiler or MLIR context already runs
-    # threads inherits their locks held, and the child's first compile waits forever.
-    spawn = multiprocessing.get_context("spawn")
-    return ProcessPoolExecutor(max_workers=jobs, initializer=_quiet_worker, mp_context=spawn)
+    return spawn_pool(jobs, _quiet_worker)
 
 
-def _kill_pool(pool: ProcessPoolExecutor) -> None:
-    for process in list(getattr(pool, "_processes", {}).values()):
-        try:
-            os.kill(process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-    pool.shutdown(wait=False, cancel_futures=True)
+_kill_pool = kill_pool  # the name other fuzz modules import
 
 
 def run_campaign(

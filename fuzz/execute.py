@@ -34,6 +34,7 @@ from oracles.signature import (
     normalise,
 )
 from oracles.toolchain import Limits, ProcessResult, compile_candidate
+from oracles.warm import compile_in_process
 
 # Finding classes, as the fuzzer reports them.
 IMPORT_FAILURE, COMPILE_ERROR, CRASH, TIMEOUT, LDS_OVERRUN, MISMATCH = (
@@ -130,25 +131,13 @@ class InProcess(Isolated):
         return output.read_text(), ""
 
     def compile(self, mlir: str, flags: tuple[str, ...], workdir: Path) -> tuple[Path | None, ProcessResult | None]:
-        from iree.compiler import api
-
         workdir.mkdir(parents=True, exist_ok=True)
         source_path, output_path = workdir / "input.mlir", workdir / "module.vmfb"
         source_path.write_text(mlir)
-        session = api.Session()
-        try:
-            session.set_flags(*flags)
-        except ValueError:  # a global (not per-session) option: only the command line takes it
-            return super().compile(mlir, flags, workdir)
-        invocation = session.invocation()
-        source = api.Source.open_file(session, str(source_path))
-        ok = invocation.parse_source(source) and invocation.execute()
-        if ok:
-            output = api.Output.open_file(str(output_path))
-            invocation.output_vm_bytecode(output)
-            output.keep()
+        if compile_in_process(source_path, flags, output_path):
             return output_path, None
-        return super().compile(mlir, flags, workdir)  # repeat isolated: its stderr is the signature
+        # A failure (or a flag only the command line takes): repeat isolated, its stderr is the signature.
+        return super().compile(mlir, flags, workdir)
 
     def run(self, vmfb: Path, function: str, inputs: list[np.ndarray], workdir: Path, driver: str) -> list[np.ndarray] | str:
         import iree.runtime as rt
