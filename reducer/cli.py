@@ -63,6 +63,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run oracle calls on this Dask scheduler's cluster (default: local)")
     parser.add_argument("--cache-dir", type=Path, default=default_cache_dir(), help="verdicts kept across runs (default %(default)s)")
     parser.add_argument("--no-cache", action="store_true", help="judge every candidate afresh; keep no verdicts on disk")
+    parser.add_argument("--no-localize", action="store_true", help="skip failure localisation: the passes start from the whole input")
+    parser.add_argument("--no-warm", action="store_true", help="run every compile as its own iree-compile process")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
     parser.add_argument("--list-oracles", action="store_true", help="print the oracles and exit")
     parser.add_argument("--list-passes", action="store_true", help="print the reduction passes in order and exit")
@@ -157,6 +159,8 @@ def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
         opset_version=args.opset_version,
         scheduler=args.scheduler,
         cache_dir=None if args.no_cache else args.cache_dir,
+        localize=not args.no_localize,
+        warm=not args.no_warm,
     )
     outcome = reduce_file(request)
     print(summary(outcome))
