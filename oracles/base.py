@@ -20,7 +20,6 @@ from oracles.locations import (
     SourceLoc,
     failing_dispatch,
     first_failing_phase,
-    read_dispatch_sources,
 )
 from oracles.toolchain import (
     CompileResult,
@@ -112,7 +111,7 @@ class Oracle(ABC):
             (work / "run").mkdir()
             verdict = self.observe(candidate.with_flags((*candidate.flags, *extra)), work / "run")
             located = [loc for loc in map(SourceLoc.parse, verdict.locations) if loc is not None]
-            dispatch = failing_dispatch(read_dispatch_sources(sources), located, str(verdict.metrics.get("dispatch", "")))
+            dispatch = failing_dispatch(sources, located, str(verdict.metrics.get("dispatch", "")))
             if dispatch is not None:
                 verdict.site = FailureSite(dispatch.root, dispatch.fused, dispatch.name, dispatch.text)
             else:

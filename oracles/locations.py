@@ -120,33 +120,31 @@ def _string_end(text: str, start: int) -> int:
     return i + 1
 
 
-def read_dispatch_sources(dump_dir: Path) -> list[DispatchSource]:
-    """Every dumped `hal.executable` under dump_dir, parsed with the compiler's bindings."""
+def read_dispatch_source(path: Path) -> DispatchSource | None:
+    """One dumped `hal.executable`, parsed with the compiler's bindings (None if it does not parse)."""
     from iree.compiler import ir
 
-    found = []
+    text = path.read_text(errors="replace")
     with ir.Context() as context:
         context.allow_unregistered_dialects = True
-        for path in sorted(dump_dir.glob("*.mlir")):
-            text = path.read_text(errors="replace")
-            try:
-                module = ir.Module.parse(text)
-            except ir.MLIRError:
+        try:
+            module = ir.Module.parse(text)
+        except ir.MLIRError:
+            return None
+        for top in module.body.operations:
+            op = top.operation
+            if op.name != "hal.executable":
                 continue
-            for top in module.body.operations:
-                op = top.operation
-                if op.name != "hal.executable":
-                    continue
-                exports, spelled = [], []
-                _collect(op, exports, spelled)
-                root = location_leaves(str(op.location))
-                fused = []
-                for text_loc in spelled:
-                    # Ops printed without a location get the dump's own parse position ("-").
-                    fused.extend(loc for loc in location_leaves(text_loc) if loc.file != "-" and loc not in root and loc not in fused)
-                name = ir.StringAttr(op.attributes["sym_name"]).value
-                found.append(DispatchSource(name, path, text, exports, root, fused))
-    return found
+            exports, spelled = [], []
+            _collect(op, exports, spelled)
+            root = location_leaves(str(op.location))
+            fused: list[SourceLoc] = []
+            for text_loc in spelled:
+                # Ops printed without a location get the dump's own parse position ("-").
+                fused.extend(loc for loc in location_leaves(text_loc) if loc.file != "-" and loc not in root and loc not in fused)
+            name = ir.StringAttr(op.attributes["sym_name"]).value
+            return DispatchSource(name, path, text, exports, root, fused)
+    return None
 
 
 def _collect(op, exports: list[str], spelled: list[str]) -> None:
@@ -162,17 +160,25 @@ def _collect(op, exports: list[str], spelled: list[str]) -> None:
                 _collect(child, exports, spelled)
 
 
-def failing_dispatch(dispatches: list[DispatchSource], locations: list[SourceLoc], kernel: str = "") -> DispatchSource | None:
-    """The dispatch a failure is in: named by a diagnostic's file, or owning the kernel `kernel`."""
-    by_file = {d.path.name: d for d in dispatches}
+def failing_dispatch(dump_dir: Path, locations: list[SourceLoc], kernel: str = "") -> DispatchSource | None:
+    """The dumped dispatch a failure is in: the file a diagnostic names, or the one exporting `kernel`.
+
+    Only that file is parsed: a large model dumps hundreds of dispatches.
+    """
+    if not dump_dir.is_dir():
+        return None
     for loc in locations:
-        hit = by_file.get(Path(loc.file).name)
-        if hit is not None:
-            return hit
-    if kernel:
-        for dispatch in dispatches:
-            if kernel in dispatch.exports or kernel == dispatch.name or kernel.startswith(dispatch.name + "_"):
-                return dispatch
+        path = dump_dir / Path(loc.file).name
+        if path.suffix == ".mlir" and path.is_file():
+            return read_dispatch_source(path)
+    if not kernel:
+        return None
+    for path in sorted(dump_dir.glob("*.mlir")):
+        if kernel not in path.read_text(errors="replace"):
+            continue
+        dispatch = read_dispatch_source(path)
+        if dispatch is not None and (kernel in dispatch.exports or kernel == dispatch.name):
+            return dispatch
     return None
 
 
