@@ -44,6 +44,11 @@ DISPATCH_OPS: dict[str, tuple[str, ...]] = {
 }
 
 COPY_OPS = ("stream.cmd.copy", "stream.async.copy", "stream.async.clone")
+# IREE 3.13 lowers the copies of a concatenated KV-cache context (tensor.concat and
+# extract_slice around a global, seed 000) to dispatches of this name rather than stream copies:
+# they move the same bytes, so the transient-copy oracle counts them as copies.
+SLOW_MEMCPY_SUFFIX = "_slow_memcpy"
+STREAM_DISPATCH_OPS = ("stream.cmd.dispatch", "stream.async.dispatch")
 TRANSIENT_RESOURCE = "!stream.resource<transient>"
 CONSTANT_OPS = ("arith.constant", "flow.tensor.splat", "flow.tensor.constant")
 
@@ -186,7 +191,17 @@ def _copy_kind(op) -> str:
         return f"{op.name} {flow}".strip()
     if op.name == "stream.resource.alloca" and any(str(r.type) == TRANSIENT_RESOURCE for r in op.results):
         return "stream.resource.alloca transient"
+    if op.name in STREAM_DISPATCH_OPS and _is_slow_memcpy(op):
+        resources = [v for v in op.operands if str(v.type).startswith("!stream.resource<")]
+        target = op.results[0] if op.results else resources[-1] if resources else None
+        if resources and target is not None:
+            return f"slow_memcpy dispatch {_lifetime(resources[0])}->{_lifetime(target)}"
     return ""
+
+
+def _is_slow_memcpy(dispatch) -> bool:
+    entries = dispatch.attributes.get("entry_points", [])
+    return any(str(entry).endswith(SLOW_MEMCPY_SUFFIX) for entry in entries)
 
 
 def transient_copy_counts(module) -> dict[str, int]:

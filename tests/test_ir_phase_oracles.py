@@ -144,6 +144,36 @@ def test_transient_copy_explicit_threshold_wins_over_calibration():
     assert judge(oracle, PLAIN_UPDATE).interesting
 
 
+# Seed 000's KV-cache step: the cached context [0, i) of a global is concatenated with the new
+# row along an inner dimension and the newest row written back. IREE 3.13 moves those bytes
+# with `*_slow_memcpy` dispatches, not stream copies.
+CONTEXT_CONCAT = """
+util.global private mutable @state : tensor<2x8x4xf32> = dense<0.0> : tensor<2x8x4xf32>
+func.func @step(%row: tensor<2x1x4xf32>, %i: index) -> tensor<2x?x4xf32> {
+  %s = util.global.load @state : tensor<2x8x4xf32>
+  %past = tensor.extract_slice %s[0, 0, 0] [2, %i, 4] [1, 1, 1] : tensor<2x8x4xf32> to tensor<2x?x4xf32>
+  %ctx = tensor.concat dim(1) %past, %row : (tensor<2x?x4xf32>, tensor<2x1x4xf32>) -> tensor<2x?x4xf32>
+  %last = tensor.extract_slice %ctx[0, %i, 0] [2, 1, 4] [1, 1, 1] : tensor<2x?x4xf32> to tensor<2x1x4xf32>
+  %u = tensor.insert_slice %last into %s[0, %i, 0] [2, 1, 4] [1, 1, 1] : tensor<2x1x4xf32> into tensor<2x8x4xf32>
+  util.global.store %u, @state : tensor<2x8x4xf32>
+  %n = math.exp %ctx : tensor<2x?x4xf32>
+  return %n : tensor<2x?x4xf32>
+}
+"""
+
+
+def test_transient_copy_counts_slow_memcpy_dispatches_of_a_global_context():
+    verdict = judge(TransientCopy(), CONTEXT_CONCAT)
+    assert verdict.interesting
+    assert "1x slow_memcpy dispatch variable->transient" in verdict.metrics["kinds"]
+    assert verdict.metrics["copies"] == 3 and verdict.metrics["transient_allocas"] == 1
+
+    # Calibrated on it, a plain in-place update (one stream copy, no context) is not the bug.
+    oracle = TransientCopy()
+    oracle.calibrate(verdict)
+    assert not judge(oracle, PLAIN_UPDATE).interesting
+
+
 def test_phase_oracles_report_a_compile_failure_as_not_interesting():
     broken = "func.func @broken(%a: tensor<4xf32>) -> tensor<4xf32> {\n  return %b : tensor<4xf32>\n}\n"
     verdict = judge(TransientCopy(), broken)
