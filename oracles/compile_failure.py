@@ -11,6 +11,7 @@ from oracles.flags import with_default_target, without_phase
 from oracles.locations import diagnostic_locations
 from oracles.signature import (
     crash_signature,
+    error_lines,
     error_signature,
     excerpt,
     first_error,
@@ -63,6 +64,10 @@ class CompileError(Oracle):
             return Verdict(False, "", "compiles fine")
         signature = self.signature_of(result.returncode, result.stderr, result.signal_name)
         where = [str(loc) for loc in diagnostic_locations(result.stderr)]
+        known = self._reference_error(result.stderr) if signature.startswith("error:") else None
+        if known is not None:
+            signature = self.reference.signature
+            where = list(dict.fromkeys([str(loc) for loc in diagnostic_locations(known)] + where))
         verdict = Verdict(False, signature, first_error(result.stderr), excerpt=excerpt(result.stderr), locations=where)
         if self.match is not None:
             verdict.interesting = bool(self.match.search(result.stderr))
@@ -76,6 +81,13 @@ class CompileError(Oracle):
 
     def accepts(self, signature: str) -> bool:
         return self.reference is None or signature == self.reference.signature
+
+    def _reference_error(self, stderr: str) -> str | None:
+        """The error line with the original's signature, if any: codegen compiles dispatches in
+        parallel and prints their errors in no fixed order, so the original's may not come first."""
+        if self.reference is None or not self.reference.signature.startswith("error:"):
+            return None
+        return next((line for line in error_lines(stderr) if error_signature(line) == self.reference.signature), None)
 
 
 class Crash(CompileError):

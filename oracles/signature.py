@@ -78,6 +78,11 @@ def first_error(stderr: str) -> str:
     return ""
 
 
+def error_lines(stderr: str) -> list[str]:
+    """Every `error:` diagnostic line, in the order printed."""
+    return [line.strip() for line in stderr.splitlines() if "error:" in line]
+
+
 def error_signature(stderr: str) -> str:
     """'error: <normalised message>' for the first error the compiler reported."""
     line = first_error(stderr)

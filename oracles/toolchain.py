@@ -23,7 +23,8 @@ from oracles.candidate import Candidate
 
 DEFAULT_TIMEOUT_S = 120.0
 DEFAULT_MEMORY_CAP_MB = 16 * 1024
-_STDERR_KEEP = 64 * 1024
+_OUTPUT_HEAD = 48 * 1024  # the first error, which signatures are made of
+_OUTPUT_TAIL = 16 * 1024  # how it ended (a crash's stack dump)
 
 _live: set[subprocess.Popen] = set()
 _live_lock = threading.Lock()
@@ -98,11 +99,20 @@ def run_tool(argv: list[str], limits: Limits, cwd: str | None = None) -> Process
             _live.discard(proc)
     return ProcessResult(
         returncode=proc.returncode,
-        stdout=out.decode(errors="replace")[-_STDERR_KEEP:],
-        stderr=err.decode(errors="replace")[-_STDERR_KEEP:],
+        stdout=clip_output(out.decode(errors="replace")),
+        stderr=clip_output(err.decode(errors="replace")),
         seconds=time.monotonic() - start,
         timed_out=timed_out,
     )
+
+
+def clip_output(text: str) -> str:
+    """The head and the tail of a tool's output: diagnostics that print whole functions can run
+    to megabytes, and the first error (the signature) is at the head."""
+    if len(text) <= _OUTPUT_HEAD + _OUTPUT_TAIL:
+        return text
+    elided = len(text) - _OUTPUT_HEAD - _OUTPUT_TAIL
+    return f"{text[:_OUTPUT_HEAD]}\n... {elided} characters elided ...\n{text[-_OUTPUT_TAIL:]}"
 
 
 def _kill_group(proc: subprocess.Popen) -> None:

@@ -25,10 +25,9 @@ from concurrent.futures.process import BrokenProcessPool
 from ctypes import c_char_p, c_void_p
 from pathlib import Path
 
-from oracles.toolchain import Limits, ProcessResult
+from oracles.toolchain import Limits, ProcessResult, clip_output
 
 COMPILE_TO = "--compile-to="
-_STDERR_KEEP = 64 * 1024
 _LOG_NAME = ".warm-compile.log"
 
 
@@ -190,4 +189,4 @@ class WarmCompiler:
         path = source.parent / _LOG_NAME
         text = path.read_text(errors="replace") if path.is_file() else ""
         path.unlink(missing_ok=True)
-        return text[-_STDERR_KEEP:]
+        return clip_output(text)
