@@ -30,10 +30,11 @@ from reducer import ir as irx  # noqa: E402
 from reducer.passes.registry import passes_for  # noqa: E402
 from reducer.passes.shapes import shapes_of  # noqa: E402
 from reducer.session import Request, reduce_file  # noqa: E402
-from tests.models import torch_chain  # noqa: E402
+from tests.models import linalg_chain, torch_chain  # noqa: E402
 from tests.test_reduce_onnx import conv_det_network  # noqa: E402
 
 CPU = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu"]
+GFX942 = ["--iree-hal-target-device=hip", "--iree-rocm-target=gfx942"]
 EXAMPLE = ROOT / "examples" / "conv_chain.mlir"
 
 
@@ -66,6 +67,9 @@ CASES: dict[str, tuple[Callable[[Path], Path], str, OracleOptions, list[str], bo
     ),
     "compile-error-in-162-op-chain": (text_file(lambda: torch_chain(162, 100, "onnx.NoSuchOp")), "compile-error", OracleOptions(), CPU, False),
     "compile-error-in-600-op-chain": (text_file(lambda: torch_chain(600, 420, "onnx.NoSuchOp")), "compile-error", OracleOptions(), CPU, False),
+    # A gfx942 codegen error inside one dispatch of a linalg model (the case): localised by the dispatch.
+    "codegen-error-in-162-op-linalg-chain": (text_file(lambda: linalg_chain(162, 100)), "compile-error", OracleOptions(), GFX942, False),
+    "codegen-error-in-600-op-linalg-chain": (text_file(lambda: linalg_chain(600, 420)), "compile-error", OracleOptions(), GFX942, False),
     "onnx-det-in-50-node-network": (det_network(as_mlir=False), "compile-error", OracleOptions(), CPU, True),
     "mlir-det-in-imported-50-node-network": (det_network(as_mlir=True), "compile-error", OracleOptions(), CPU, True),
     "lds-conv-with-shapes": (text_file(lambda: torch_chain(12, 6, "conv")), "lds-limit", OracleOptions(lds_bytes=16384), [], True),
