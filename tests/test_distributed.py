@@ -5,7 +5,6 @@ from __future__ import annotations
 import sqlite3
 import subprocess
 import sys
-from pathlib import Path
 
 import distributed
 import pytest
@@ -13,13 +12,7 @@ import pytest
 from fuzz.cli import main as fuzz_main
 from reducer.cli import main
 from tests.models import torch_chain
-
-
-def _grep_script(tmp_path: Path) -> str:
-    script = tmp_path / "interesting.sh"
-    script.write_text('#!/bin/sh\ngrep -q "onnx.NoSuchOp" "$1" && grep -q "onnx.Sigmoid" "$1"\n')
-    script.chmod(0o755)
-    return f"{script} {{}}"
+from tests.test_reduce import _grep_script
 
 
 @pytest.fixture(scope="module")
