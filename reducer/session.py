@@ -154,7 +154,9 @@ def reduce_file(request: Request) -> Outcome:
 
     reducer = Reducer(evaluator, request.passes, on_improvement, request.log, ctx)
     best, complete, located, dispatch = original, True, Localization(None), None
-    warm = WarmCompiler(request.jobs, oracle.options.limits.memory_cap_mb) if request.warm and oracle.warm_ok else None
+    # Not with --scheduler: the calls run on the cluster, where a pickled warm compiler is switched off.
+    use_warm = request.warm and oracle.warm_ok and request.scheduler is None
+    warm = WarmCompiler(request.jobs, oracle.options.limits.memory_cap_mb) if use_warm else None
     if warm is not None:
         warm.start()  # the workers load the compiler during localisation
     on_improvement(original)
