@@ -10,7 +10,14 @@ import time
 from pathlib import Path
 
 from fuzz.campaign import DB_NAME, CampaignSettings, CampaignStats, run_campaign
+from fuzz.conformance import (
+    cpu_pipeline,
+    outcome_table,
+    run_node_tests,
+    select_node_tests,
+)
 from fuzz.devices import drivers_with_a_device
+from fuzz.expectations import DEFAULT_PATH, Expectations, load
 from fuzz.findings import FindingsDB
 from fuzz.nightly import corpus_changes, summary_markdown
 from fuzz.pipelines import DEFAULT_PIPELINES, PIPELINES, resolve
@@ -50,6 +57,12 @@ def build_parser() -> argparse.ArgumentParser:
     show = sub.add_parser("show", help="list the findings of a campaign directory")
     show.add_argument("out", type=Path)
     sub.add_parser("pipelines", help="list the pipelines and targets")
+    conformance = sub.add_parser("conformance", help="the onnx package's conv, matmul, gemm and quantization node tests, against the expectations")
+    conformance.add_argument("--expectations", type=Path, default=DEFAULT_PATH, help="expectations file (default tests/onnx_conformance_expectations.json)")
+    conformance.add_argument("--update-expectations", action="store_true", help="rewrite the expectations file from this run")
+    conformance.add_argument("--pipeline", help="CPU pipeline to run (default: the expectations file's)")
+    conformance.add_argument("-k", dest="name_contains", default="", help="only the node tests whose name contains this")
+    conformance.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="tests at once (default: all cores)")
     return parser
 
 
@@ -75,6 +88,8 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if args.command == "show":
             return _show(args.out)
+        if args.command == "conformance":
+            return _conformance(args)
         if args.command == "nightly":
             return _nightly(args)
         return _run(args)
@@ -152,6 +167,39 @@ def _show(out: Path) -> int:
         print(f"{i:>3}  {row.kind:14} {row.count:>4}  {row.pipeline[:28]:28} {(row.reduced_size or '-')[:22]:22} {row.signature[:90]}")
     print(f"{len(rows)} distinct findings")
     return 0
+
+
+def _conformance(args: argparse.Namespace) -> int:
+    """Runs the node tests; exit 3 when an outcome is not the listed one (unless updating the list)."""
+    creating = args.update_expectations and not args.expectations.exists()
+    expectations = Expectations() if creating else load(args.expectations)
+    expectations.pipeline = cpu_pipeline(args.pipeline or expectations.pipeline).name
+    if args.update_expectations and not args.expectations.parent.is_dir():
+        raise ValueError(f"cannot write {args.expectations}: no directory {args.expectations.parent}")
+    every = select_node_tests()
+    tests = [test for test in every if args.name_contains in test.name]
+    if not tests:
+        raise ValueError(f"no node test name contains {args.name_contains!r}")
+    print(f"fuzz: running {len(tests)} ONNX node tests on {expectations.pipeline}, {max(1, args.jobs)} at once", file=sys.stderr, flush=True)
+    start = time.monotonic()
+    outcomes = run_node_tests(tests, max(1, args.jobs), expectations.pipeline, expectations.opset_version)
+    print(f"fuzz: {len(tests)} ONNX node tests on {expectations.pipeline} in {time.monotonic() - start:.0f} s")
+    print(outcome_table(tests, outcomes))
+    for outcome in sorted(outcomes.values(), key=lambda o: (o.kind, o.name)):
+        if outcome.kind != "pass":
+            print(f"  {outcome.kind:12} {outcome.name}: {outcome.detail}")
+    if args.update_expectations:
+        try:
+            args.expectations.write_text(expectations.updated(outcomes, {test.name for test in every}).to_json())
+        except OSError as err:
+            raise ValueError(f"cannot write {args.expectations}: {err.strerror}") from None
+        print(f"fuzz: wrote {args.expectations}")
+        return 0
+    differences = expectations.differences(outcomes)
+    for line in differences:
+        print(f"fuzz: not as expected: {line}", file=sys.stderr)
+    print(f"fuzz: {len(differences)} of {len(tests)} not as {args.expectations} lists")
+    return 3 if differences else 0
 
 
 if __name__ == "__main__":
