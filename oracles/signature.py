@@ -16,6 +16,16 @@ _NUMBER = re.compile(r"(?<!\w)-?\d+(?:\.\d+)?(?:e[+-]?\d+)?")
 _PATH = re.compile(r"(?:/[\w.+-]+)+")
 _HEX = re.compile(r"0x[0-9a-fA-F]+")
 _SPACES = re.compile(r"\s+")
+# An op printed inside a message ("... marked illegal: %? = "arith.fptoui"(%?) : (f32) -> i8"): its
+# operands, attributes and types change as the input shrinks, its name is the bug.
+_PRINTED_OP = re.compile(r'(?:%\?(?::N)?(?:, %\?)*) = "([\w.]+)"\(.*$')
+_ONNX_NAME = re.compile(r'name = "(onnx\.\w+)"')
+# A stack frame of LLVM's crash handler: "#4 0x00007f... mlir::Foo::bar(args) File.cpp:0:0".
+_FRAME = re.compile(r"^\s*#\d+\s+0x[0-9a-fA-F]+\s+(.+?)(?:\s+\S+:\d+:\d+)?$")
+_HANDLER_FRAMES = ("llvm::sys::", "SignalHandler", "/lib", "libc.so", "__libc_start", "_start")
+# Generic IR machinery every crash passes through; the frames after it say where the bug is.
+_MACHINERY_FRAMES = ("mlir::detail::", "mlir::Operation::", "mlir::OpBuilder::", "llvm::function_ref", "std::", "void llvm::function_ref")
+CRASH_FRAMES = 3
 
 _CRASH_MARKERS = (
     "Assertion",
@@ -64,7 +74,13 @@ def normalise(line: str) -> str:
     text = _SSA.sub("%?", text)
     text = _SYMBOL.sub("@?", text)
     text = _NUMBER.sub("N", text)
+    text = _PRINTED_OP.sub(_printed_op_name, text)
     return _SPACES.sub(" ", text).strip()
+
+
+def _printed_op_name(match: re.Match) -> str:
+    onnx_name = _ONNX_NAME.search(match.group(0))
+    return f'"{match.group(1)}"' + (f" ({onnx_name.group(1)})" if onnx_name else "")
 
 
 def first_error(stderr: str) -> str:
@@ -96,16 +112,36 @@ def is_crash(returncode: int, stderr: str) -> bool:
 
 
 def crash_signature(returncode: int, stderr: str, signal_name: str | None) -> str:
-    """'crash: SIGNAL: <normalised assertion or fatal message>'."""
+    """'crash: SIGNAL: <normalised assertion, fatal message, error, or the innermost stack frames>'.
+
+    A compiler that dies in its own signal handler exits with a code that varies from run to run,
+    so only a real signal name goes into the signature, never the exit code.
+    """
     reason = ""
     for line in stderr.splitlines():
         if any(marker in line for marker in ("Assertion", "LLVM ERROR:", "UNREACHABLE")):
             reason = normalise(line)
             break
     if not reason:
-        reason = error_signature(stderr) if "error:" in stderr else ""
-    head = signal_name or f"exit {returncode}"
+        reason = error_signature(stderr) if "error:" in stderr else " <- ".join(crash_frames(stderr))
+    head = signal_name or "died"
     return f"crash: {head}: {reason}".rstrip(": ")
+
+
+def crash_frames(stderr: str, limit: int = CRASH_FRAMES) -> list[str]:
+    """The innermost functions of the crash handler's stack dump, argument lists dropped."""
+    frames = []
+    for line in stderr.splitlines():
+        match = _FRAME.match(line)
+        if not match or any(marker in match.group(1) for marker in _HANDLER_FRAMES):
+            continue
+        name = match.group(1).split("(", 1)[0].strip()
+        if name.startswith(_MACHINERY_FRAMES) or (frames and frames[-1] == name):
+            continue
+        frames.append(name)
+        if len(frames) == limit:
+            break
+    return frames
 
 
 def excerpt(stderr: str, max_lines: int = 25) -> str:

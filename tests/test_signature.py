@@ -1,0 +1,41 @@
+"""Failure signatures: one bug keeps one identity while it shrinks, and two bugs keep two."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from oracles.flags import GENERIC_CPU
+from oracles.signature import crash_signature, error_signature
+from oracles.toolchain import Limits, find_tool, run_tool
+
+DATA = Path(__file__).parent / "data"
+
+
+def _illegal(op: str, printed: str) -> str:
+    return f"input.mlir:3:10: error: failed to legalize operation '{op}' that was explicitly marked illegal: {printed}"
+
+
+def test_an_op_printed_in_a_message_counts_by_name_not_by_its_operands_attributes_or_types():
+    a = _illegal("arith.fptoui", '%289 = "arith.fptoui"(%288) : (f32) -> i8')
+    b = _illegal("arith.fptoui", '%7 = "arith.fptoui"(%6) <{fastmath}> : (f64) -> i32')
+    assert error_signature(a) == error_signature(b)
+    assert error_signature(a).endswith('marked illegal: "arith.fptoui"')
+
+    conv = '%3 = "torch.operator"(%1, %2) <{name = "onnx.ConvInteger"}> {torch.onnx.group = 2 : si64} : (!torch.vtensor<[1,2],ui8>) -> !torch.vtensor<[2],si32>'
+    conv_smaller = '%0 = "torch.operator"(%a) <{name = "onnx.ConvInteger"}> : (!torch.vtensor<[1],si8>) -> !torch.vtensor<[1],si32>'
+    matmul = '%3 = "torch.operator"(%1, %2) <{name = "onnx.MatMulInteger"}> : (!torch.vtensor<[1,2],ui8>) -> !torch.vtensor<[2],si32>'
+    assert error_signature(_illegal("torch.operator", conv)) == error_signature(_illegal("torch.operator", conv_smaller))
+    assert error_signature(_illegal("torch.operator", conv)) != error_signature(_illegal("torch.operator", matmul))
+    assert "(onnx.ConvInteger)" in error_signature(_illegal("torch.operator", conv))
+
+
+def test_a_segfault_in_the_onnx_lowering_has_the_same_signature_every_run(iree_compile):
+    # QLinearConv 1-D without kernel_shape: the ONNX-to-torch lowering dies building a pad op.
+    argv = [find_tool("iree-compile"), *GENERIC_CPU, str(DATA / "qlinearconv_no_kernel_shape_crash.mlir"), "-o", "/dev/null"]
+    signatures = set()
+    for _ in range(2):
+        result = run_tool(argv, Limits(timeout_s=60))
+        assert result.returncode != 0
+        signatures.add(crash_signature(result.returncode, result.stderr, result.signal_name))
+    (signature,) = signatures  # the exit code varies between runs; the signature must not
+    assert signature.startswith("crash: ") and "AtenPadOp::create" in signature
