@@ -50,7 +50,7 @@ def localize(original: Proposal, oracle: Oracle, evaluator: Evaluator, ctx: ir.C
     if not located.interesting or site is None:
         log("localisation: the located compile did not show the failure; skipped")
         return result
-    if site.phase and oracle.stops_early:
+    if site.phase not in ("", "end") and oracle.stops_early:  # `end` is the whole compile anyway
         result.stop_phase = _stop_early(original, oracle, evaluator, site.phase, log)
     suffix = original.candidate.suffix
     where = ", ".join(map(str, site.locations[:3])) or "no source location"
