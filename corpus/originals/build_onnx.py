@@ -51,28 +51,6 @@ def resnet_block_f16() -> onnx.ModelProto:
     return _model("resnet_block_f16", nodes, inputs, [helper.make_tensor_value_info("y", f16, [1, 128, 56, 56])], inits)
 
 
-def bottleneck_f16() -> onnx.ModelProto:
-    """A ResNet-50 bottleneck over 56x56 in f16: 1x1 256->64, 3x3 64->64, 1x1 64->256, residual."""
-    rng = np.random.default_rng(1)
-    f16 = TensorProto.FLOAT16
-    nodes = [
-        helper.make_node("Conv", ["x", "w1"], ["c1"], kernel_shape=[1, 1]),
-        helper.make_node("Relu", ["c1"], ["r1"]),
-        helper.make_node("Conv", ["r1", "w2"], ["c2"], kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
-        helper.make_node("Relu", ["c2"], ["r2"]),
-        helper.make_node("Conv", ["r2", "w3"], ["c3"], kernel_shape=[1, 1]),
-        helper.make_node("Add", ["c3", "x"], ["s"]),
-        helper.make_node("Relu", ["s"], ["y"]),
-    ]
-    inits = [
-        _weights(rng, "w1", (64, 256, 1, 1), np.float16),
-        _weights(rng, "w2", (64, 64, 3, 3), np.float16),
-        _weights(rng, "w3", (256, 64, 1, 1), np.float16),
-    ]
-    io = [helper.make_tensor_value_info(n, f16, [1, 256, 56, 56]) for n in ("x", "y")]
-    return _model("bottleneck_f16", nodes, io[:1], io[1:], inits)
-
-
 def head_split_projection() -> onnx.ModelProto:
     """A transformer's query projection as exporters write it: MatMul + bias, the heads split by
     Reshape + Transpose, scaled by 1/sqrt(head_dim), relu. All of it should be one dispatch."""
@@ -95,27 +73,34 @@ def head_split_projection() -> onnx.ModelProto:
     return _model("head_split_projection", nodes, inputs, [helper.make_tensor_value_info("y", TensorProto.FLOAT, [8, 128, 64])], inits)
 
 
-def int4_blocked_linear() -> onnx.ModelProto:
+def int4_blocked_linear(raw: bool = False) -> onnx.ModelProto:
     """An LLM linear layer with int4 weights quantized in blocks of 32 along K (opset 21's
-    blocked DequantizeLinear), MatMul with the activations, then SiLU."""
+    blocked DequantizeLinear), MatMul with the activations, then SiLU. The weights are stored
+    as onnx.helper writes a list (int32_data), or packed in raw_data as exporters write them."""
     rng = np.random.default_rng(7)
     k, n, block = 256, 512, 32
+    values = rng.integers(-8, 8, k * n)
+    if raw:
+        nibbles = (values.astype(np.int8) & 0x0F).astype(np.uint8)
+        w_q = helper.make_tensor("w_q", TensorProto.INT4, [k, n], (nibbles[0::2] | (nibbles[1::2] << 4)).tobytes(), raw=True)
+    else:
+        w_q = helper.make_tensor("w_q", TensorProto.INT4, [k, n], values.tolist())
     nodes = [
         helper.make_node("DequantizeLinear", ["w_q", "w_scale"], ["w"], axis=0, block_size=block),
         helper.make_node("MatMul", ["x", "w"], ["h"]),
         helper.make_node("Sigmoid", ["h"], ["g"]),
         helper.make_node("Mul", ["h", "g"], ["out"]),
     ]
-    inits = [
-        helper.make_tensor("w_q", TensorProto.INT4, [k, n], rng.integers(-8, 8, k * n).tolist()),
-        numpy_helper.from_array((rng.random((k // block, n)) * 0.01).astype(np.float32), "w_scale"),
-    ]
+    inits = [w_q, numpy_helper.from_array((rng.random((k // block, n)) * 0.01).astype(np.float32), "w_scale")]
     inputs = [helper.make_tensor_value_info("x", TensorProto.FLOAT, [16, k])]
-    return _model("int4_blocked_linear", nodes, inputs, [helper.make_tensor_value_info("out", TensorProto.FLOAT, [16, n])], inits)
+    return _model("int4_blocked_linear_raw" if raw else "int4_blocked_linear", nodes, inputs, [helper.make_tensor_value_info("out", TensorProto.FLOAT, [16, n])], inits)
 
 
 MODELS: dict[str, Callable[[], onnx.ModelProto]] = {
-    f.__name__: f for f in (resnet_block_f16, bottleneck_f16, head_split_projection, int4_blocked_linear)
+    "resnet_block_f16": resnet_block_f16,
+    "head_split_projection": head_split_projection,
+    "int4_blocked_linear": int4_blocked_linear,
+    "int4_blocked_linear_raw": lambda: int4_blocked_linear(raw=True),
 }
 
 
