@@ -26,6 +26,7 @@ _PTX_ENTRY = re.compile(r"\.entry\s+([\w$.]+)")
 _PTX_SHARED = re.compile(r"\.shared\s+(?:\.align\s+\d+\s+)?\.b8\s+[\w$.]+\[(\d+)\]")
 _DISPATCH = re.compile(r"[\w$]*_dispatch_\d+[\w$]*")
 DUMP_DIR = "dump"
+ROCM_ARCH_FLAG = "--iree-rocm-target="
 
 
 def rocm_kernel_lds(asm: str) -> dict[str, int]:
@@ -68,7 +69,10 @@ class LdsLimit(Oracle):
     def compile_flags(self, user_flags):
         flags = without_phase(user_flags)
         if not names_gpu_target(flags):
-            flags = [*GFX942, *flags]
+            # A ROCm arch flag alone (what `reduce` leaves once the device flag is implied) keeps
+            # its arch: adding gfx942's arch flag too would make the command say two targets.
+            names_rocm_arch = any(f.startswith(ROCM_ARCH_FLAG) for f in flags)
+            flags = [*(GFX942[:1] if names_rocm_arch else GFX942), *flags]
         return [*flags, "--compile-to=hal"]
 
     def _dump_flags(self, dump: Path, flags) -> list[str]:
