@@ -143,6 +143,9 @@ class WarmCompiler:
             future = pool.submit(_compile_job, str(source), list(flags), str(output), str(source.parent))
         except RuntimeError:  # replaced or shut down meanwhile
             return None
+        except (OSError, AssertionError):  # this process may not start workers (a daemon, no fds left)
+            self.shutdown()
+            return None
         try:
             ok = future.result(timeout=limits.timeout_s)
         except FutureTimeout:
@@ -159,9 +162,11 @@ class WarmCompiler:
     def start(self) -> None:
         """Spawns the workers now (they load the compiler while the caller does other work)."""
         pool = self._current_pool()
-        if pool is not None:
-            for _ in range(self.workers):
+        try:
+            for _ in range(self.workers if pool is not None else 0):
                 pool.submit(os.getpid)
+        except (OSError, AssertionError):  # no workers here: every compile runs the tool
+            self.shutdown()
 
     def shutdown(self) -> None:
         with self._lock:
