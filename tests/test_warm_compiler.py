@@ -37,7 +37,7 @@ def test_a_dead_worker_is_rerun_isolated_and_replaced(iree_compile):
     oracle = make_oracle("compile-error")
     warm = WarmCompiler(1, 8192)
     oracle.warm = warm
-    slow = Candidate(torch_chain(160, 150, "onnx.NoSuchOp"), CPU)  # seconds of work for the worker
+    slow = Candidate(torch_chain(160, 150, "onnx.Relu"), CPU)  # compiles, in seconds of work for the worker
     found = {}
     try:
         oracle.judge(Candidate(torch_chain(4, 2, "onnx.NoSuchOp"), CPU))  # the worker is up and warm
@@ -48,8 +48,7 @@ def test_a_dead_worker_is_rerun_isolated_and_replaced(iree_compile):
             os.kill(process.pid, signal.SIGKILL)
         judging.join()
         assert warm.crashes == 1
-        assert found["verdict"].interesting  # the isolated re-run saw the error
-        assert "failed to legalize operation 'torch.operator'" in found["verdict"].detail
+        assert found["verdict"].detail == "compiles fine"  # what the isolated re-run saw
         again = oracle.judge(Candidate(torch_chain(5, 2, "onnx.NoSuchOp"), CPU))
         assert again.interesting and warm.crashes == 1  # a fresh pool took over
     finally:
