@@ -53,8 +53,8 @@ def resnet_block_f16() -> onnx.ModelProto:
 
 def head_split_projection() -> onnx.ModelProto:
     """A transformer's query projection as exporters write it: MatMul + bias, the heads split by
-    Reshape + Transpose, scaled by 1/sqrt(head_dim), relu. All of it should be one dispatch."""
-    rng = np.random.default_rng(4)
+    Reshape + Transpose, scaled by 1/sqrt(head_dim), relu. All of it should be one dispatch. The
+    weights are graph inputs, as torch.onnx.export(export_params=False) writes them."""
     nodes = [
         helper.make_node("MatMul", ["x", "w"], ["mm"]),
         helper.make_node("Add", ["mm", "b"], ["biased"]),
@@ -64,13 +64,12 @@ def head_split_projection() -> onnx.ModelProto:
         helper.make_node("Relu", ["scaled"], ["y"]),
     ]
     inits = [
-        _weights(rng, "w", (256, 512)),
-        _weights(rng, "b", (512,)),
         numpy_helper.from_array(np.array([128, 8, 64], np.int64), "heads"),
         numpy_helper.from_array(np.array(0.125, np.float32), "scale"),
     ]
-    inputs = [helper.make_tensor_value_info("x", TensorProto.FLOAT, [128, 256])]
-    return _model("head_split_projection", nodes, inputs, [helper.make_tensor_value_info("y", TensorProto.FLOAT, [8, 128, 64])], inits)
+    f32 = TensorProto.FLOAT
+    inputs = [helper.make_tensor_value_info(n, f32, shape) for n, shape in (("x", [128, 256]), ("w", [256, 512]), ("b", [512]))]
+    return _model("head_split_projection", nodes, inputs, [helper.make_tensor_value_info("y", f32, [8, 128, 64])], inits)
 
 
 def int4_blocked_linear(raw: bool = False) -> onnx.ModelProto:
