@@ -5,14 +5,8 @@ quantization scales are powers of two, and the generator bounds every reduction 
 stay below 2**24; the reference is then exact whatever order a compiler sums in. Rounding is the
 one place a compiler may legitimately be tested: QuantizeLinear in `onnx.reference` rounds halves
 to even before adding the zero point (measured; the ONNX spec says so), and power-of-two scales
-make ties common.
-
-`onnx.reference`'s QLinearConv and QLinearMatMul (onnx 1.23) add the output zero point *before*
-rounding, so with an odd zero point every tie lands on the other neighbour; the QLinearMatMul spec
-says y = saturate(round_half_even(x / y_scale) + y_zero_point), as QuantizeLinear does. IREE 3.13
-follows the spec (measured on generated QLinearConv cases: every mismatch against the stock
-reference was a tie, none against the spec formula). `reference_outputs` therefore replaces those
-two kernels by spec-conforming ones unless `stock=True`.
+make ties common. The reference itself (`reference_outputs`, with spec rounding for QLinearConv
+and QLinearMatMul) lives in oracles/onnx_reference.py, shared with the `reference-mismatch` oracle.
 """
 
 from __future__ import annotations
@@ -20,12 +14,9 @@ from __future__ import annotations
 import numpy as np
 import onnx
 from onnx import helper, numpy_helper
-from onnx.reference import ReferenceEvaluator
-from onnx.reference.ops.op_conv import _conv_implementation
-from onnx.reference.ops.op_qlinear_conv import QLinearConv as _StockQLinearConv
-from onnx.reference.ops.op_qlinear_matmul import QLinearMatMul as _StockQLinearMatMul
 
 from fuzz.spec import Const, GraphSpec, Node
+from oracles.onnx_reference import reference_outputs  # noqa: F401  (re-exported: the fuzzer's reference)
 
 _NP = {"float32": np.float32, "int8": np.int8, "uint8": np.uint8, "int32": np.int32}
 _ONNX = {"float32": onnx.TensorProto.FLOAT, "int8": onnx.TensorProto.INT8, "uint8": onnx.TensorProto.UINT8, "int32": onnx.TensorProto.INT32}
@@ -88,40 +79,6 @@ def make_inputs(spec: GraphSpec, seed: int) -> dict[str, np.ndarray]:
         rng = np.random.default_rng([seed, i])
         out[t.name] = rng.integers(t.low, t.high, size=t.shape, endpoint=True).astype(_NP[t.dtype])
     return out
-
-
-def _requantize(acc: np.ndarray, multiplier: np.ndarray, zero_point: np.ndarray) -> np.ndarray:
-    """saturate(round_half_even(acc * multiplier) + zero_point), the spec's order."""
-    info = np.iinfo(zero_point.dtype)
-    q = np.rint(acc * multiplier) + zero_point.astype(np.int64)
-    return np.clip(q, info.min, info.max).astype(zero_point.dtype)
-
-
-class QLinearConv(_StockQLinearConv):
-    def _run(self, x, x_scale, x_zero_point, w, w_scale, w_zero_point, y_scale, y_zero_point, B=None,
-             auto_pad=None, dilations=None, group=None, kernel_shape=None, pads=None, strides=None):  # fmt: skip
-        per_channel = (-1,) + (1,) * (w.ndim - 1)
-        wz = w_zero_point.astype(np.int32)
-        W = w.astype(np.int32) - (wz.reshape(per_channel) if wz.size > 1 else wz)
-        X = x.astype(np.int32) - x_zero_point.astype(np.int32)
-        acc = _conv_implementation(
-            X, W, B, auto_pad or self.auto_pad, dilations or self.dilations, group or self.group,
-            kernel_shape or self.kernel_shape, pads or self.pads, strides or self.strides,
-        ).astype(np.int32)  # fmt: skip
-        ws = w_scale.reshape((1, -1) + (1,) * (x.ndim - 2)) if np.size(w_scale) > 1 else w_scale
-        return (_requantize(acc, x_scale * ws / y_scale, y_zero_point),)
-
-
-class QLinearMatMul(_StockQLinearMatMul):
-    def _run(self, a, a_scale, a_zero_point, b, b_scale, b_zero_point, y_scale, y_zero_point):
-        acc = np.matmul(a.astype(np.int32) - a_zero_point.astype(np.int32), b.astype(np.int32) - b_zero_point.astype(np.int32))
-        return (_requantize(acc, a_scale * b_scale / y_scale, y_zero_point),)
-
-
-def reference_outputs(model: onnx.ModelProto, inputs: dict[str, np.ndarray], *, stock: bool = False) -> list[np.ndarray]:
-    """`onnx.reference` outputs; QLinearConv/QLinearMatMul round as the spec says unless `stock`."""
-    evaluator = ReferenceEvaluator(model) if stock else ReferenceEvaluator(model, new_ops=[QLinearConv, QLinearMatMul])
-    return [np.asarray(v) for v in evaluator.run(None, inputs)]
 
 
 # ---- describe -------------------------------------------------------------------------------

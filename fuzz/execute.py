@@ -19,13 +19,14 @@ from pathlib import Path
 import numpy as np
 import onnx
 
-from fuzz.build import build_model, describe, make_inputs, reference_outputs
+from fuzz.build import build_model, describe, make_inputs
 from fuzz.pipelines import Pipeline
 from fuzz.spec import GraphSpec
 from oracles import Candidate
 from oracles.lds import OVERRUN
 from oracles.miscompile import compare_outputs, run_module
 from oracles.onnx_import import import_error_line, import_model
+from oracles.onnx_reference import is_quantized, reduction_length, reference_outputs
 from oracles.signature import (
     crash_signature,
     error_signature,
@@ -154,9 +155,10 @@ class InProcess(Isolated):
         return [np.asarray(r.to_host() if hasattr(r, "to_host") else r) for r in results]
 
 
-def _mismatch_signature(pipeline: str, spec: GraphSpec) -> str:
+def _mismatch_signature(spec: GraphSpec) -> str:
+    """Ops only, no pipeline: a wrong answer several pipelines share is one bug (one finding)."""
     ops = sorted({node.op for node in spec.nodes})
-    return f"mismatch: {pipeline}: {'+'.join(ops)}"
+    return f"mismatch: {'+'.join(ops)}"
 
 
 def run_case(
@@ -172,7 +174,7 @@ def run_case(
     inputs = make_inputs(spec, seed)
     expected = reference_outputs(model, inputs)
     ordered = [inputs[value.name] for value in model.graph.input]
-    quantized = any(node.op in ("QuantizeLinear", "QLinearConv", "QLinearMatMul") for node in spec.nodes)
+    quantized, longest = is_quantized(model), reduction_length(model)
     with tempfile.TemporaryDirectory(prefix="fuzz-case-") as tmp:
         workdir = Path(tmp)
         mlir, why = backend.import_onnx(model, workdir / "import")
@@ -199,11 +201,11 @@ def run_case(
                 if "crash" in outputs:
                     _add(result, Finding(CRASH, pipeline.name, f"runtime: {normalise(outputs)}", outputs))
                 continue
-            comparison = compare_outputs(expected, outputs, reduction_length=_reduction_length(spec), quantized=quantized)
+            comparison = compare_outputs(expected, outputs, reduction_length=longest, quantized=quantized)
             status = "ok" if comparison.matches else MISMATCH
             result.runs.append(PipelineRun(pipeline.name, status, time.monotonic() - t0, comparison.description, comparison.max_abs))
             if not comparison.matches:
-                result.findings.append(Finding(MISMATCH, pipeline.name, _mismatch_signature(pipeline.name, spec), comparison.description))
+                _add(result, Finding(MISMATCH, pipeline.name, _mismatch_signature(spec), comparison.description))
     result.seconds = time.monotonic() - start
     return result
 
@@ -216,15 +218,3 @@ def _add(result: CaseResult, finding: Finding) -> None:
             return
     result.findings.append(finding)
 
-
-def _reduction_length(spec: GraphSpec) -> int:
-    """The longest reduction in the graph (K of a matmul, C*kh*kw of a conv), for tolerances."""
-    longest = 1
-    for node in spec.nodes:
-        if node.op in ("MatMul", "Gemm", "MatMulInteger", "QLinearMatMul") and node.inputs:
-            shape = spec.shape_of(node.inputs[0])
-            longest = max(longest, shape[-1] if shape else 1)
-        elif "Conv" in node.op and len(node.inputs) > 1:
-            weight = spec.shape_of(node.inputs[1 if node.op != "QLinearConv" else 3])
-            longest = max(longest, int(np.prod(weight[1:])) if len(weight) > 1 else 1)
-    return longest

@@ -31,9 +31,8 @@ ORACLE_FOR_KIND = {
     CRASH: "crash",
     TIMEOUT: "timeout",
     LDS_OVERRUN: "lds-limit",
-    MISMATCH: "miscompile",
+    MISMATCH: "reference-mismatch",  # the first mismatching pipeline's flags against onnx.reference
 }
-REFERENCE_PIPELINE = "vmvx"  # what a mismatching pipeline is compared with while reducing
 
 
 @dataclass
@@ -53,10 +52,7 @@ def _request_for(
     pipeline = PIPELINES.get(finding.pipeline.split(",")[0], PIPELINES["cpu"])
     options = OracleOptions(limits=Limits(timeout_s=compile_timeout_s))
     flags = list(pipeline.flags)
-    if finding.kind == MISMATCH:
-        options.pipeline_a, options.pipeline_b = list(pipeline.flags), list(PIPELINES[REFERENCE_PIPELINE].flags)
-        flags = []
-    elif finding.kind == TIMEOUT:
+    if finding.kind == TIMEOUT:
         options.hang_seconds = compile_timeout_s
     oracle = make_oracle(ORACLE_FOR_KIND[finding.kind], options)
     return Request(
@@ -94,7 +90,7 @@ def reduce_finding(
         request = _request_for(finding, model_path, jobs, compile_timeout_s, passes, time_budget_s)
         outcome = reduce_file(request)
     except (UserError, OracleSetupError) as err:
-        # e.g. a mismatch against the reference that vmvx shares: no pipeline pair shows it.
+        # e.g. a mismatch that the oracle's own seeded inputs do not show.
         (directory / "not-reduced.txt").write_text(f"{err}\n")
         return Triage(directory, f"not reduced: {err}")
     (directory / "command.txt").write_text(outcome.command + "\n")

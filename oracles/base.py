@@ -67,6 +67,9 @@ class Oracle(ABC):
     # (which costs the worker) is re-run isolated. Not for oracles whose failure is a crash or hang.
     warm_ok: ClassVar[bool] = False
     warm: WarmCompiler | None = None
+    # Whether it judges a serialised ONNX model itself (it runs the model, e.g. against
+    # onnx.reference) instead of the imported MLIR; such an oracle needs ONNX input.
+    judges_onnx: ClassVar[bool] = False
 
     def __init__(self, options: OracleOptions | None = None) -> None:
         self.options = options or OracleOptions()

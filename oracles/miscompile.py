@@ -47,6 +47,10 @@ _ELEMENT_TYPES: dict[str, str] = {
     "f32": "float32",
     "f16": "float16",
     "bf16": "bfloat16",
+    "f8E4M3FN": "float8_e4m3fn",
+    "f8E5M2": "float8_e5m2",
+    "f8E4M3FNUZ": "float8_e4m3fnuz",
+    "f8E5M2FNUZ": "float8_e5m2fnuz",
     "i1": "bool",
     "si1": "bool",
     "ui1": "bool",
@@ -58,6 +62,9 @@ for _width in (8, 16, 32, 64):
     _ELEMENT_TYPES[f"ui{_width}"] = f"uint{_width}"
 # torch-dialect scalar types, which lower to primitive function arguments.
 _TORCH_SCALARS = {"!torch.int": "int64", "!torch.float": "float64", "!torch.bool": "bool"}
+
+# Element types numpy's .npy cannot hold (ml_dtypes): they travel as raw bits, the type spelled out.
+_RAW_ELEMENT_TYPES = {name: numpy_name for name, numpy_name in _ELEMENT_TYPES.items() if numpy_name.startswith(("bfloat", "float8"))}
 
 _BUILTIN_TENSOR = re.compile(r"^tensor<(.*)>$")
 _TORCH_TENSOR = re.compile(r"^!torch\.v?tensor(?:<\s*\[([^\]]*)\]\s*,\s*([^>]+)>)?$")
@@ -77,10 +84,10 @@ def _dtype_named(name: str, where: str) -> np.dtype:
     if name not in _ELEMENT_TYPES:
         raise ValueError(f"{where}: element type {name} is not supported (supported: {', '.join(sorted(_ELEMENT_TYPES))})")
     numpy_name = _ELEMENT_TYPES[name]
-    if numpy_name == "bfloat16":
-        if BFLOAT16 is None:
-            raise ValueError(f"{where}: bf16 needs the ml_dtypes package (pip install ml_dtypes)")
-        return BFLOAT16
+    if numpy_name in _RAW_ELEMENT_TYPES.values():
+        if ml_dtypes is None:
+            raise ValueError(f"{where}: {name} needs the ml_dtypes package (pip install ml_dtypes)")
+        return np.dtype(getattr(ml_dtypes, numpy_name))
     return np.dtype(numpy_name)
 
 
@@ -177,7 +184,7 @@ def looks_quantized(mlir_text: str) -> bool:
 
 
 def _is_float(dtype: np.dtype) -> bool:
-    return dtype.kind == "f" or (BFLOAT16 is not None and dtype == BFLOAT16)
+    return dtype.kind == "f" or _raw_element_type(dtype) is not None
 
 
 def inputs_for_signature(
@@ -392,8 +399,10 @@ def compare_outputs(
 # Running a compiled module
 
 
-def _is_bf16(dtype: np.dtype) -> bool:
-    return BFLOAT16 is not None and np.dtype(dtype) == BFLOAT16
+def _raw_element_type(dtype: np.dtype) -> str | None:
+    """IREE's name of an ml_dtypes element type (bf16, f8E4M3FN, ...), which .npy cannot hold."""
+    name = np.dtype(dtype).name
+    return next((iree for iree, numpy_name in _RAW_ELEMENT_TYPES.items() if numpy_name == name), None)
 
 
 def _input_flag(value: np.ndarray | np.generic, file_stem: str) -> tuple[str, Path | None]:
@@ -401,10 +410,11 @@ def _input_flag(value: np.ndarray | np.generic, file_stem: str) -> tuple[str, Pa
     if isinstance(value, np.generic):
         literal = int(value) if value.dtype == np.bool_ else value.item()
         return f"--input={literal!r}", None
-    if _is_bf16(value.dtype):  # numpy's .npy has no bf16: pass raw bits with the type spelled out
+    element = _raw_element_type(value.dtype)
+    if element is not None:  # numpy's .npy has no bf16 / f8: pass raw bits with the type spelled out
         path = Path(f"{file_stem}.bin")
         shape = "x".join(str(d) for d in value.shape)
-        return f"--input={shape + 'x' if shape else ''}bf16=@{path.name}", path
+        return f"--input={shape + 'x' if shape else ''}{element}=@{path.name}", path
     path = Path(f"{file_stem}.npy")
     return f"--input=@{path.name}", path
 
@@ -419,12 +429,12 @@ def _write_input(value: np.ndarray | np.generic, path: Path | None) -> None:
 
 
 def _result_file(result_type: str, stem: str) -> tuple[str, ArgType | None]:
-    """The output file name for one result; a bf16 tensor goes to a raw .bin (npy has no bf16)."""
+    """The output file name for one result; a bf16 / f8 tensor goes to a raw .bin (npy has neither)."""
     try:
         shape, dtype = parse_type(result_type)
     except ValueError:
         return f"{stem}.npy", None
-    if _is_bf16(dtype) and shape is not None:
+    if _raw_element_type(dtype) is not None and shape is not None:
         return f"{stem}.bin", (shape, dtype)
     return f"{stem}.npy", None
 
@@ -464,20 +474,24 @@ def run_module(
     limits: Limits | None = None,
     *,
     device: str = RUN_DEVICE,
+    result_types: Sequence[str] | None = None,
 ) -> list[np.ndarray] | str:
     """Runs `function` of a compiled module in a child `iree-run-module`; its results, or why not.
 
-    Inputs go through .npy files (bf16 as raw .bin), scalars (numpy scalars) as literals; each
+    Inputs go through .npy files (bf16 / f8 as raw .bin), scalars (numpy scalars) as literals; each
     result is written to its own .npy (`--output` must be given once per result, so the result
-    count is read from the module first). Returns a one-line error string when the module is
+    count is read from the module first, unless the caller knows the `result_types`: the module
+    says only `!vm.ref` for a function without an ABI declaration, and a bf16 / f8 result can
+    only be read back with its type). Returns a one-line error string when the module is
     missing the function, crashes (a miscompiled module may), times out or reports an error.
     Give each run its own `workdir`: the file names are fixed.
     """
     limits = limits or Limits()
     workdir = Path(workdir)
-    result_types = exported_results(vmfb_path, function, limits)
-    if isinstance(result_types, str):
-        return result_types
+    if result_types is None:
+        result_types = exported_results(vmfb_path, function, limits)
+        if isinstance(result_types, str):
+            return result_types
     module = Path(vmfb_path).resolve()
     argv = [find_tool("iree-run-module"), f"--device={device}", f"--module={module}", f"--function={function}"]
     for i, value in enumerate(inputs):

@@ -155,6 +155,15 @@ class ImportedOnnx(Oracle):
         return f"{head} && {self.inner.reproduce_command(Candidate('', candidate.flags), mlir)}"
 
 
+def onnx_oracle(oracle: Oracle, opset_version: int | None = None) -> Oracle:
+    """The oracle that judges serialised ONNX candidates: `oracle` on the imported MLIR, or
+    `oracle` itself when it judges ONNX models directly (it imports them itself)."""
+    if oracle.judges_onnx:
+        oracle.opset_version = opset_version  # type: ignore[attr-defined]  (ReferenceMismatch's)
+        return oracle
+    return ImportedOnnx(oracle, opset_version)
+
+
 def mlir_path_for(path: str) -> str:
     """`model.reduced.onnx` -> `model.reduced.mlir`."""
     p = Path(path)

@@ -7,6 +7,7 @@ from oracles.compile_failure import CompileError, Crash, Timeout
 from oracles.ir_phase import DispatchCount, IrMatch, ReadwriteConstant, TransientCopy
 from oracles.lds import LdsLimit
 from oracles.miscompile import Miscompile
+from oracles.reference_mismatch import ReferenceMismatch
 from oracles.script import Script
 
 ORACLES: dict[str, type[Oracle]] = {
@@ -21,6 +22,7 @@ ORACLES: dict[str, type[Oracle]] = {
         DispatchCount,
         IrMatch,
         Miscompile,
+        ReferenceMismatch,
         Script,
     )
 }

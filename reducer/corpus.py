@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from oracles import Candidate, OracleOptions, Verdict, make_oracle
-from oracles.onnx_import import ImportedOnnx
+from oracles.onnx_import import onnx_oracle
 from oracles.toolchain import iree_version
 
 ENTRY_FILE = "entry.json"
@@ -111,7 +111,7 @@ def check_entry(entry: CorpusEntry) -> Verdict:
     options = OracleOptions(**entry.options)
     oracle = make_oracle(entry.oracle, options)
     if entry.input_file.endswith(".onnx"):
-        oracle = ImportedOnnx(oracle, entry.opset_version)
+        oracle = onnx_oracle(oracle, entry.opset_version)
         data = entry.input_path.read_bytes()
         candidate = Candidate(entry.name, tuple(entry.flags), ".onnx", data)
     else:

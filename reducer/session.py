@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from oracles import Candidate, Oracle, Verdict
-from oracles.onnx_import import INNER_DIR, ImportedOnnx, import_model, mlir_path_for
+from oracles.onnx_import import INNER_DIR, import_model, mlir_path_for, onnx_oracle
 from oracles.toolchain import ToolNotFound, find_tool, kill_all, scratch_dir
 from oracles.warm import WarmCompiler
 from reducer import ir as irx
@@ -120,6 +120,9 @@ def reduce_file(request: Request) -> Outcome:
     except ToolNotFound as err:
         raise UserError(str(err)) from None
     onnx_input = is_onnx(request.input_path)
+    if request.oracle.judges_onnx and not onnx_input:
+        raise UserError(f"{request.input_path}: --oracle={request.oracle.name} needs an .onnx model (it runs the model "
+                        "against onnx.reference); for MLIR, compare two pipelines with --oracle=miscompile")
     if onnx_input:
         try:
             find_tool("iree-import-onnx")
@@ -130,8 +133,8 @@ def reduce_file(request: Request) -> Outcome:
         original = load(request, ctx)
     except irx.ParseError as err:
         raise UserError(f"cannot parse {err}") from None
-    # ONNX input: each candidate is imported first; the oracle judges the imported MLIR.
-    oracle = ImportedOnnx(request.oracle, request.opset_version) if onnx_input else request.oracle
+    # ONNX input: each candidate is imported first; the oracle judges the imported MLIR (or the model).
+    oracle = onnx_oracle(request.oracle, request.opset_version) if onnx_input else request.oracle
 
     start = time.monotonic()
     evaluator = _evaluator(request, oracle)

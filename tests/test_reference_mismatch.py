@@ -1,0 +1,134 @@
+"""`reduce model.onnx --oracle=reference-mismatch`: wrong answers against onnx.reference, reduced.
+
+Real `iree-import-onnx`, `iree-compile` and `iree-run-module`; the models are built here with
+onnx.helper. The wrong answer is IREE 3.13's QLinearMatMul with 3-D (batched) operands on
+llvm-cpu: every element comes out wrong (the 2-D form is right).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+from fuzz.execute import MISMATCH, InProcess, run_case
+from fuzz.pipelines import PIPELINES
+from fuzz.spec import Const, GraphSpec, Node, Tensor
+from oracles import Candidate, OracleOptions
+from oracles.reference_mismatch import ReferenceMismatch
+from oracles.toolchain import Limits
+from reducer.cli import main
+
+BATCHED = (2, 3, 4)  # a: 2x3x4 @ b: 2x4x5
+# The node passes: zeroing initializers and shrinking shapes (tested elsewhere) add half a minute here.
+GRAPH_PASSES = "onnx-cut-outputs,onnx-cut-inputs,onnx-remove-nodes"
+
+
+def _const(name: str, value, dtype) -> onnx.TensorProto:
+    return numpy_helper.from_array(np.asarray(value, dtype=dtype), name)
+
+
+def quantized_matmul_block(a_shape: tuple[int, ...] = BATCHED) -> onnx.ModelProto:
+    """8 nodes: relu, quantize (uint8), QLinearMatMul, dequantize, add, relu, mul, neg.
+
+    Float inputs are small integers and every scale a power of two, so the reference is exact.
+    """
+    batch, k = a_shape[:-2], a_shape[-1]
+    b = np.random.default_rng(0).integers(0, 16, size=(*batch, k, 5)).astype(np.uint8)
+    out = (*a_shape[:-1], 5)
+    initializers = [
+        _const("xs", 0.5, np.float32), _const("xz", 8, np.uint8), _const("b", b, np.uint8),
+        _const("bs", 0.25, np.float32), _const("bz", 4, np.uint8), _const("ys", 0.5, np.float32),
+        _const("yz", 10, np.uint8), _const("bias", np.arange(5), np.float32), _const("two", 2.0, np.float32),
+    ]  # fmt: skip
+    nodes = [
+        helper.make_node("Relu", ["x"], ["r"]),
+        helper.make_node("QuantizeLinear", ["r", "xs", "xz"], ["q"]),
+        helper.make_node("QLinearMatMul", ["q", "xs", "xz", "b", "bs", "bz", "ys", "yz"], ["qy"]),
+        helper.make_node("DequantizeLinear", ["qy", "ys", "yz"], ["dy"]),
+        helper.make_node("Add", ["dy", "bias"], ["biased"]),
+        helper.make_node("Relu", ["biased"], ["act"]),
+        helper.make_node("Mul", ["act", "two"], ["scaled"]),
+        helper.make_node("Neg", ["scaled"], ["y"]),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "main",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, list(a_shape))],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, list(out))],
+        initializers,
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)])
+    model.ir_version = 10
+    onnx.checker.check_model(model, full_check=True)
+    return model
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "reducer.cli", *args], check=False, capture_output=True, text=True)
+
+
+def test_batched_qlinearmatmul_block_reduces_to_the_wrong_qlinearmatmul(tmp_path, iree_compile, capsys):
+    src = tmp_path / "model.onnx"
+    onnx.save(quantized_matmul_block(), src)
+    original = src.read_bytes()
+
+    args = [str(src), "--oracle=reference-mismatch", "-j", "2", "-q", "--passes", GRAPH_PASSES, "--report", str(tmp_path / "bug.md")]
+    assert main(args) == 0
+
+    assert src.read_bytes() == original
+    reduced = onnx.load(tmp_path / "model.reduced.onnx")
+    ops = [node.op_type for node in reduced.graph.node]
+    assert len(ops) <= 2 and "QLinearMatMul" in ops
+    printed = capsys.readouterr().out
+    assert "nodes         8 -> " in printed
+    assert "IREE differs from onnx.reference on @main" in printed
+    # The reproduce lines: import, compile, the inputs and expected outputs as files, the run, the check.
+    assert "iree-import-onnx" in printed and "write-inputs" in printed and "--output=@result0.npy" in printed
+    assert "python -m oracles.onnx_reference check" in printed
+
+    # A fresh oracle still sees the wrong answer in the written result.
+    verdict = ReferenceMismatch(OracleOptions()).judge(Candidate("reduced", (), ".onnx", reduced.SerializeToString()))
+    assert verdict.interesting and "expected" in verdict.excerpt
+
+
+def test_a_model_iree_computes_correctly_exits_2_with_what_the_oracle_saw(tmp_path, iree_compile):
+    src = tmp_path / "fine.onnx"
+    onnx.save(quantized_matmul_block(a_shape=(3, 4)), src)  # the 2-D QLinearMatMul is right
+    result = run_cli(str(src), "--oracle=reference-mismatch", "-q")
+    assert result.returncode == 2, result.stderr
+    assert "not interesting for reference-mismatch: IREE matches onnx.reference on @main: 1 output(s) match" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "fine.reduced.onnx").exists()
+
+
+def test_mlir_input_is_a_one_line_error_suggesting_miscompile(tmp_path):
+    src = tmp_path / "bug.mlir"
+    src.write_text("func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> { return %a : tensor<4xf32> }\n")
+    result = run_cli(str(src), "--oracle=reference-mismatch")
+    assert result.returncode == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "needs an .onnx model" in lines[0] and "--oracle=miscompile" in lines[0]
+    assert not (tmp_path / "bug.reduced.mlir").exists()
+
+
+def test_fuzz_mismatch_on_several_pipelines_is_one_finding(iree_compile):
+    """Both CPU pipelines get the batched QLinearMatMul wrong: one bug, one finding naming both."""
+    b = Const("b", "uint8", (2, 4, 5), "random", low=0, high=15, seed=1)
+    scalars = [("as", "float32", 0.5), ("az", "uint8", 8), ("bs", "float32", 0.25), ("bz", "uint8", 4), ("ys", "float32", 0.5), ("yz", "uint8", 10)]
+    spec = GraphSpec(
+        opset=21,
+        features=frozenset({"qlinear_matmul"}),
+        inputs=(Tensor("a", "uint8", BATCHED, 0, 16),),
+        consts=(b, *(Const(name, dtype, (), "values", (value,)) for name, dtype, value in scalars)),
+        nodes=(Node("QLinearMatMul", ("a", "as", "az", "b", "bs", "bz", "ys", "yz"), "y", "uint8", (2, 3, 5)),),
+        outputs=("y",),
+    )
+    result = run_case(3, spec, [PIPELINES["cpu"], PIPELINES["cpu-data-tiling"]], InProcess(Limits(timeout_s=120)))
+    assert [run.status for run in result.runs] == [MISMATCH, MISMATCH]
+    (finding,) = result.findings
+    assert finding.kind == MISMATCH and finding.pipeline == "cpu,cpu-data-tiling"
+    assert finding.signature == "mismatch: QLinearMatMul"
