@@ -37,6 +37,8 @@ MATMULS = frozenset({"MatMul", "Gemm", "MatMulInteger", "QLinearMatMul"})
 CONVS = frozenset({"Conv", "ConvInteger", "QLinearConv"})
 # Ops whose 8-bit results come from rounding a scaled value: IREE may land 1 LSB from the reference.
 REQUANTIZING = frozenset({"QuantizeLinear", "QLinearConv", "QLinearMatMul", "DynamicQuantizeLinear"})
+# Where each quantized op takes its scales (input positions).
+SCALE_INPUTS = {"QuantizeLinear": (1,), "DequantizeLinear": (1,), "QLinearConv": (1, 4, 6), "QLinearMatMul": (1, 4, 6)}
 
 
 def _requantize(acc: np.ndarray, multiplier: np.ndarray, zero_point: np.ndarray) -> np.ndarray:
@@ -72,15 +74,24 @@ def reference_outputs(
 ) -> list[np.ndarray]:
     """`onnx.reference` outputs; QLinearConv/QLinearMatMul round as the spec says unless `stock`.
 
-    `strict` raises FloatingPointError where the evaluation divides by zero or makes a NaN (a
-    zero scale, as a reducer's zeroed initializer gives): the spec defines no answer there, and
-    numpy would cast the NaN to an arbitrary integer.
+    `strict` accepts only answers a quantized model can mean: it raises FloatingPointError where
+    the evaluation divides by zero or makes a NaN (numpy would cast the NaN to an arbitrary
+    integer), and ValueError where a quantization scale is not a positive number. A reducer
+    zeroes initializers and turns tensors into seeded inputs, and a zero scale is a different,
+    degenerate computation than the one the original got wrong.
     """
     evaluator = ReferenceEvaluator(model) if stock else ReferenceEvaluator(model, new_ops=[QLinearConv, QLinearMatMul])
     if not strict:
         return [np.asarray(v) for v in evaluator.run(None, inputs)]
     with np.errstate(divide="raise", invalid="raise"):
-        return [np.asarray(v) for v in evaluator.run(None, inputs)]
+        values = evaluator.run(None, inputs, intermediate=True)
+    for node in model.graph.node:
+        for position in SCALE_INPUTS.get(node.op_type, ()):
+            name = node.input[position] if position < len(node.input) else ""
+            scale = np.asarray(values.get(name, 1.0), dtype=np.float64)
+            if name and not np.all(np.isfinite(scale) & (scale > 0)):
+                raise ValueError(f"{node.op_type} scale {name!r} is not positive ({scale.reshape(-1)[:4].tolist()})")
+    return [np.asarray(values[output.name]) for output in model.graph.output]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -78,7 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--cmd", help="script: command, `{}` is the candidate path; exit 0 = interesting")
     group.add_argument("--pipeline-a", default="", help="miscompile: flags of the first pipeline")
     group.add_argument("--pipeline-b", default="", help="miscompile: flags of the second pipeline")
-    group.add_argument("--seed", type=int, default=0, help="miscompile: input data seed")
+    group.add_argument("--seed", type=int, default=0, help="miscompile / reference-mismatch: input data seed")
     return parser
 
 

@@ -1,15 +1,15 @@
 """`reduce model.onnx --oracle=reference-mismatch`: wrong answers against onnx.reference, reduced.
 
 Real `iree-import-onnx`, `iree-compile` and `iree-run-module`; the models are built here with
-onnx.helper. The wrong answer is IREE 3.13's QLinearMatMul with 3-D (batched) operands on
-llvm-cpu: every element comes out wrong (the 2-D form is right).
+onnx.helper (the corpus entries of these two bugs were reduced from them). The wrong answers are
+IREE 3.13's on llvm-cpu: QLinearMatMul with 3-D (batched) operands ignores the input zero points
+(the 2-D form is right), and QuantizeLinear to float8e4m3fn gives NaN where the spec saturates
+to +-448.
 """
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
+import ml_dtypes
 import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
@@ -21,6 +21,7 @@ from oracles import Candidate, OracleOptions
 from oracles.reference_mismatch import ReferenceMismatch
 from oracles.toolchain import Limits
 from reducer.cli import main
+from tests.test_reduce_onnx import run_cli
 
 BATCHED = (2, 3, 4)  # a: 2x3x4 @ b: 2x4x5
 # The node passes: zeroing initializers and shrinking shapes (tested elsewhere) add half a minute here.
@@ -67,8 +68,26 @@ def quantized_matmul_block(a_shape: tuple[int, ...] = BATCHED) -> onnx.ModelProt
     return model
 
 
-def run_cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "reducer.cli", *args], check=False, capture_output=True, text=True)
+def float8_quantize_block() -> onnx.ModelProto:
+    """5 nodes: add, QuantizeLinear to float8e4m3fn (scale 1/128: |x| > 3.5 saturates), dequantize,
+    relu, mul. The reference saturates to +-448 (+-3.5 after dequantization); IREE gives NaN."""
+    initializers = [
+        _const("bias", np.arange(8) - 4, np.float32), _const("s", 1 / 128, np.float32),
+        _const("z", 0, ml_dtypes.float8_e4m3fn), _const("two", 2.0, np.float32),
+    ]  # fmt: skip
+    nodes = [
+        helper.make_node("Add", ["x", "bias"], ["a"]),
+        helper.make_node("QuantizeLinear", ["a", "s", "z"], ["q"]),
+        helper.make_node("DequantizeLinear", ["q", "s", "z"], ["d"]),
+        helper.make_node("Relu", ["d"], ["r"]),
+        helper.make_node("Mul", ["r", "two"], ["y"]),
+    ]
+    vector = [helper.make_tensor_value_info(name, TensorProto.FLOAT, [2, 8]) for name in ("x", "y")]
+    graph = helper.make_graph(nodes, "main", vector[:1], vector[1:], initializers)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)])
+    model.ir_version = 10
+    onnx.checker.check_model(model, full_check=True)
+    return model
 
 
 def test_batched_qlinearmatmul_block_reduces_to_the_wrong_qlinearmatmul(tmp_path, iree_compile, capsys):
@@ -93,6 +112,13 @@ def test_batched_qlinearmatmul_block_reduces_to_the_wrong_qlinearmatmul(tmp_path
     # A fresh oracle still sees the wrong answer in the written result.
     verdict = ReferenceMismatch(OracleOptions()).judge(Candidate("reduced", (), ".onnx", reduced.SerializeToString()))
     assert verdict.interesting and "expected" in verdict.excerpt
+
+
+def test_float8_quantize_gives_nan_where_the_reference_saturates(iree_compile):
+    model = float8_quantize_block()
+    verdict = ReferenceMismatch(OracleOptions()).judge(Candidate("f8", (), ".onnx", model.SerializeToString()))
+    assert verdict.interesting, verdict.detail
+    assert verdict.signature == "reference-mismatch" and "got nan" in verdict.excerpt
 
 
 def test_a_model_iree_computes_correctly_exits_2_with_what_the_oracle_saw(tmp_path, iree_compile):
