@@ -1,15 +1,17 @@
 """Measures `reduce -j 1` against `-j 2` (or any list) on cases that leave room for parallelism.
 
-    python bench/parallel_speedup.py [--jobs 1,2] [--repeat 2] [--only NAME ...]
+    python bench/parallel_speedup.py [--jobs 1,2] [--repeat 2] [--only NAME ...] [--no-warm]
 
-The default case is a 1-minimality sweep: every one of 12 matmuls is needed (the dispatch-count
-oracle, calibrated to the original's 12 dispatches), so nearly every candidate of every pass
-fails and the windows of candidates run side by side. Runs alternate between job counts so a
-change in the machine's load hits both alike. Printed per run: wall time, oracle calls, the CPU
-seconds the compiles used (children's user+sys), the reducer's own CPU seconds (parsing and
-editing IR, serial) and the CPU used per second of wall time; then the speedup of each job
-count over the first and whether every run wrote the same bytes.
-No verdict cache: every run compiles every candidate.
+The default cases are a 1-minimality sweep: every one of 12 matmuls is needed (dispatch-count
+with threshold 12, at flow and at hal), so nearly every candidate of every pass fails and the
+windows of candidates run side by side; `--only` also takes bench/reduce_cases.py's cases.
+Runs alternate between job counts so a change in the machine's load hits both alike. Printed
+per run: wall time, oracle calls and the reducer process's own CPU seconds (editing IR, reading
+verdicts: the GIL-bound serial share; compiles run in other processes); then the median speedup
+of each job count over the first and whether every run wrote the same bytes. The load average
+and what two CPU-bound processes gain over one (the machine's ceiling for any -j 2 speedup) are
+printed before and after: on a shared machine a busy neighbour changes every number. No
+verdict cache: every run compiles every candidate.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import argparse
 import os
 import resource
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -58,37 +61,64 @@ def matmul_chain(n: int, size: int = 32) -> str:
 """
 
 
-CASES = {
-    # name: (writes the input, oracle, options, flags, shrink shapes too), as in reduce_cases.py
-    "sweep-12-needed-matmuls": (text_file(lambda: matmul_chain(12)), "dispatch-count", OracleOptions(phase="flow", threshold=12), CPU, False),
-    **REDUCE_CASES,
+SWEEPS = {
+    # name: (writes the input, oracle, options, flags, shrink shapes too), as in reduce_cases.py.
+    # At flow a warm compile is ~0.1 s and the reducer's own IR work is a visible serial share;
+    # at hal the compile includes LLVM codegen, as most real oracles' compiles do.
+    f"sweep-12-needed-matmuls-{phase}": (
+        text_file(lambda: matmul_chain(12)), "dispatch-count", OracleOptions(phase=phase, threshold=12), CPU, False
+    )
+    for phase in ("flow", "hal")
 }
+CASES = {**SWEEPS, **REDUCE_CASES}
 
 
-def cpu_seconds(who: int) -> float:
-    usage = resource.getrusage(who)
+SPIN = "import time\nt = time.monotonic()\nx = 0\nfor i in range(20_000_000):\n    x += i\nprint(time.monotonic() - t)"
+
+
+def two_process_ceiling() -> float:
+    """What two CPU-bound processes gain over one on this machine now: 2.0 on two idle cores.
+
+    On a shared machine the neighbours' load caps every speedup; -j 2 cannot beat this number.
+    """
+
+    def spin(copies: int) -> float:
+        procs = [subprocess.Popen([sys.executable, "-c", SPIN], stdout=subprocess.PIPE, text=True) for _ in range(copies)]
+        return max(float(p.communicate()[0]) for p in procs)
+
+    one, two = statistics.median(spin(1) for _ in range(3)), statistics.median(spin(2) for _ in range(3))
+    return 2 * one / two
+
+
+def cpu_seconds() -> float:
+    """This process's CPU time, all threads: IR edits, verdict parsing, the evaluator (GIL-bound)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
 
 
-def run(name: str, jobs: int) -> dict:
+def run(name: str, jobs: int, warm: bool) -> dict:
     write, oracle_name, options, flags, shapes = CASES[name]
     with tempfile.TemporaryDirectory() as tmp:
         src = write(Path(tmp))
         passes = [p for p in passes_for(src.suffix) if shapes or p.search != "shrink"]
         out = src.with_name("out" + src.suffix)
         request = Request(
-            input_path=src, oracle=make_oracle(oracle_name, options), flags=list(flags), output_path=out, passes=passes, jobs=jobs
+            input_path=src,
+            oracle=make_oracle(oracle_name, options),
+            flags=list(flags),
+            output_path=out,
+            passes=passes,
+            jobs=jobs,
+            warm=warm,
         )
-        cpu, own, start = cpu_seconds(resource.RUSAGE_CHILDREN), cpu_seconds(resource.RUSAGE_SELF), time.monotonic()
+        own, start = cpu_seconds(), time.monotonic()
         outcome = reduce_file(request)
-        seconds = time.monotonic() - start
-        cpu, own = cpu_seconds(resource.RUSAGE_CHILDREN) - cpu, cpu_seconds(resource.RUSAGE_SELF) - own
+        seconds, own = time.monotonic() - start, cpu_seconds() - own
         result = out.read_bytes()
     return {
         "jobs": jobs,
         "seconds": seconds,
         "calls": outcome.stats.oracle_calls,
-        "cpu": cpu,
         "own": own,
         "ops": f"{outcome.original.ops} -> {outcome.best.ops}",
         "result": result,
@@ -100,21 +130,23 @@ def main() -> None:
     parser.add_argument("--jobs", default="1,2", help="comma-separated job counts; the first is the baseline")
     parser.add_argument("--repeat", type=int, default=2, help="runs per job count, interleaved")
     parser.add_argument("--only", action="append", choices=list(CASES))
+    parser.add_argument("--no-warm", action="store_true", help="every compile its own iree-compile process (reduce --no-warm)")
     args = parser.parse_args()
     counts = [int(j) for j in args.jobs.split(",")]
     load = os.getloadavg()[0]
-    print(f"reduce -j {args.jobs}, {os.cpu_count()} cores, load average {load:.1f} at start, {args.repeat} runs each")
-    print("| case | -j | ops | oracle calls | wall s | compile CPU s | reducer CPU s | CPU/wall |")
-    print("|---|---|---|---|---|---|---|---|")
-    for name in args.only or ["sweep-12-needed-matmuls"]:
+    compiles = "iree-compile processes" if args.no_warm else "warm compiler"
+    print(f"reduce -j {args.jobs}, {compiles}, {os.cpu_count()} cores, load average {load:.1f} at start, {args.repeat} runs each")
+    print(f"two CPU-bound processes do {two_process_ceiling():.2f}x the work of one on this machine now (the ceiling)")
+    print("| case | -j | ops | oracle calls | wall s | reducer process CPU s |")
+    print("|---|---|---|---|---|---|")
+    for name in args.only or list(SWEEPS):
         runs: dict[int, list[dict]] = {j: [] for j in counts}
         for _ in range(args.repeat):
             for jobs in counts:
-                row = run(name, jobs)
+                row = run(name, jobs, warm=not args.no_warm)
                 runs[jobs].append(row)
                 print(
-                    f"| {name} | {jobs} | {row['ops']} | {row['calls']} | {row['seconds']:.1f} | {row['cpu']:.1f} | "
-                    f"{row['own']:.1f} | {(row['cpu'] + row['own']) / row['seconds']:.2f} |",
+                    f"| {name} | {jobs} | {row['ops']} | {row['calls']} | {row['seconds']:.1f} | {row['own']:.1f} |",
                     flush=True,
                 )
         base = statistics.median(r["seconds"] for r in runs[counts[0]])
@@ -123,7 +155,7 @@ def main() -> None:
             print(f"{name}: -j {jobs} median {median:.1f} s vs -j {counts[0]} median {base:.1f} s: speedup {base / median:.2f}x")
         same = len({r["result"] for rs in runs.values() for r in rs}) == 1
         print(f"{name}: every run wrote the same result: {'yes' if same else 'NO'}")
-    print(f"load average at end {os.getloadavg()[0]:.1f}")
+    print(f"load average at end {os.getloadavg()[0]:.1f}; two-process ceiling now {two_process_ceiling():.2f}x")
 
 
 if __name__ == "__main__":

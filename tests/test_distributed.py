@@ -36,6 +36,20 @@ def test_reduction_through_the_cluster_equals_the_local_one(tmp_path, cluster, c
     assert "judge" in task_prefixes(cluster)  # the workers really ran the oracle calls
 
 
+def test_compiling_oracle_through_the_cluster_equals_the_local_one(tmp_path, cluster, iree_compile):
+    # The calibrated compile-error oracle travels to the workers and runs iree-compile there.
+    src = tmp_path / "m.mlir"
+    src.write_text(torch_chain(4, bad_at=2, bad_op="onnx.NoSuchOp"))
+    local, remote = tmp_path / "local.mlir", tmp_path / "remote.mlir"
+    passes = "cut-at-value,replace-with-operand,reduce-flags"
+    common = [str(src), "--oracle=compile-error", "--passes", passes, "--no-cache", "--no-localize", "-q"]
+    cpu = ["--", "--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu"]
+    assert main([*common, "-j", "2", "-o", str(local), *cpu]) == 0
+    assert main([*common, "--scheduler", cluster.scheduler_address, "-o", str(remote), *cpu]) == 0
+    assert remote.read_bytes() == local.read_bytes()
+    assert "onnx.NoSuchOp" in remote.read_text()
+
+
 def task_prefixes(cluster) -> set[str]:
     with distributed.Client(cluster.scheduler_address) as client:
         return client.run_on_scheduler(lambda dask_scheduler: set(dask_scheduler.task_prefixes))
