@@ -9,6 +9,12 @@ to +-448.
 
 from __future__ import annotations
 
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
 import ml_dtypes
 import numpy as np
 import onnx
@@ -19,7 +25,7 @@ from fuzz.pipelines import PIPELINES
 from fuzz.spec import Const, GraphSpec, Node, Tensor
 from oracles import Candidate, OracleOptions
 from oracles.reference_mismatch import ReferenceMismatch
-from oracles.toolchain import Limits
+from oracles.toolchain import Limits, find_tool
 from reducer.cli import main
 from tests.test_reduce_onnx import run_cli
 
@@ -112,6 +118,36 @@ def test_batched_qlinearmatmul_block_reduces_to_the_wrong_qlinearmatmul(tmp_path
     # A fresh oracle still sees the wrong answer in the written result.
     verdict = ReferenceMismatch(OracleOptions()).judge(Candidate("reduced", (), ".onnx", reduced.SerializeToString()))
     assert verdict.interesting and "expected" in verdict.excerpt
+
+
+def test_reproduce_lines_leave_inputs_expected_and_wrong_result_as_files(tmp_path, iree_compile):
+    """What an engineer pastes: the files it writes hold the wrong answer next to the right one."""
+    model = tmp_path / "bug.onnx"
+    onnx.save(quantized_matmul_block(), model)
+    oracle = ReferenceMismatch(OracleOptions())
+    lines = oracle.reproduce_command(Candidate("bug", (), ".onnx", model.read_bytes()), "bug.onnx").splitlines()
+    tools = Path(find_tool("iree-compile")).parent
+    env = {**os.environ, "PATH": f"{tools}{os.pathsep}{os.environ['PATH']}", "PYTHONPATH": str(Path(__file__).parents[1])}
+    for line in lines[:-1]:  # the last line, `check`, is the oracle itself
+        words = shlex.split(line)
+        words[0] = sys.executable if words[0] == "python" else words[0]
+        subprocess.run(words, cwd=tmp_path, env=env, check=True, capture_output=True)
+    expected, result = np.load(tmp_path / "expected0.npy"), np.load(tmp_path / "result0.npy")
+    assert expected.shape == result.shape == (2, 3, 5)
+    assert not np.allclose(expected, result)
+    assert (tmp_path / "arg0.npy").exists() and (tmp_path / "bug.vmfb").exists()
+
+
+def test_a_zeroed_scale_is_no_answer_so_a_reduction_cannot_slip_to_it(tmp_path):
+    """The reducer zeroes initializers; with b_scale 0 the reference would say 0 (nothing divides
+    by it), a degenerate computation IREE may well get "wrong" in another way than the original."""
+    model = quantized_matmul_block()
+    for tensor in model.graph.initializer:
+        if tensor.name == "bs":
+            tensor.CopyFrom(_const("bs", 0.0, np.float32))
+    verdict = ReferenceMismatch(OracleOptions()).judge(Candidate("zeroed", (), ".onnx", model.SerializeToString()))
+    assert not verdict.interesting
+    assert verdict.detail.startswith("onnx.reference fails: ") and "QLinearMatMul scale 'bs' is not positive" in verdict.detail
 
 
 def test_float8_quantize_gives_nan_where_the_reference_saturates(iree_compile):
