@@ -84,7 +84,8 @@ def oracle_fingerprint(oracle: Oracle) -> str:
     """Everything a verdict of `oracle` depends on besides the candidate; stable across runs.
 
     Plain attributes (options, patterns, the stop phase) count by value; a handle such as a
-    pool of warm compiler processes counts only by its type.
+    pool of warm compiler processes does not count (where the compiler ran changes no verdict),
+    and neither does an unset one, so attaching or dropping a handle keeps the key.
     """
     parts = [f"{type(oracle).__module__}.{type(oracle).__qualname__}"]
     for name, value in sorted(vars(oracle).items()):
@@ -92,10 +93,8 @@ def oracle_fingerprint(oracle: Oracle) -> str:
             parts.append(calibration(value))
         elif isinstance(value, Oracle):
             parts.append(f"{name}=({oracle_fingerprint(value)})")
-        elif _plain(value):
+        elif value is not None and _plain(value):
             parts.append(f"{name}={value!r}")
-        else:
-            parts.append(f"{name}=<{type(value).__qualname__}>")
     parts += _named_files(getattr(oracle.options, "cmd", None))
     return "\n".join(parts)
 
