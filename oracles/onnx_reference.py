@@ -31,7 +31,10 @@ from onnx.reference.ops.op_conv import _conv_implementation
 from onnx.reference.ops.op_qlinear_conv import QLinearConv as _StockQLinearConv
 from onnx.reference.ops.op_qlinear_matmul import QLinearMatMul as _StockQLinearMatMul
 
+from oracles.base import OracleOptions
+from oracles.candidate import Candidate
 from oracles.miscompile import ArgType, _write_input, inputs_for_signature
+from oracles.reference_mismatch import ReferenceMismatch, array_file
 
 MATMULS = frozenset({"MatMul", "Gemm", "MatMulInteger", "QLinearMatMul"})
 CONVS = frozenset({"Conv", "ConvInteger", "QLinearConv"})
@@ -192,8 +195,6 @@ def non_finite_output(outputs: list[np.ndarray]) -> int | None:
 
 def write_inputs(model_path: Path, seed: int, directory: Path) -> list[str]:
     """Writes arg<i> (the seeded inputs) and expected<j> (the reference's outputs); their names."""
-    from oracles.reference_mismatch import array_file
-
     model = onnx.load_model_from_string(model_path.read_bytes())
     inputs = seeded_inputs(model, seed)
     try:
@@ -203,17 +204,13 @@ def write_inputs(model_path: Path, seed: int, directory: Path) -> list[str]:
     written = []
     for stem, values in (("arg", list(inputs.values())), ("expected", expected)):
         for i, value in enumerate(values):
-            path = directory / array_file(np.asarray(value), f"{stem}{i}")
+            path = directory / array_file(np.asarray(value).dtype, f"{stem}{i}")
             _write_input(np.asarray(value), path)
             written.append(path.name)
     return written
 
 
 def main(argv: list[str] | None = None) -> int:
-    from oracles.base import OracleOptions
-    from oracles.candidate import Candidate
-    from oracles.reference_mismatch import ReferenceMismatch
-
     words = list(sys.argv[1:] if argv is None else argv)
     at = words.index("--") if "--" in words else len(words)
     parser = argparse.ArgumentParser(prog="python -m oracles.onnx_reference")

@@ -10,8 +10,9 @@ QLinearMatMul, see oracles/onnx_reference.py), with `compare_outputs`' dtype-awa
 scaled by the graph's longest reduction.
 
 It judges the ONNX model directly (`judges_onnx`), so it is never wrapped in `ImportedOnnx`.
-A candidate that fails to import, compile or run, or whose reference fails or is not finite,
-is not interesting: a reduction must keep a wrong answer, not trade it for another failure.
+A candidate that fails to import, compile or run, or whose reference fails, is not finite or
+has a quantization scale that is not positive, is not interesting: a reduction must keep a
+wrong answer, not trade it for another failure or for a degenerate model.
 """
 
 from __future__ import annotations
@@ -118,8 +119,8 @@ class ReferenceMismatch(Oracle):
         )
 
     def reproduce_command(self, candidate: Candidate, path: str) -> str:
-        """Import, write the inputs and the reference's outputs, compile, run: then compare the
-        result files with the expected ones, or let `check` print the differing elements."""
+        """Import, compile, write the inputs (arg<i>) and the reference's outputs (expected<j>),
+        run (result<j>); last, `check` runs the oracle once and prints the differing elements."""
         mlir, vmfb = mlir_path_for(path), str(Path(path).with_suffix(".vmfb"))
         model_flags = ["--seed", str(self.options.seed)]
         opset = [] if self.opset_version is None else ["--opset-version", str(self.opset_version)]
@@ -160,9 +161,9 @@ def _parse(data: bytes):
         raise ValueError(f"cannot parse the model: {' '.join(str(err).split())}") from None
 
 
-def array_file(array: np.ndarray, stem: str) -> str:
-    """`stem.npy`, or `stem.bin` (raw bits) for a bf16 / f8 array, which .npy cannot hold."""
-    return f"{stem}.bin" if _raw_element_type(array.dtype) is not None else f"{stem}.npy"
+def array_file(dtype: np.dtype, stem: str) -> str:
+    """`stem.npy`, or `stem.bin` (raw bits) for bf16 / f8 elements, which .npy cannot hold."""
+    return f"{stem}.bin" if _raw_element_type(dtype) is not None else f"{stem}.npy"
 
 
 def run_command(model_bytes: bytes, vmfb: str, seed: int) -> str:
@@ -175,5 +176,5 @@ def run_command(model_bytes: bytes, vmfb: str, seed: int) -> str:
     argv += [_input_flag(value, f"arg{i}")[0] for i, value in enumerate(inputs.values())]
     for j, output in enumerate(model.graph.output):
         dtype = helper.tensor_dtype_to_np_dtype(output.type.tensor_type.elem_type)
-        argv.append(f"--output=@{array_file(np.empty(0, dtype), f'result{j}')}")
+        argv.append(f"--output=@{array_file(dtype, f'result{j}')}")
     return shlex.join(argv)
