@@ -2,8 +2,8 @@
 
     python bench/parallel_speedup.py [--jobs 1,2] [--repeat 2] [--only NAME ...] [--no-warm]
 
-The default cases are a 1-minimality sweep: every one of 12 matmuls is needed (dispatch-count
-with threshold 12, at flow and at hal), so nearly every candidate of every pass fails and the
+The default cases are a 1-minimality sweep: every one of 16 matmuls is needed (dispatch-count
+with threshold 16, at flow and at hal), so nearly every candidate of every pass fails and the
 windows of candidates run side by side; `--only` also takes bench/reduce_cases.py's cases.
 Runs alternate between job counts so a change in the machine's load hits both alike. Printed
 per run: wall time, oracle calls and the reducer process's own CPU seconds (editing IR, reading
@@ -65,8 +65,8 @@ SWEEPS = {
     # name: (writes the input, oracle, options, flags, shrink shapes too), as in reduce_cases.py.
     # At flow a warm compile is ~0.1 s and the reducer's own IR work is a visible serial share;
     # at hal the compile includes LLVM codegen, as most real oracles' compiles do.
-    f"sweep-12-needed-matmuls-{phase}": (
-        text_file(lambda: matmul_chain(12)), "dispatch-count", OracleOptions(phase=phase, threshold=12), CPU, False
+    f"sweep-16-needed-matmuls-{phase}": (
+        text_file(lambda: matmul_chain(16)), "dispatch-count", OracleOptions(phase=phase, threshold=16), CPU, False
     )
     for phase in ("flow", "hal")
 }
