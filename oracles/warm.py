@@ -28,6 +28,7 @@ from pathlib import Path
 from oracles.toolchain import Limits, ProcessResult, clip_output
 
 COMPILE_TO = "--compile-to="
+COMPILE_FROM = "--compile-from="
 _LOG_NAME = ".warm-compile.log"
 
 
@@ -40,7 +41,8 @@ def compile_in_process(source: Path, flags: Sequence[str], output: Path) -> bool
     from iree.compiler import api
 
     phase = next((f[len(COMPILE_TO) :] for f in flags if f.startswith(COMPILE_TO)), "end")
-    session_flags = [f for f in flags if not f.startswith(COMPILE_TO)]
+    start = next((f[len(COMPILE_FROM) :] for f in flags if f.startswith(COMPILE_FROM)), None)
+    session_flags = [f for f in flags if not f.startswith((COMPILE_TO, COMPILE_FROM))]
     with api.Session() as session:
         try:
             session.set_flags(*session_flags)
@@ -48,7 +50,9 @@ def compile_in_process(source: Path, flags: Sequence[str], output: Path) -> bool
             return None
         with session.invocation() as invocation:
             invocation.enable_console_diagnostics()
-            if phase != "end" and not _compile_to(invocation, phase):
+            if phase != "end" and not _set_phase(invocation, "To", phase):
+                return None
+            if start is not None and not _set_phase(invocation, "From", start):
                 return None
             if not (invocation.parse_source(api.Source.open_file(session, str(source))) and invocation.execute()):
                 return False
@@ -59,12 +63,13 @@ def compile_in_process(source: Path, flags: Sequence[str], output: Path) -> bool
             return True
 
 
-def _compile_to(invocation, phase: str) -> bool:
-    """`--compile-to`: a tool option the Python API leaves out; the C API it wraps has it."""
+def _set_phase(invocation, which: str, phase: str) -> bool:
+    """`--compile-to` / `--compile-from` (`which` "To" / "From"): tool options the Python API
+    leaves out; the C API it wraps has them."""
     try:
         from iree.compiler.api import ctypes_dl
 
-        set_phase = ctypes_dl._dylib.ireeCompilerInvocationSetCompileToPhase
+        set_phase = getattr(ctypes_dl._dylib, f"ireeCompilerInvocationSetCompile{which}Phase")
         set_phase.argtypes, set_phase.restype = [c_void_p, c_char_p], None
         set_phase(invocation._inv_p, phase.encode())
     except AttributeError:  # another wheel's API: the command line still works
@@ -92,6 +97,23 @@ def _start_worker(memory_cap_mb: int) -> None:
     with contextlib.suppress(ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
     from iree.compiler import api  # noqa: F401  (loads the compiler library before the first job)
+
+
+def compile_capturing(source: Path, flags: Sequence[str], output: Path) -> ProcessResult | None:
+    """`compile_in_process` with its diagnostics as a `ProcessResult`, as `run_tool` gives them;
+    None: a flag only the command line takes, run the tool instead."""
+    start = time.monotonic()
+    ok = _compile_job(str(source), list(flags), str(output), str(source.parent))
+    if ok is None:
+        return None
+    return ProcessResult(0 if ok else 1, "", _read_log(source), time.monotonic() - start)
+
+
+def _read_log(source: Path) -> str:
+    path = source.parent / _LOG_NAME
+    text = path.read_text(errors="replace") if path.is_file() else ""
+    path.unlink(missing_ok=True)
+    return clip_output(text)
 
 
 def _compile_job(source: str, flags: list[str], output: str, workdir: str) -> bool | None:
@@ -150,14 +172,14 @@ class WarmCompiler:
             ok = future.result(timeout=limits.timeout_s)
         except FutureTimeout:
             self._replace(pool)
-            return ProcessResult(-signal.SIGKILL, "", self._log(source), time.monotonic() - start, timed_out=True)
+            return ProcessResult(-signal.SIGKILL, "", _read_log(source), time.monotonic() - start, timed_out=True)
         except BrokenProcessPool:  # a worker died: the isolated re-run says how
             self.crashes += 1
             self._replace(pool)
             return None
         if ok is None:
             return None
-        return ProcessResult(0 if ok else 1, "", self._log(source), time.monotonic() - start)
+        return ProcessResult(0 if ok else 1, "", _read_log(source), time.monotonic() - start)
 
     def start(self) -> None:
         """Spawns the workers now (they load the compiler while the caller does other work)."""
@@ -189,9 +211,3 @@ class WarmCompiler:
                 kill_pool(broken)
                 self._pool = None
 
-    @staticmethod
-    def _log(source: Path) -> str:
-        path = source.parent / _LOG_NAME
-        text = path.read_text(errors="replace") if path.is_file() else ""
-        path.unlink(missing_ok=True)
-        return clip_output(text)
