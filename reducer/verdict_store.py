@@ -1,6 +1,7 @@
 """Verdicts kept on disk across runs, so a second reduction of the same input compiles nothing it saw.
 
-A verdict is only reusable under the same judge: the key covers the IREE build, the oracle's
+A verdict is only reusable under the same judge: the key covers the IREE build, the code of the
+`oracles` package (a changed signature normaliser must not reuse old answers), the oracle's
 class, options and calibration (the original's verdict it compares against), the contents of any
 file its command names (an edited interestingness script), the flags and the candidate itself.
 The store is SQLite: safe for two reductions sharing one cache directory.
@@ -9,6 +10,7 @@ The store is SQLite: safe for two reductions sharing one cache directory.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import importlib.metadata
 import json
@@ -19,6 +21,7 @@ import sqlite3
 import threading
 from pathlib import Path
 
+import oracles
 from oracles import Candidate, Oracle, Verdict
 from oracles.toolchain import iree_version
 
@@ -42,6 +45,15 @@ def _runtime_version() -> str:
         return importlib.metadata.version("iree-base-runtime")
     except importlib.metadata.PackageNotFoundError:
         return "-"
+
+
+@functools.cache
+def judge_code_digest() -> str:
+    """A digest of the `oracles` package's sources: verdicts depend on that code, not only on IREE."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(oracles.__file__).parent.glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
 
 
 def _named_files(command: str | None) -> list[str]:
@@ -112,7 +124,7 @@ class VerdictStore:
             raise StoreError(f"cannot use the verdict cache in {directory}: {err}; pass --no-cache or --cache-dir DIR") from None
         self._lock = threading.Lock()
         self._closed = False
-        self._build = f"{iree_version()}\nruntime {_runtime_version()}"
+        self._build = f"{iree_version()}\nruntime {_runtime_version()}\noracles {judge_code_digest()}"
 
     def key(self, oracle: Oracle, candidate: Candidate) -> str:
         digest = hashlib.sha256(f"{self._build}\n{oracle_fingerprint(oracle)}\n".encode())

@@ -115,3 +115,14 @@ def test_a_call_that_raises_is_a_failed_uninteresting_call():
     assert answers == [False, False, False]
     assert evaluator.stats.failed_calls == 3
     assert "worker lost" in evaluator.judge(Candidate("// 0")).detail
+
+
+def test_verdicts_kept_by_another_version_of_the_oracles_code_are_not_reused(tmp_path, monkeypatch):
+    from reducer import verdict_store
+
+    oracle, candidate = make_oracle("compile-error"), Candidate("module {}")
+    before = verdict_store.VerdictStore(tmp_path).key(oracle, candidate)
+    # A changed signature normaliser, say: the package's source digest differs.
+    monkeypatch.setattr(verdict_store, "judge_code_digest", lambda: "another version")
+    after = verdict_store.VerdictStore(tmp_path).key(oracle, candidate)
+    assert before != after
