@@ -128,21 +128,30 @@ def shrink_value(
     propose: Callable[[int], T | None],
     judge_all: JudgeAll,
     commit: Callable[[T], None],
+    recheck: bool = False,
 ) -> bool:
     """The smallest size that stays interesting: 1 and 2 first, then bisect toward `value`.
 
-    On return the committed size s is locally minimal: s - 1 was tried and lost the failure
-    (or was no valid candidate), assuming larger sizes keep it once a smaller one does.
+    `recheck` is for a size this search settled on before, since when other sizes moved: one
+    smaller is probed with 1 and 2, and when it loses the failure the size still is locally
+    minimal at the cost of those probes. On return the committed size s is locally minimal:
+    s - 1 was tried and lost the failure (or was no valid candidate), assuming larger sizes
+    keep it once a smaller one does.
     """
-    first = [v for v in (1, 2) if v < value]
-    proposals = {v: propose(v) for v in first}
-    valid = [v for v in first if proposals[v] is not None]
+    probes = sorted({v for v in (1, 2, value - 1 if recheck else 1) if 1 <= v < value})
+    proposals = {v: propose(v) for v in probes}
+    valid = [v for v in probes if proposals[v] is not None]
     answers = dict(zip(valid, judge_all([proposals[v] for v in valid]))) if valid else {}
-    for v in first:
+    if recheck and not answers.get(value - 1):
+        return False
+    small = [v for v in probes if v <= 2]
+    for v in small:
         if answers.get(v):
             commit(proposals[v])
             return True
-    lo, hi, best = (first[-1] if first else 0), value, None
+    lo, hi, best = (small[-1] if small else 0), value, None
+    if recheck:
+        hi, best = value - 1, proposals[value - 1]
     while hi - lo > 1:
         mid = (lo + hi) // 2
         proposal = propose(mid)

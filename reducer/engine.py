@@ -49,6 +49,8 @@ class Reducer:
         self.on_improvement = on_improvement or (lambda _: None)
         self.log = log or (lambda _: None)
         self.ctx = context or irx.new_context()
+        # (pass, dimension) -> the size a shrink search last left it at: probed cheaply next time.
+        self._settled: dict[tuple[str, str], int] = {}
 
     def run(self, original: Proposal) -> Reduction:
         result = Reduction(original, original, passes={p.name: PassRecord() for p in self.passes})
@@ -101,15 +103,29 @@ class Reducer:
         return state["best"]
 
     def _shrink(self, reduction: ReductionPass, state: dict, commit: Callable[[Proposal], None]) -> None:
-        """One dimension at a time; a resize never adds ops, and the sizes only go down, so it ends."""
-        for key, _ in reduction.dimensions(state["best"], self.ctx):
-            current = dict(reduction.dimensions(state["best"], self.ctx)).get(key)
-            if current is None or current <= 1:
-                continue
-            base = state["best"]
+        """One dimension at a time, sweeping until a sweep shrinks nothing.
 
-            def propose(size: int, key: str = key, base: Proposal = base) -> Proposal | None:
-                proposal = reduction.resize(base, key, size, self.ctx)
-                return proposal if proposal is not None and proposal.ops <= base.ops else None
+        Dimensions interact (a smaller one can let another shrink further); resolving that here,
+        where a size the search settled on before is only re-probed one smaller, is far cheaper
+        than another round of every pass. A resize never adds ops and sizes only go down: it ends.
+        """
+        shrunk = True
+        while shrunk:
+            shrunk = False
+            for key, _ in reduction.dimensions(state["best"], self.ctx):
+                current = dict(reduction.dimensions(state["best"], self.ctx)).get(key)
+                if current is None or current <= 1:
+                    continue
+                base = state["best"]
 
-            ddmin.shrink_value(current, propose, self.evaluator.judge_all, commit)
+                def propose(size: int, key: str = key, base: Proposal = base) -> Proposal | None:
+                    proposal = reduction.resize(base, key, size, self.ctx)
+                    return proposal if proposal is not None and proposal.ops <= base.ops else None
+
+                settled = (reduction.name, key)
+                recheck = self._settled.get(settled) == current
+                if ddmin.shrink_value(current, propose, self.evaluator.judge_all, commit, recheck):
+                    shrunk = True
+                    self._settled[settled] = dict(reduction.dimensions(state["best"], self.ctx)).get(key, 0)
+                else:
+                    self._settled[settled] = current

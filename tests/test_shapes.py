@@ -83,6 +83,20 @@ def test_shrink_value_finds_the_locally_minimal_size(value, threshold):
     assert final == threshold
 
 
+@pytest.mark.parametrize("value, threshold", [(37, 37), (37, 20), (64, 1)])
+def test_a_settled_size_is_rechecked_with_one_probe_round_and_still_ends_locally_minimal(value, threshold):
+    committed, judged = [], []
+
+    def judge_all(sizes):
+        judged.append(list(sizes))
+        return [v >= threshold for v in sizes]
+
+    assert shrink_value(value, lambda v: v, judge_all, committed.append, recheck=True) == (threshold < value)
+    assert (committed[-1] if committed else value) == threshold
+    if threshold == value:
+        assert judged == [[1, 2, value - 1]]  # one round of probes, no bisection
+
+
 CONV_VOLUME_SCRIPT = r'''#!/usr/bin/env python3
 import re, sys
 text = open(sys.argv[1]).read()
