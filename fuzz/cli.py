@@ -22,6 +22,7 @@ from fuzz.findings import FindingsDB
 from fuzz.nightly import corpus_changes, summary_markdown
 from fuzz.pipelines import DEFAULT_PIPELINES, PIPELINES, resolve
 from fuzz.triage import reduce_finding
+from reducer.session import INTERRUPTED
 
 _DURATION = re.compile(r"^(\d+(?:\.\d+)?)([smh]?)$")
 
@@ -96,6 +97,9 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as err:
         print(f"fuzz: error: {err}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # the findings database keeps every case that finished
+        print(f"fuzz: interrupted; fuzz show {getattr(args, 'out', '')}".rstrip(), file=sys.stderr)
+        return INTERRUPTED
 
 
 def _campaign(args: argparse.Namespace) -> tuple[CampaignStats, CampaignSettings]:

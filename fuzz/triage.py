@@ -22,7 +22,7 @@ from oracles.toolchain import Limits
 from reducer.corpus import save_entry
 from reducer.passes.registry import passes_for
 from reducer.report import markdown
-from reducer.session import Request, UserError, reduce_file
+from reducer.session import INTERRUPTED, Request, UserError, reduce_file
 
 # The oracle that reproduces each kind of finding.
 ORACLE_FOR_KIND = {
@@ -90,11 +90,15 @@ def reduce_finding(
         request = _request_for(finding, model_path, jobs, compile_timeout_s, passes, time_budget_s)
         outcome = reduce_file(request)
     except (UserError, OracleSetupError) as err:
+        if getattr(err, "exit_code", 1) == INTERRUPTED:
+            raise KeyboardInterrupt from None
         # e.g. a mismatch that the oracle's own seeded inputs do not show.
         (directory / "not-reduced.txt").write_text(f"{err}\n")
         return Triage(directory, f"not reduced: {err}")
     (directory / "command.txt").write_text(outcome.command + "\n")
     (directory / "report.md").write_text(markdown(outcome))
+    if not outcome.complete:  # Ctrl-C: the partial result is written; the campaign stops too
+        raise KeyboardInterrupt
     try:
         _save_corpus_entry(directory, finding, case, outcome, request, out)
     except ValueError:  # an entry from an earlier run of this database: keep it

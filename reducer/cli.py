@@ -21,6 +21,7 @@ from reducer.passes.registry import (
 from reducer.corpus import save_entry
 from reducer.report import markdown, summary
 from reducer.session import (
+    INTERRUPTED,
     Request,
     UserError,
     default_output,
@@ -108,6 +109,9 @@ def main(argv: list[str] | None = None) -> int:
     except (UserError, OracleSetupError) as err:
         print(f"reduce: error: {err}", file=sys.stderr)
         return getattr(err, "exit_code", 1)
+    except KeyboardInterrupt:  # before the reduction started or after it ended: nothing half-written
+        print("reduce: interrupted", file=sys.stderr)
+        return INTERRUPTED
 
 
 def oracle_options(args: argparse.Namespace) -> OracleOptions:
@@ -183,7 +187,7 @@ def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
     if args.report:
         write_atomically(args.report, markdown(outcome))
         print(f"  report        {args.report}")
-    return 0 if outcome.complete else 130
+    return 0 if outcome.complete else INTERRUPTED
 
 
 if __name__ == "__main__":

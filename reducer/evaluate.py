@@ -10,6 +10,7 @@ from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 from oracles import Candidate, Oracle, Verdict
+from reducer.interrupt import Interruption
 from reducer.passes.base import Proposal
 from reducer.verdict_store import VerdictStore
 
@@ -52,8 +53,10 @@ class Evaluator:
         executor: Executor | None = None,
         deadline: float | None = None,
         store: VerdictStore | None = None,
+        interruption: Interruption | None = None,
     ) -> None:
         self.oracle = oracle
+        self.interruption = interruption or Interruption()
         self.deadline = deadline  # time.monotonic() after which every new candidate counts as uninteresting
         self.jobs = max(1, jobs)
         self.executor = executor or ThreadPoolExecutor(max_workers=self.jobs, thread_name_prefix="oracle")
@@ -66,6 +69,7 @@ class Evaluator:
         return self.deadline is not None and time.monotonic() > self.deadline
 
     def submit(self, candidate: Candidate) -> Future:
+        self.interruption.check()  # Ctrl-C stops the search here, between native calls
         key = candidate.key
         with self._lock:
             if key in self.cache:
@@ -93,7 +97,7 @@ class Evaluator:
             with self._lock:
                 self.stats.failed_calls += 1
             return
-        if self.store and stored_key:
+        if self.store and stored_key and not self.interruption.requested:  # a killed compile proves nothing
             self.store.put(stored_key, future.result())
 
     def judge(self, candidate: Candidate) -> Verdict:

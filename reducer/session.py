@@ -17,6 +17,7 @@ from reducer import onnx_model
 from reducer.cluster import ClusterError, ClusterExecutor
 from reducer.engine import Reducer
 from reducer.evaluate import Evaluator
+from reducer.interrupt import Interruption
 from reducer.localize import (
     IsolatedDispatch,
     Localization,
@@ -28,6 +29,9 @@ from reducer.passes.base import Proposal, ReductionPass
 from reducer.report import Outcome
 from reducer.verdict_store import StoreError, VerdictStore
 from reducer.warm_oracle import attach_warm_compiler
+
+
+INTERRUPTED = 130  # the exit status of a run stopped by Ctrl-C, as shells report SIGINT
 
 
 class UserError(Exception):
@@ -103,18 +107,23 @@ def _load_onnx(request: Request) -> Proposal:
     return Proposal(candidate, onnx_model.node_count(model))
 
 
-def _evaluator(request: Request, oracle: Oracle) -> Evaluator:
+def _evaluator(request: Request, oracle: Oracle, interruption: Interruption) -> Evaluator:
     """The local pool, or the cluster at `request.scheduler`; with the disk store unless disabled."""
     try:
         store = VerdictStore(request.cache_dir) if request.cache_dir is not None else None
         executor = ClusterExecutor(request.scheduler) if request.scheduler else None
     except (StoreError, ClusterError) as err:
         raise UserError(str(err)) from None
-    return Evaluator(oracle, request.jobs, executor, store=store)
+    return Evaluator(oracle, request.jobs, executor, store=store, interruption=interruption)
 
 
 def reduce_file(request: Request) -> Outcome:
     """Runs the whole reduction; on Ctrl-C returns the partial outcome with complete=False."""
+    with Interruption().installed() as interruption:
+        return _reduce(request, interruption)
+
+
+def _reduce(request: Request, interruption: Interruption) -> Outcome:
     try:
         find_tool("iree-compile")
     except ToolNotFound as err:
@@ -137,8 +146,13 @@ def reduce_file(request: Request) -> Outcome:
     oracle = onnx_oracle(request.oracle, request.opset_version) if onnx_input else request.oracle
 
     start = time.monotonic()
-    evaluator = _evaluator(request, oracle)
-    verdict = evaluator.judge(original.candidate)
+    evaluator = _evaluator(request, oracle, interruption)
+    try:
+        verdict = evaluator.judge(original.candidate)
+        interruption.check()
+    except KeyboardInterrupt:
+        evaluator.shutdown()
+        raise UserError("interrupted while judging the original; nothing written", INTERRUPTED) from None
     if request.time_budget_s is not None:
         evaluator.deadline = start + request.time_budget_s
     if not verdict.interesting:
@@ -174,6 +188,7 @@ def reduce_file(request: Request) -> Outcome:
         oracle.stop_at(None)  # the final check is the full compile the command shows, by the tool
         oracle.warm = None
         final: Verdict = oracle.judge(best.candidate)  # uncached: the written result must still fail
+        interruption.check()  # a final check cut short by Ctrl-C says nothing about the result
         if not final.interesting:
             raise UserError(f"the reduced result no longer fails on a fresh check (flaky oracle?): {final.detail}", 3)
         verdict = _naming(final, f"input{best.candidate.suffix}", request.output_path.name)

@@ -126,3 +126,24 @@ def test_verdicts_kept_by_another_version_of_the_oracles_code_are_not_reused(tmp
     monkeypatch.setattr(verdict_store, "judge_code_digest", lambda: "another version")
     after = verdict_store.VerdictStore(tmp_path).key(oracle, candidate)
     assert before != after
+
+
+def test_after_ctrl_c_no_verdict_reaches_the_disk_and_nothing_more_is_judged(tmp_path):
+    from reducer.interrupt import Interruption
+    from reducer.verdict_store import VerdictStore
+
+    script = tmp_path / "slow.sh"
+    script.write_text("#!/bin/sh\nsleep 1\n")
+    script.chmod(0o755)
+    oracle = make_oracle("script", OracleOptions(cmd=f"{script} {{}}"))
+    store, interruption = VerdictStore(tmp_path / "cache"), Interruption()
+    evaluator = Evaluator(oracle, 1, store=store, interruption=interruption)
+    candidate = Candidate("module {}")
+
+    running = evaluator.submit(candidate)
+    interruption.request()  # Ctrl-C: the script is killed, its "not interesting" proves nothing
+    running.result()
+    assert store.get(store.key(oracle, candidate)) is None
+    with pytest.raises(KeyboardInterrupt):
+        evaluator.submit(Candidate("module { }"))
+    evaluator.shutdown()
