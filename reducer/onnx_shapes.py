@@ -126,7 +126,7 @@ def resize(model: onnx.ModelProto, dimension: Dimension, size: int) -> onnx.Mode
     except Exception:  # InferenceError and friends: the resize does not fit
         return None
     types = {v.name: v.type for v in [*inferred.graph.value_info, *inferred.graph.output]}
-    if not _convolutions_consistent(inferred):
+    if not _convolutions_consistent(inferred) or not _per_channel_consistent(inferred):
         return None
     for value in graph.output:
         if value.name not in types or not types[value.name].tensor_type.HasField("shape"):
@@ -172,6 +172,43 @@ def _convolutions_consistent(inferred: onnx.ModelProto) -> bool:
         group = next((a.i for a in node.attribute if a.name == "group"), 1)
         if len(weight_dims) > 1 and len(data_dims) > 1 and data_dims[1] != weight_dims[1] * group:
             return False
+    return True
+
+
+# op -> (parameter input, the input it describes, that input's axis or None for the op's `axis`):
+# a 1-D parameter of more than one element has one entry per slice along that axis.
+_PER_CHANNEL: dict[str, tuple[tuple[int, int, int | None], ...]] = {
+    "Conv": ((2, 1, 0),),
+    "ConvInteger": ((3, 1, 0),),
+    "QLinearConv": ((4, 3, 0), (5, 3, 0), (8, 3, 0)),
+    "MatMulInteger": ((2, 0, -2), (3, 1, -1)),
+    "QLinearMatMul": ((1, 0, -2), (2, 0, -2), (4, 3, -1), (5, 3, -1)),
+    "QuantizeLinear": ((1, 0, None), (2, 0, None)),
+    "DequantizeLinear": ((1, 0, None), (2, 0, None)),
+}
+
+
+def _per_channel_consistent(inferred: onnx.ModelProto) -> bool:
+    """Per-channel scales, zero points and biases keep one entry per channel.
+
+    ONNX shape inference does not check them, and a model whose weight lost channels its zero
+    points kept is a different, invalid program: the reduction must not drift onto it.
+    """
+    known = {v.name: _dims(v.type.tensor_type) for v in [*inferred.graph.input, *inferred.graph.value_info]}
+    known.update({name: list(t.dims) for name, t in _constant_tensors(inferred).items()})
+    for node in inferred.graph.node:
+        attrs = {a.name: a for a in node.attribute}
+        if "block_size" in attrs:
+            continue  # blocked quantization: its own shape rule, checked by the op schema
+        for param, described, axis in _PER_CHANNEL.get(node.op_type, ()):
+            if param >= len(node.input) or not node.input[param] or described >= len(node.input):
+                continue
+            values, shape = known.get(node.input[param], []), known.get(node.input[described], [])
+            if len(values) != 1 or values[0] <= 1 or not shape:
+                continue
+            where = axis if axis is not None else (attrs["axis"].i if "axis" in attrs else 1)
+            if not -len(shape) <= where < len(shape) or shape[where] not in (values[0], -1):
+                return False
     return True
 
 

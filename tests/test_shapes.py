@@ -75,6 +75,25 @@ def test_inconsistent_resize_is_no_candidate():
     assert resize(model, by_key(model, "w[1]"), 4) is None
 
 
+def test_per_channel_zero_points_keep_one_entry_per_output_channel():
+    # ConvInteger 8 -> 6 channels with a per-output-channel weight zero point of 6 entries.
+    x = helper.make_tensor_value_info("x", TensorProto.UINT8, [1, 8, 5, 5])
+    y = helper.make_tensor_value_info("y", TensorProto.INT32, None)
+    w = numpy_helper.from_array(np.ones((6, 8, 1, 1), np.uint8), "w")
+    x_zp = numpy_helper.from_array(np.array(0, np.uint8), "x_zp")
+    w_zp = numpy_helper.from_array(np.arange(6, dtype=np.uint8), "w_zp")
+    node = helper.make_node("ConvInteger", ["x", "w", "x_zp", "w_zp"], ["y"], kernel_shape=[1, 1])
+    graph = helper.make_graph([node], "g", [x], [y], [w, x_zp, w_zp])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)])
+
+    # The weight's out-channels alone would leave 6 zero points for 3 channels: no candidate.
+    assert resize(model, by_key(model, "w[0]"), 3) is None
+    # Their size class moves both, and stays a valid program.
+    together = resize(model, by_key(model, "size 6"), 3)
+    assert together is not None
+    assert shape_summary(together) == "x: 1x8x5x5, w: 3x8x1x1, w_zp: 3"
+
+
 @pytest.mark.parametrize("value, threshold", [(100, 37), (64, 1), (2, 2), (129, 128)])
 def test_shrink_value_finds_the_locally_minimal_size(value, threshold):
     committed = []
