@@ -68,7 +68,9 @@ class CompileError(Oracle):
         if known is not None:
             signature = self.reference.signature
             where = list(dict.fromkeys([str(loc) for loc in diagnostic_locations(known)] + where))
-        verdict = Verdict(False, signature, first_error(result.stderr), excerpt=excerpt(result.stderr), locations=where)
+        # A crash with no diagnostic says what killed it; its first output line is often noise.
+        detail = first_error(result.stderr) if "error:" in result.stderr or not signature.startswith("crash:") else signature
+        verdict = Verdict(False, signature, detail, excerpt=excerpt(result.stderr), locations=where)
         if self.match is not None:
             verdict.interesting = bool(self.match.search(result.stderr))
             if not verdict.interesting:

@@ -124,5 +124,35 @@ def without_phase(flags: list[str] | tuple[str, ...]) -> list[str]:
     return [f for f in flags if not f.startswith("--compile-to")]
 
 
+# Target options that imply their device: what `reduce` leaves once the device flag is dropped.
+_IMPLIED_DEVICE = {
+    "--iree-hal-local-target-device-backends=": "local",
+    "--iree-rocm-target=": "hip",
+    "--iree-cuda-target=": "cuda",
+    "--iree-vulkan-target=": "vulkan",
+}
+
+
+def implied_device(flags: list[str] | tuple[str, ...]) -> str | None:
+    """The device a target option implies (`--iree-rocm-target=gfx1100` -> 'hip'), or None."""
+    for flag in flags:
+        for prefix, device in _IMPLIED_DEVICE.items():
+            if flag.startswith(prefix):
+                return device
+    return None
+
+
+def with_device(flags: list[str] | tuple[str, ...], default: tuple[str, ...], accepts=names_any_target) -> list[str]:
+    """`flags` with a target: as they are when `accepts` them, with only the device flag when a
+    target option implies it (a command that names two targets is no repro), else `default` first."""
+    if accepts(flags):
+        return list(flags)
+    device = implied_device(flags)
+    default_device = next((f.split("=", 1)[1] for f in default if f.startswith("--iree-hal-target-device=")), None)
+    if device is not None and (device == default_device or accepts([f"--iree-hal-target-device={device}"])):
+        return [f"--iree-hal-target-device={device}", *flags]
+    return [*default, *flags]
+
+
 def with_default_target(flags: list[str] | tuple[str, ...], default: tuple[str, ...] = GENERIC_CPU) -> list[str]:
-    return list(flags) if names_any_target(flags) else [*default, *flags]
+    return with_device(flags, default)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from oracles.base import Oracle
 from oracles.candidate import Candidate
-from oracles.flags import GFX942, gpu_backend, names_gpu_target, without_phase
+from oracles.flags import GFX942, gpu_backend, names_gpu_target, with_device, without_phase
 from oracles.locations import diagnostic_locations
 from oracles.signature import error_signature, excerpt, first_error
 from oracles.verdict import Verdict
@@ -26,7 +26,6 @@ _PTX_ENTRY = re.compile(r"\.entry\s+([\w$.]+)")
 _PTX_SHARED = re.compile(r"\.shared\s+(?:\.align\s+\d+\s+)?\.b8\s+[\w$.]+\[(\d+)\]")
 _DISPATCH = re.compile(r"[\w$]*_dispatch_\d+[\w$]*")
 DUMP_DIR = "dump"
-ROCM_ARCH_FLAG = "--iree-rocm-target="
 
 
 def rocm_kernel_lds(asm: str) -> dict[str, int]:
@@ -68,11 +67,7 @@ class LdsLimit(Oracle):
 
     def compile_flags(self, user_flags):
         flags = without_phase(user_flags)
-        if not names_gpu_target(flags):
-            # A ROCm arch flag alone (what `reduce` leaves once the device flag is implied) keeps
-            # its arch: adding gfx942's arch flag too would make the command say two targets.
-            names_rocm_arch = any(f.startswith(ROCM_ARCH_FLAG) for f in flags)
-            flags = [*(GFX942[:1] if names_rocm_arch else GFX942), *flags]
+        flags = with_device(flags, GFX942, accepts=names_gpu_target)
         return [*flags, "--compile-to=hal"]
 
     def _dump_flags(self, dump: Path, flags) -> list[str]:

@@ -123,6 +123,16 @@ def bisect(count: Callable[[], int], propose: Propose, judge_all: JudgeAll, comm
     return True
 
 
+def _prime_factors(n: int) -> list[int]:
+    factors, p = [], 2
+    while p * p <= n:
+        while n % p == 0:
+            factors.append(p)
+            n //= p
+        p += 1
+    return sorted(set(factors + ([n] if n > 1 else [])))
+
+
 def shrink_value(
     value: int,
     propose: Callable[[int], T | None],
@@ -130,18 +140,19 @@ def shrink_value(
     commit: Callable[[T], None],
     recheck: bool = False,
 ) -> bool:
-    """The smallest size that stays interesting: 1 and 2 first, then bisect toward `value`.
+    """The smallest size that stays interesting: 1 and 2 first, then whole divisions of the
+    size by its prime factors while one holds, then a bisection below what they reached.
 
-    `recheck` is for a size this search settled on before, since when other sizes moved: one
-    smaller is probed with 1 and 2, and when it loses the failure the size still is locally
-    minimal at the cost of those probes. On return the committed size s is locally minimal:
-    s - 1 was tried and lost the failure (or was no valid candidate), assuming larger sizes
-    keep it once a smaller one does.
+    Compilers pick tiles by divisibility, so a failure at 384 channels often holds at 64 and not
+    at 193: dividing first finds such sizes where a plain bisection would stop at the first odd
+    midpoint. `recheck` is for a size this search settled on before, since when other sizes
+    moved: one smaller is probed with 1 and 2, and when it loses the failure the size still is
+    locally minimal at the cost of those probes. On return the committed size s is locally
+    minimal: s - 1 was tried and lost the failure (or was no valid candidate).
     """
     probes = sorted({v for v in (1, 2, value - 1 if recheck else 1) if 1 <= v < value})
     proposals = {v: propose(v) for v in probes}
-    valid = [v for v in probes if proposals[v] is not None]
-    answers = dict(zip(valid, judge_all([proposals[v] for v in valid]))) if valid else {}
+    answers = _judged(proposals, judge_all)
     if recheck and not answers.get(value - 1):
         return False
     small = [v for v in probes if v <= 2]
@@ -149,8 +160,16 @@ def shrink_value(
         if answers.get(v):
             commit(proposals[v])
             return True
-    lo, hi, best = (small[-1] if small else 0), value, None
-    if recheck:
+    lo = small[-1] if small else 0
+    hi, best = value, None
+    while True:  # divide while a quotient holds, the smallest one first
+        quotients = {q: propose(q) for q in sorted({hi // p for p in _prime_factors(hi)}) if q > lo}
+        held = _judged(quotients, judge_all)
+        smallest = next((q for q in quotients if held.get(q)), None)
+        if smallest is None:
+            break
+        hi, best = smallest, quotients[smallest]
+    if best is None and recheck:
         hi, best = value - 1, proposals[value - 1]
     while hi - lo > 1:
         mid = (lo + hi) // 2
@@ -163,3 +182,9 @@ def shrink_value(
         return False
     commit(best)
     return True
+
+
+def _judged(proposals: dict[int, T | None], judge_all: JudgeAll) -> dict[int, bool]:
+    """Verdicts of the valid proposals, judged together, by size."""
+    valid = [v for v, proposal in proposals.items() if proposal is not None]
+    return dict(zip(valid, judge_all([proposals[v] for v in valid]))) if valid else {}

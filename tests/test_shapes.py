@@ -102,6 +102,13 @@ def test_shrink_value_finds_the_locally_minimal_size(value, threshold):
     assert final == threshold
 
 
+def test_a_failure_that_needs_a_multiple_of_64_shrinks_to_64_not_stops_at_an_odd_midpoint():
+    # As the CUDA 1x1-conv corpus entry: 384 channels fail, 193 compile, 64 fail, 48 compile.
+    committed = []
+    assert shrink_value(384, lambda v: v, lambda vs: [v % 64 == 0 for v in vs], committed.append)
+    assert committed[-1] == 64
+
+
 @pytest.mark.parametrize("value, threshold", [(37, 37), (37, 20), (64, 1)])
 def test_a_settled_size_is_rechecked_with_one_probe_round_and_still_ends_locally_minimal(value, threshold):
     committed, judged = [], []
