@@ -22,6 +22,7 @@ from fuzz.findings import FindingsDB
 from fuzz.nightly import corpus_changes, summary_markdown
 from fuzz.pipelines import DEFAULT_PIPELINES, PIPELINES, resolve
 from fuzz.triage import reduce_finding
+from reducer.corpus import load_entries
 from reducer.session import INTERRUPTED
 
 _DURATION = re.compile(r"^(\d+(?:\.\d+)?)([smh]?)$")
@@ -102,8 +103,8 @@ def main(argv: list[str] | None = None) -> int:
         return INTERRUPTED
 
 
-def _campaign(args: argparse.Namespace) -> tuple[CampaignStats, CampaignSettings]:
-    """The campaign, then each new finding reduced; shared by `run` and `nightly`."""
+def _campaign(args: argparse.Namespace, known: frozenset[str] = frozenset()) -> tuple[CampaignStats, CampaignSettings]:
+    """The campaign, then each new finding reduced (but the `known` signatures); shared by `run` and `nightly`."""
     names = [n for n in f"{args.pipelines},{args.targets}".split(",") if n]
     wanted = resolve(names)
     drivers = tuple(sorted({p.driver for p in wanted if p.gpu}))
@@ -129,6 +130,8 @@ def _campaign(args: argparse.Namespace) -> tuple[CampaignStats, CampaignSettings
     if not args.no_reduce and stats.new:
         db = FindingsDB(args.out / DB_NAME)
         for signature, case in stats.new:
+            if signature in known:
+                continue
             finding = next(f for f in case.findings if f.signature == signature)
             print(f"fuzz: reducing {finding.kind} ({finding.pipeline}): {signature[:100]}", file=sys.stderr, flush=True)
             triage = reduce_finding(finding, case, args.out, jobs=args.reduce_jobs, time_budget_s=args.reduce_budget)
@@ -146,14 +149,15 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _nightly(args: argparse.Namespace) -> int:
-    stats, settings = _campaign(args)
-    checked, changes = corpus_changes(args.corpus)
+    in_corpus = frozenset(entry.signature for entry in load_entries(args.corpus))  # reduced already
+    stats, settings = _campaign(args, in_corpus)
+    entries, changes = corpus_changes(args.corpus)
     db = FindingsDB(args.out / DB_NAME)
     findings = db.all()
     db.close()
-    summary = summary_markdown(stats, findings, checked, changes, {"seed": settings.seed, "pipelines": settings.pipelines})
+    summary = summary_markdown(stats, findings, entries, changes, {"seed": settings.seed, "pipelines": settings.pipelines})
     (args.out / "summary.md").write_text(summary)
-    print(f"fuzz: summary in {args.out / 'summary.md'}; {checked} corpus entries, {len(changes)} changed state")
+    print(f"fuzz: summary in {args.out / 'summary.md'}; {len(entries)} corpus entries, {len(changes)} changed state")
     for change in changes:
         print(f"fuzz: corpus: {change.problem}", file=sys.stderr)
     return 3 if changes else 0

@@ -21,20 +21,26 @@ class CorpusChange:
     problem: str
 
 
-def corpus_changes(root: Path) -> tuple[int, list[CorpusChange]]:
-    """(entries checked, those whose state no longer matches the compiler)."""
+def corpus_changes(root: Path) -> tuple[list[CorpusEntry], list[CorpusChange]]:
+    """(the entries checked, those whose state no longer matches the compiler)."""
     entries = load_entries(root)
     changes = []
     for entry in entries:
         problem = entry_problem(entry, check_entry(entry))
         if problem:
             changes.append(CorpusChange(entry, problem))
-    return len(entries), changes
+    return entries, changes
 
 
-def summary_markdown(stats: CampaignStats, findings: list[StoredFinding], checked: int, changes: list[CorpusChange], settings: dict) -> str:
-    new = {signature for signature, _ in stats.new}
+def summary_markdown(
+    stats: CampaignStats, findings: list[StoredFinding], entries: list[CorpusEntry], changes: list[CorpusChange], settings: dict
+) -> str:
+    """New findings are those neither in the findings database before this run nor in the corpus
+    (a bug with a corpus entry is known, whichever run first saw it)."""
+    in_corpus = {entry.signature: entry.name for entry in entries}
+    new = {signature for signature, _ in stats.new if signature not in in_corpus}
     by_signature = {f.signature: f for f in findings}
+    checked = len(entries)
     lines = [
         "# Nightly fuzz summary",
         "",
@@ -47,20 +53,23 @@ def summary_markdown(stats: CampaignStats, findings: list[StoredFinding], checke
         f"## New findings ({len(new)})",
         "",
     ]
-    lines += _finding_rows([by_signature[s] for s in new if s in by_signature], stats) or ["None."]
+    lines += _finding_rows([by_signature[s] for s in new if s in by_signature], stats, in_corpus) or ["None."]
     known = [by_signature[s] for s in stats.by_signature if s not in new and s in by_signature]
     lines += ["", f"## Known findings seen again ({len(known)})", ""]
-    lines += _finding_rows(known, stats) or ["None."]
+    lines += _finding_rows(known, stats, in_corpus) or ["None."]
     lines += ["", f"## Corpus changes ({len(changes)})", ""]
     lines += [f"- **{c.entry.name}**: {c.problem}" for c in changes] or ["None: every entry is in its recorded state."]
     return "\n".join(lines) + "\n"
 
 
-def _finding_rows(findings: list[StoredFinding], stats: CampaignStats) -> list[str]:
+def _finding_rows(findings: list[StoredFinding], stats: CampaignStats, in_corpus: dict[str, str]) -> list[str]:
     if not findings:
         return []
-    rows = ["| class | pipelines | seen (run / all) | reduced | signature |", "|---|---|---|---|---|"]
+    rows = ["| class | pipelines | seen (run / all) | reduced | corpus entry | signature |", "|---|---|---|---|---|---|"]
     for f in findings:
         signature = f.signature.replace("|", "\\|")[:160]
-        rows.append(f"| {f.kind} | {f.pipeline} | {stats.by_signature[f.signature]} / {f.count} | {f.reduced_size or '-'} | `{signature}` |")
+        entry = f"`{in_corpus[f.signature]}`" if f.signature in in_corpus else "-"
+        rows.append(
+            f"| {f.kind} | {f.pipeline} | {stats.by_signature[f.signature]} / {f.count} | {f.reduced_size or '-'} | {entry} | `{signature}` |"
+        )
     return rows

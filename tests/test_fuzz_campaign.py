@@ -123,3 +123,26 @@ def test_nightly_writes_its_summary_and_fails_when_a_corpus_entry_changed_state(
     assert fuzz_main(args) == 3
     summary = (out / "summary.md").read_text()
     assert "1 changed state" in summary and "unknown-op no longer reproduces" in summary and "mark it fixed" in summary
+
+
+def test_nightly_summary_counts_a_finding_with_a_corpus_entry_as_known():
+    from collections import Counter
+    from pathlib import Path
+
+    from fuzz.campaign import CampaignStats
+    from fuzz.findings import StoredFinding
+    from fuzz.nightly import summary_markdown
+    from reducer.corpus import CorpusEntry
+
+    def stored(signature: str, kind: str) -> StoredFinding:
+        return StoredFinding(signature, kind, "vmvx", "", 1, "{}", "", 1, None, "1 nodes, 150 bytes")
+
+    known, fresh = "error: fptoui on vmvx", "crash: died: somewhere new"
+    stats = CampaignStats(cases=3, seconds=60.0, by_kind=Counter({"compile error": 1, "crash": 1}), by_signature=Counter({known: 1, fresh: 1}))
+    stats.new = [(known, None), (fresh, None)]  # both first seen by this run's database
+    entry = CorpusEntry("vmvx-fptoui", "compile-error", {}, [], "reproduces", "3.13.0", known, "", "", "repro.onnx", directory=Path("."))
+
+    summary = summary_markdown(stats, [stored(known, "compile error"), stored(fresh, "crash")], [entry], [], {"seed": 1, "pipelines": ("vmvx",)})
+    new_part, known_part = summary.split("## Known findings seen again")
+    assert "## New findings (1)" in new_part and fresh in new_part and known not in new_part
+    assert "(1)" in known_part.splitlines()[0] and "`vmvx-fptoui`" in known_part
