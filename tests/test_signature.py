@@ -39,3 +39,9 @@ def test_a_segfault_in_the_onnx_lowering_has_the_same_signature_every_run(iree_c
         signatures.add(crash_signature(result.returncode, result.stderr, result.signal_name))
     (signature,) = signatures  # the exit code varies between runs; the signature must not
     assert signature.startswith("crash: ") and "AtenPadOp::create" in signature
+
+
+def test_paths_are_stripped_but_a_slash_inside_a_word_is_not_a_path():
+    line = "/tmp/x/lowered.input.mlir:33:10: error: 'linalg.generic' op inferred input/output operand #1 has shape's dimension #2 to be 16"
+    assert error_signature(line) == "error: 'linalg.generic' op inferred input/output operand #N has shape's dimension #N to be N"
+    assert error_signature("error: cannot open /tmp/run7/b.mlir for reading") == "error: cannot open <path> for reading"
