@@ -16,8 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from fuzz.campaign import DB_NAME, CampaignSettings, run_campaign  # noqa: E402
-from fuzz.pipelines import DEFAULT_PIPELINES  # noqa: E402
+from fuzz.campaign import DB_NAME, CampaignSettings, run_campaign
+from fuzz.pipelines import DEFAULT_PIPELINES
 
 
 def main() -> None:
@@ -33,8 +33,8 @@ def main() -> None:
     for names in args.pipelines or [",".join(DEFAULT_PIPELINES)]:
         with tempfile.TemporaryDirectory() as tmp:
             settings = CampaignSettings(seconds=args.seconds, seed=args.seed, out=Path(tmp), jobs=args.jobs, pipelines=tuple(names.split(",")))
-            complete = []
-            stats = run_campaign(settings, progress=lambda s: None, on_case=lambda case: complete.append(_all_ran(case)))
+            complete: list[bool] = []
+            stats = run_campaign(settings, progress=lambda s: None, on_case=complete_recorder(complete))
             with sqlite3.connect(Path(tmp) / DB_NAME) as db:
                 (distinct,) = db.execute("SELECT COUNT(*) FROM findings").fetchone()
         print(
@@ -42,6 +42,11 @@ def main() -> None:
             f"{sum(complete)} ({60 * sum(complete) / stats.seconds:.1f}/min) | {distinct} |",
             flush=True,
         )
+
+
+def complete_recorder(complete: list[bool]):
+    """Records, per case, whether every pipeline compiled, ran and was compared."""
+    return lambda case: complete.append(_all_ran(case))
 
 
 def _all_ran(case) -> bool:

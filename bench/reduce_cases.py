@@ -16,22 +16,22 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import onnx  # noqa: E402
+import onnx
 
-from oracles import Oracle, OracleOptions, make_oracle  # noqa: E402
-from oracles.toolchain import find_tool  # noqa: E402
-from reducer import ir as irx  # noqa: E402
-from reducer.passes.registry import passes_for  # noqa: E402
-from reducer.passes.shapes import shapes_of  # noqa: E402
-from reducer.session import Request, reduce_file  # noqa: E402
-from tests.models import linalg_chain, torch_chain  # noqa: E402
-from tests.test_reduce_onnx import conv_det_network  # noqa: E402
+from oracles import Oracle, OracleOptions, make_oracle
+from oracles.toolchain import find_tool
+from reducer import ir as irx
+from reducer.passes.registry import passes_for
+from reducer.passes.shapes import shapes_of
+from reducer.session import Request, reduce_file
+from tests.models import linalg_chain, torch_chain
+from tests.test_reduce_onnx import conv_det_network
 
 CPU = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu"]
 GFX942 = ["--iree-hal-target-device=hip", "--iree-rocm-target=gfx942"]

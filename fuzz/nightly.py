@@ -45,8 +45,10 @@ def summary_markdown(
         "# Nightly fuzz summary",
         "",
         f"- IREE: `{iree_version()}`",
-        f"- campaign: {stats.cases} cases in {stats.seconds:.0f} s ({stats.per_minute:.1f}/min), seed {settings['seed']}, "
-        f"pipelines {', '.join(settings['pipelines'])}",
+        (
+            f"- campaign: {stats.cases} cases in {stats.seconds:.0f} s ({stats.per_minute:.1f}/min), seed {settings['seed']}, "
+            f"pipelines {', '.join(settings['pipelines'])}"
+        ),
         f"- findings this run: {sum(stats.by_kind.values())} ({', '.join(f'{k} {n}' for k, n in sorted(stats.by_kind.items())) or 'none'})",
         f"- corpus: {checked} entries checked, {len(changes)} changed state",
         "",

@@ -14,7 +14,16 @@ from pathlib import Path
 import onnx
 
 from fuzz.build import build_model
-from fuzz.execute import COMPILE_ERROR, CRASH, IMPORT_FAILURE, LDS_OVERRUN, MISMATCH, TIMEOUT, CaseResult, Finding
+from fuzz.execute import (
+    COMPILE_ERROR,
+    CRASH,
+    IMPORT_FAILURE,
+    LDS_OVERRUN,
+    MISMATCH,
+    TIMEOUT,
+    CaseResult,
+    Finding,
+)
 from fuzz.pipelines import PIPELINES
 from fuzz.spec import GraphSpec
 from oracles import OracleOptions, OracleSetupError, make_oracle

@@ -14,7 +14,13 @@ from pathlib import Path
 
 from oracles.base import Oracle
 from oracles.candidate import Candidate
-from oracles.flags import GFX942, gpu_backend, names_gpu_target, with_device, without_phase
+from oracles.flags import (
+    GFX942,
+    gpu_backend,
+    names_gpu_target,
+    with_device,
+    without_phase,
+)
 from oracles.locations import diagnostic_locations
 from oracles.signature import error_signature, excerpt, first_error
 from oracles.verdict import Verdict

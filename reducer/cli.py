@@ -12,13 +12,13 @@ from pathlib import Path
 from oracles import ORACLES, OracleOptions, OracleSetupError, make_oracle
 from oracles.flags import parse_pasted
 from oracles.toolchain import Limits
+from reducer.corpus import save_entry
 from reducer.passes.registry import (
     ONNX_REDUCTION_PASSES,
     REDUCTION_PASSES,
     pass_by_name,
     passes_for,
 )
-from reducer.corpus import save_entry
 from reducer.report import markdown, summary
 from reducer.session import (
     INTERRUPTED,

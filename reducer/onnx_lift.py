@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 
-import iree.compiler.ir as ir
 import numpy as np
 import onnx
+from iree.compiler import ir
 from onnx import TensorProto, helper
 
 from reducer import ir as irx

@@ -123,7 +123,7 @@ def resize(model: onnx.ModelProto, dimension: Dimension, size: int) -> onnx.Mode
         value.type.tensor_type.ClearField("shape")
     try:
         inferred = shape_inference.infer_shapes(edited, check_type=True, strict_mode=True, data_prop=True)
-    except Exception:  # InferenceError and friends: the resize does not fit
+    except Exception:  # noqa: BLE001  (InferenceError and friends: the resize does not fit)
         return None
     types = {v.name: v.type for v in [*inferred.graph.value_info, *inferred.graph.output]}
     if not _convolutions_consistent(inferred) or not _per_channel_consistent(inferred):

@@ -30,7 +30,6 @@ from reducer.report import Outcome
 from reducer.verdict_store import StoreError, VerdictStore
 from reducer.warm_oracle import attach_warm_compiler
 
-
 INTERRUPTED = 130  # the exit status of a run stopped by Ctrl-C, as shells report SIGINT
 
 

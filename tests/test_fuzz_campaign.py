@@ -14,9 +14,9 @@ from fuzz.findings import FindingsDB
 from fuzz.pipelines import PIPELINES, Pipeline
 from fuzz.spec import Const, GraphSpec, Node, Tensor
 from fuzz.triage import reduce_finding
-from reducer.passes.registry import passes_for
 from oracles.flags import GENERIC_CPU
 from oracles.toolchain import Limits
+from reducer.passes.registry import passes_for
 
 # A pipeline perturbed for real: matmul inputs demoted to bf16, which rounds integers above 256.
 PERTURBED = Pipeline(

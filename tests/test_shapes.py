@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import numpy as np
 import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
-import numpy as np
 
 from reducer.ddmin import shrink_value
 from reducer.onnx_lift import NotLiftable, lift
