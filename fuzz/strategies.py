@@ -479,15 +479,7 @@ def _conv_block(g: _Graph, kind: str, given: _Value | None, last: bool) -> _Out:
     if kind == "conv_integer":
         inputs = [xq.name, w, xz if (c.flag(0.8) or xzp[0] != 0) else "", wz]
         y = g.node("ConvInteger", inputs, "int32", geo.out, xq.bound * 16 * geo.k, attrs)
-        scale = max(xsc) / 16
-
-        def finish(v: _Value) -> _Value:
-            if last and c.flag(0.3):
-                return v
-            s = g.scalar("float32", _pow2_near(scale))
-            return g.dequantize(v, s, None, [_pow2_near(scale)], None, v.bound)
-
-        return _Out(y, 1, xq, None, False, finish=finish)
+        return _Out(y, 1, xq, None, False, finish=_int32_dequantizer(g, c, last, max(xsc) / 16))
     ws, wsc = g.scales(m if per_channel else None)
     ydt = c.pick(("uint8", "int8"))
     sy = _pow2_near(max(xsc) * max(wsc) * 8 * 8 * math.sqrt(geo.k) / 32) * c.pick((1.0, 0.5, 2.0))
@@ -499,6 +491,18 @@ def _conv_block(g: _Graph, kind: str, given: _Value | None, last: bool) -> _Out:
     if last and c.flag(0.3):
         return _Out(y, 1, xq, None, True, epilogues=False)
     return _Out(g.dequantize(y, ys, yz, [sy]), 1, xq, None, len(inputs) == 9)
+
+
+def _int32_dequantizer(g: _Graph, c, last: bool, scale: float) -> Callable[[_Value], _Value]:
+    """The finish of an integer conv / matmul: its int32 accumulator dequantized (a last node may stay int32)."""
+
+    def finish(v: _Value) -> _Value:
+        if last and c.flag(0.3):
+            return v
+        s = g.scalar("float32", _pow2_near(scale))
+        return g.dequantize(v, s, None, [_pow2_near(scale)], None, v.bound)
+
+    return finish
 
 
 def _requantize(g: _Graph, v: _Value, typical: float) -> _Value:
@@ -554,15 +558,7 @@ def _matmul_block(g: _Graph, kind: str, given: _Value | None, last: bool) -> _Ou
     if kind == "matmul_integer":
         inputs = [aq.name, w, xz, wz] if (c.flag(0.8) or xzp[0] != 0) else [aq.name, w, "", wz]
         y = g.node("MatMulInteger", inputs, "int32", out, aq.bound * 16 * k)
-        scale = max(xsc) / 16
-
-        def finish(v: _Value) -> _Value:
-            if last and c.flag(0.3):
-                return v
-            s = g.scalar("float32", _pow2_near(scale))
-            return g.dequantize(v, s, None, [_pow2_near(scale)], None, v.bound)
-
-        return _Out(y, axis, aq, None, finish=finish)
+        return _Out(y, axis, aq, None, finish=_int32_dequantizer(g, c, last, max(xsc) / 16))
     ws, wsc = g.scales(n)
     ydt = c.pick(("uint8", "int8"))
     sy = _pow2_near(max(xsc) * max(wsc) * 8 * 8 * math.sqrt(k) / 32) * c.pick((1.0, 0.5, 2.0))
