@@ -61,7 +61,7 @@ class _ShrinkShapes(ReductionPass):
 
 class ShrinkOnnxShapes(_ShrinkShapes):
     name = "shrink-shapes"
-    description = "shrink each tensor dimension of an ONNX model: 1, 2, then bisect; shapes re-inferred"
+    description = "shrink each tensor dimension of an ONNX model: 1, 2, divisions, then bisect; shapes re-inferred"
 
     def model(self, current: Proposal) -> onnx.ModelProto | None:
         data = current.candidate.binary
