@@ -65,7 +65,9 @@ class PipelineRun:
     status: str  # "ok", "compiled" (GPU, not run), a finding kind, or "run error"
     seconds: float
     detail: str = ""
-    max_abs: float = 0.0
+    max_abs: float = 0.0  # against the reference
+    mismatch_fraction: float = 0.0  # of the elements beyond tolerance
+    agreement: str = ""  # against the case's first pipeline that ran
 
 
 @dataclass
@@ -204,6 +206,7 @@ def run_case(
             result.findings.append(Finding(IMPORT_FAILURE, "import", "import: " + normalise(why), why))
             result.seconds = time.monotonic() - start
             return result
+        first: tuple[str, list[np.ndarray]] | None = None  # pipelines are compared with each other too
         for pipeline in pipelines:
             t0 = time.monotonic()
             where = workdir / pipeline.name
@@ -225,7 +228,13 @@ def run_case(
                 continue
             comparison = compare_outputs(expected, outputs, reduction_length=longest, quantized=quantized)
             status = "ok" if comparison.matches else MISMATCH
-            result.runs.append(PipelineRun(pipeline.name, status, time.monotonic() - t0, comparison.description, comparison.max_abs))
+            run = PipelineRun(pipeline.name, status, time.monotonic() - t0, comparison.description, comparison.max_abs, comparison.mismatch_fraction)
+            if first is None:
+                first = (pipeline.name, outputs)
+            else:
+                peer = compare_outputs(first[1], outputs, reduction_length=longest, quantized=quantized)
+                run.agreement = f"{'agrees with' if peer.matches else 'differs from'} {first[0]}: {peer.description}"
+            result.runs.append(run)
             if not comparison.matches:
                 _add(result, Finding(MISMATCH, pipeline.name, _mismatch_signature(spec), comparison.description))
     result.seconds = time.monotonic() - start

@@ -75,6 +75,8 @@ def test_perturbed_pipeline_is_a_mismatch_that_is_deduped_and_reduced(tmp_path, 
 
     statuses = {run.pipeline: run.status for run in first.runs}
     assert statuses == {"cpu": "ok", PERTURBED.name: MISMATCH}
+    perturbed = first.runs[1]  # compared with the reference and with the pipeline before it
+    assert perturbed.mismatch_fraction > 0 and perturbed.agreement.startswith("differs from cpu")
     (finding,) = first.findings
     assert finding.kind == MISMATCH and finding.pipeline == PERTURBED.name
 
