@@ -42,6 +42,10 @@ ORACLE_FOR_KIND = {
     LDS_OVERRUN: "lds-limit",
     MISMATCH: "reference-mismatch",  # the first mismatching pipeline's flags against onnx.reference
 }
+# A mismatch where another pipeline got the reference's answer is first reduced as a
+# miscompile of the two (no reference needed per candidate); when the oracle's own seeded
+# inputs do not show it, or every pipeline was wrong, as a reference mismatch.
+MISCOMPILE = "miscompile"
 
 
 @dataclass
@@ -54,8 +58,27 @@ def finding_directory(out: Path, signature: str) -> Path:
     return out / "findings" / hashlib.sha1(signature.encode()).hexdigest()[:12]
 
 
+def _agreeing_pipeline(case: CaseResult) -> str | None:
+    """A pipeline of the case whose outputs matched the reference."""
+    return next((run.pipeline for run in case.runs if run.status == "ok" and run.pipeline in PIPELINES), None)
+
+
+def _oracle_names(finding: Finding, case: CaseResult) -> list[str]:
+    """The oracles to reduce the finding with, the first that the original shows being used."""
+    if finding.kind == MISMATCH and _agreeing_pipeline(case) is not None:
+        return [MISCOMPILE, ORACLE_FOR_KIND[MISMATCH]]
+    return [ORACLE_FOR_KIND[finding.kind]]
+
+
 def _request_for(
-    finding: Finding, model_path: Path, jobs: int, compile_timeout_s: float, passes: list | None, time_budget_s: float | None
+    finding: Finding,
+    case: CaseResult,
+    oracle_name: str,
+    model_path: Path,
+    jobs: int,
+    compile_timeout_s: float,
+    passes: list | None,
+    time_budget_s: float | None,
 ) -> Request:
     # The first pipeline that showed it; an import failure happens before any: use the CPU one.
     pipeline = PIPELINES.get(finding.pipeline.split(",")[0], PIPELINES["cpu"])
@@ -63,7 +86,10 @@ def _request_for(
     flags = list(pipeline.flags)
     if finding.kind == TIMEOUT:
         options.hang_seconds = compile_timeout_s
-    oracle = make_oracle(ORACLE_FOR_KIND[finding.kind], options)
+    if oracle_name == MISCOMPILE:  # the pipelines carry the flags; the user flags stay empty
+        options.pipeline_a = list(PIPELINES[_agreeing_pipeline(case)].flags)
+        options.pipeline_b, flags = flags, []
+    oracle = make_oracle(oracle_name, options)
     return Request(
         input_path=model_path,
         oracle=oracle,
@@ -95,15 +121,19 @@ def reduce_finding(
         f"kind: {finding.kind}\npipelines: {finding.pipeline}\nsignature: {finding.signature}\n"
         f"detail: {finding.detail}\nseed: {case.seed}\ngraph: {case.description}\n"
     )
-    try:
-        request = _request_for(finding, model_path, jobs, compile_timeout_s, passes, time_budget_s)
-        outcome = reduce_file(request)
-    except (UserError, OracleSetupError) as err:
-        if getattr(err, "exit_code", 1) == INTERRUPTED:
-            raise KeyboardInterrupt from None
-        # e.g. a mismatch that the oracle's own seeded inputs do not show.
-        (directory / "not-reduced.txt").write_text(f"{err}\n")
-        return Triage(directory, f"not reduced: {err}")
+    failures = []
+    for oracle_name in _oracle_names(finding, case):
+        try:
+            request = _request_for(finding, case, oracle_name, model_path, jobs, compile_timeout_s, passes, time_budget_s)
+            outcome = reduce_file(request)
+            break
+        except (UserError, OracleSetupError) as err:
+            if getattr(err, "exit_code", 1) == INTERRUPTED:
+                raise KeyboardInterrupt from None
+            failures.append(f"{oracle_name}: {err}")  # e.g. a mismatch the oracle's own seeded inputs do not show
+    else:
+        (directory / "not-reduced.txt").write_text("\n".join(failures) + "\n")
+        return Triage(directory, f"not reduced: {failures[-1]}")
     (directory / "command.txt").write_text(outcome.command + "\n")
     (directory / "report.md").write_text(markdown(outcome))
     if not outcome.complete:  # Ctrl-C: the partial result is written; the campaign stops too
@@ -121,7 +151,7 @@ def _save_corpus_entry(directory: Path, finding: Finding, case: CaseResult, outc
         out / "corpus",
         f"{finding.kind.replace(' ', '-').lower()}-{directory.name}",
         outcome.best.candidate,
-        ORACLE_FOR_KIND[finding.kind],
+        request.oracle.name,
         request.oracle.options,
         outcome.verdict,
         f"{finding.kind} ({finding.pipeline}): {outcome.verdict.detail}",
