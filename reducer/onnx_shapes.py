@@ -218,10 +218,12 @@ def _dims(tensor_type) -> list[int]:
     return [d.dim_value if d.HasField("dim_value") else -1 for d in tensor_type.shape.dim]
 
 
-def shape_summary(model: onnx.ModelProto) -> str:
-    """'x: 1x32x16x16, w: 64x32x1x1' for the graph inputs and non-shape constants."""
-    parts = [f"{name}: {'x'.join(map(str, dims))}" for name, dims in _input_shapes(model).items()]
-    for name, tensor in _constant_tensors(model).items():
-        if not _is_shape_data(tensor) and len(tensor.dims):
-            parts.append(f"{name}: {'x'.join(map(str, tensor.dims))}")
-    return ", ".join(parts)
+def shape_summary(model: onnx.ModelProto, named: bool = True) -> str:
+    """'x: 1x32x16x16, w: 64x32x1x1' for the graph inputs and non-shape constants.
+
+    `named=False` leaves the names out where they carry no meaning (a lifted function's are
+    positional, so the same name before and after reduction may be another tensor).
+    """
+    shapes = [(name, dims) for name, dims in _input_shapes(model).items()]
+    shapes += [(name, t.dims) for name, t in _constant_tensors(model).items() if not _is_shape_data(t) and len(t.dims)]
+    return ", ".join(f"{name}: " * named + "x".join(map(str, dims)) for name, dims in shapes)

@@ -112,4 +112,4 @@ def shapes_of(candidate: Candidate) -> str:
     if candidate.binary is not None:
         return shape_summary(onnx_model.parse(candidate.binary))
     lifted = _lifted(candidate.text) if '"onnx.' in candidate.text else None
-    return shape_summary(lifted) if lifted is not None else ""
+    return shape_summary(lifted, named=False) if lifted is not None else ""
