@@ -16,6 +16,7 @@ from fuzz.spec import Const, GraphSpec, Node, Tensor
 from fuzz.triage import reduce_finding
 from oracles.flags import GENERIC_CPU
 from oracles.toolchain import Limits
+from reducer.corpus import check_entry, entry_problem, load_entries
 from reducer.passes.registry import passes_for
 
 # A pipeline perturbed for real: matmul inputs demoted to bf16, which rounds integers above 256.
@@ -98,6 +99,8 @@ def test_perturbed_pipeline_is_a_mismatch_that_is_deduped_and_reduced(tmp_path, 
     report = (triage.directory / "report.md").read_text()
     # cpu got the reference's answer, so the finding reduces as a miscompile of the two pipelines.
     assert "miscompile" in report and "--iree-global-opt-demote-contraction-inputs-type=bf16" in report
+    (entry,) = load_entries(tmp_path / "corpus")  # saved as a regression test that still fails
+    assert entry.oracle == "miscompile" and entry_problem(entry, check_entry(entry)) is None
     assert db.all()[0].reduced_size.endswith("bytes")
     db.close()
 
