@@ -236,7 +236,8 @@ def run_case(
                 run.agreement = f"{'agrees with' if peer.matches else 'differs from'} {first[0]}: {peer.description}"
             result.runs.append(run)
             if not comparison.matches:
-                _add(result, Finding(MISMATCH, pipeline.name, _mismatch_signature(spec), comparison.description))
+                detail = "; ".join(filter(None, (comparison.description, run.agreement)))
+                _add(result, Finding(MISMATCH, pipeline.name, _mismatch_signature(spec), detail))
     result.seconds = time.monotonic() - start
     return result
 

@@ -79,7 +79,7 @@ def test_perturbed_pipeline_is_a_mismatch_that_is_deduped_and_reduced(tmp_path, 
     perturbed = first.runs[1]  # compared with the reference and with the pipeline before it
     assert perturbed.mismatch_fraction > 0 and perturbed.agreement.startswith("differs from cpu")
     (finding,) = first.findings
-    assert finding.kind == MISMATCH and finding.pipeline == PERTURBED.name
+    assert finding.kind == MISMATCH and finding.pipeline == PERTURBED.name and "differs from cpu" in finding.detail
 
     db = FindingsDB(tmp_path / "findings.db")
     assert db.record(finding, first) is True
