@@ -142,7 +142,7 @@ def reduce_finding(
         _save_corpus_entry(directory, finding, case, outcome, request, out)
     except ValueError:  # an entry from an earlier run of this database: keep it
         pass
-    size = f"{outcome.best.ops} nodes, {outcome.best.candidate.size} bytes"
+    size = f"{outcome.best.ops} node{'' if outcome.best.ops == 1 else 's'}, {outcome.best.candidate.size} bytes"
     return Triage(directory, size)
 
 

@@ -141,7 +141,7 @@ def test_nightly_summary_counts_a_finding_with_a_corpus_entry_as_known():
     from reducer.corpus import CorpusEntry
 
     def stored(signature: str, kind: str) -> StoredFinding:
-        return StoredFinding(signature, kind, "vmvx", "", 1, "{}", "", 1, None, "1 nodes, 150 bytes")
+        return StoredFinding(signature, kind, "vmvx", "", 1, "{}", "", 1, None, "1 node, 150 bytes")
 
     known, fresh = "error: fptoui on vmvx", "crash: died: somewhere new"
     stats = CampaignStats(cases=3, seconds=60.0, by_kind=Counter({"compile error": 1, "crash": 1}), by_signature=Counter({known: 1, fresh: 1}))
