@@ -405,17 +405,21 @@ def _raw_element_type(dtype: np.dtype) -> str | None:
     return next((iree for iree, numpy_name in _RAW_ELEMENT_TYPES.items() if numpy_name == name), None)
 
 
+def array_file(dtype: np.dtype, stem: str) -> str:
+    """`stem.npy`, or `stem.bin` (raw bits) for bf16 / f8 elements, which .npy cannot hold."""
+    return f"{stem}.bin" if _raw_element_type(dtype) is not None else f"{stem}.npy"
+
+
 def _input_flag(value: np.ndarray | np.generic, file_stem: str) -> tuple[str, Path | None]:
     """The --input flag for one argument and the file it reads (None for a literal scalar)."""
     if isinstance(value, np.generic):
         literal = int(value) if value.dtype == np.bool_ else value.item()
         return f"--input={literal!r}", None
+    path = Path(array_file(value.dtype, file_stem))
     element = _raw_element_type(value.dtype)
-    if element is not None:  # numpy's .npy has no bf16 / f8: pass raw bits with the type spelled out
-        path = Path(f"{file_stem}.bin")
+    if element is not None:  # raw bits: the type is spelled out
         shape = "x".join(str(d) for d in value.shape)
         return f"--input={shape + 'x' if shape else ''}{element}=@{path.name}", path
-    path = Path(f"{file_stem}.npy")
     return f"--input=@{path.name}", path
 
 
@@ -434,9 +438,10 @@ def _result_file(result_type: str, stem: str) -> tuple[str, ArgType | None]:
         shape, dtype = parse_type(result_type)
     except ValueError:
         return f"{stem}.npy", None
-    if _raw_element_type(dtype) is not None and shape is not None:
-        return f"{stem}.bin", (shape, dtype)
-    return f"{stem}.npy", None
+    if shape is None:  # a primitive scalar result
+        return f"{stem}.npy", None
+    name = array_file(dtype, stem)
+    return name, ((shape, dtype) if name.endswith(".bin") else None)
 
 
 def exported_results(vmfb_path: str | Path, function: str, limits: Limits) -> list[str] | str:

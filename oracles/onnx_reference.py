@@ -33,8 +33,8 @@ from onnx.reference.ops.op_qlinear_matmul import QLinearMatMul as _StockQLinearM
 
 from oracles.base import OracleOptions
 from oracles.candidate import Candidate
-from oracles.miscompile import ArgType, _write_input, inputs_for_signature
-from oracles.reference_mismatch import ReferenceMismatch, array_file
+from oracles.miscompile import ArgType, _write_input, array_file, inputs_for_signature
+from oracles.reference_mismatch import ReferenceMismatch
 
 MATMULS = frozenset({"MatMul", "Gemm", "MatMulInteger", "QLinearMatMul"})
 CONVS = frozenset({"Conv", "ConvInteger", "QLinearConv"})

@@ -20,8 +20,6 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
-import numpy as np
-
 from oracles.base import Oracle, OracleOptions
 from oracles.candidate import Candidate
 from oracles.flags import with_default_target
@@ -29,7 +27,7 @@ from oracles.miscompile import (
     RUN_DEVICE,
     _entry,
     _input_flag,
-    _raw_element_type,
+    array_file,
     compare_outputs,
     run_module,
 )
@@ -159,11 +157,6 @@ def _parse(data: bytes):
         return onnx.load_from_string(data)
     except (DecodeError, RuntimeError) as err:
         raise ValueError(f"cannot parse the model: {' '.join(str(err).split())}") from None
-
-
-def array_file(dtype: np.dtype, stem: str) -> str:
-    """`stem.npy`, or `stem.bin` (raw bits) for bf16 / f8 elements, which .npy cannot hold."""
-    return f"{stem}.bin" if _raw_element_type(dtype) is not None else f"{stem}.npy"
 
 
 def run_command(model_bytes: bytes, vmfb: str, seed: int) -> str:
