@@ -63,17 +63,19 @@ def _agreeing_pipeline(case: CaseResult) -> str | None:
     return next((run.pipeline for run in case.runs if run.status == "ok" and run.pipeline in PIPELINES), None)
 
 
-def _oracle_names(finding: Finding, case: CaseResult) -> list[str]:
-    """The oracles to reduce the finding with, the first that the original shows being used."""
-    if finding.kind == MISMATCH and _agreeing_pipeline(case) is not None:
-        return [MISCOMPILE, ORACLE_FOR_KIND[MISMATCH]]
-    return [ORACLE_FOR_KIND[finding.kind]]
+def _oracles_for(finding: Finding, case: CaseResult) -> list[tuple[str, str | None]]:
+    """(oracle, the pipeline that got it right for a miscompile) to reduce the finding with; the
+    first that the original shows is used."""
+    agreeing = _agreeing_pipeline(case) if finding.kind == MISMATCH else None
+    if agreeing is not None:
+        return [(MISCOMPILE, agreeing), (ORACLE_FOR_KIND[MISMATCH], None)]
+    return [(ORACLE_FOR_KIND[finding.kind], None)]
 
 
 def _request_for(
     finding: Finding,
-    case: CaseResult,
     oracle_name: str,
+    agreeing: str | None,
     model_path: Path,
     jobs: int,
     compile_timeout_s: float,
@@ -87,7 +89,7 @@ def _request_for(
     if finding.kind == TIMEOUT:
         options.hang_seconds = compile_timeout_s
     if oracle_name == MISCOMPILE:  # the pipelines carry the flags; the user flags stay empty
-        options.pipeline_a = list(PIPELINES[_agreeing_pipeline(case)].flags)
+        options.pipeline_a = list(PIPELINES[agreeing].flags)
         options.pipeline_b, flags = flags, []
     oracle = make_oracle(oracle_name, options)
     return Request(
@@ -122,9 +124,9 @@ def reduce_finding(
         f"detail: {finding.detail}\nseed: {case.seed}\ngraph: {case.description}\n"
     )
     failures = []
-    for oracle_name in _oracle_names(finding, case):
+    for oracle_name, agreeing in _oracles_for(finding, case):
         try:
-            request = _request_for(finding, case, oracle_name, model_path, jobs, compile_timeout_s, passes, time_budget_s)
+            request = _request_for(finding, oracle_name, agreeing, model_path, jobs, compile_timeout_s, passes, time_budget_s)
             outcome = reduce_file(request)
             break
         except (UserError, OracleSetupError) as err:

@@ -103,7 +103,11 @@ def compile_capturing(source: Path, flags: Sequence[str], output: Path) -> Proce
     """`compile_in_process` with its diagnostics as a `ProcessResult`, as `run_tool` gives them;
     None: a flag only the command line takes, run the tool instead."""
     start = time.monotonic()
-    ok = _compile_job(str(source), list(flags), str(output), str(source.parent))
+    return _captured(_compile_job(str(source), list(flags), str(output), str(source.parent)), source, start)
+
+
+def _captured(ok: bool | None, source: Path, start: float) -> ProcessResult | None:
+    """A finished `_compile_job` as `run_tool` would report it; None passes "run the tool" on."""
     if ok is None:
         return None
     return ProcessResult(0 if ok else 1, "", _read_log(source), time.monotonic() - start)
@@ -177,9 +181,7 @@ class WarmCompiler:
             self.crashes += 1
             self._replace(pool)
             return None
-        if ok is None:
-            return None
-        return ProcessResult(0 if ok else 1, "", _read_log(source), time.monotonic() - start)
+        return _captured(ok, source, start)
 
     def start(self) -> None:
         """Spawns the workers now (they load the compiler while the caller does other work)."""
