@@ -149,9 +149,9 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _nightly(args: argparse.Namespace) -> int:
-    in_corpus = frozenset(entry.signature for entry in load_entries(args.corpus))  # reduced already
-    stats, settings = _campaign(args, in_corpus)
-    entries, changes = corpus_changes(args.corpus)
+    entries = load_entries(args.corpus)
+    stats, settings = _campaign(args, frozenset(entry.signature for entry in entries))  # in the corpus: reduced already
+    changes = corpus_changes(entries)
     db = FindingsDB(args.out / DB_NAME)
     findings = db.all()
     db.close()

@@ -7,12 +7,11 @@ or a fixed one back), so the scheduled CI job fails where a person has to act.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 from fuzz.campaign import CampaignStats
 from fuzz.findings import StoredFinding
 from oracles.toolchain import iree_version
-from reducer.corpus import CorpusEntry, check_entry, entry_problem, load_entries
+from reducer.corpus import CorpusEntry, check_entry, entry_problem
 
 
 @dataclass
@@ -21,15 +20,14 @@ class CorpusChange:
     problem: str
 
 
-def corpus_changes(root: Path) -> tuple[list[CorpusEntry], list[CorpusChange]]:
-    """(the entries checked, those whose state no longer matches the compiler)."""
-    entries = load_entries(root)
+def corpus_changes(entries: list[CorpusEntry]) -> list[CorpusChange]:
+    """The entries whose state no longer matches the compiler."""
     changes = []
     for entry in entries:
         problem = entry_problem(entry, check_entry(entry))
         if problem:
             changes.append(CorpusChange(entry, problem))
-    return entries, changes
+    return changes
 
 
 def summary_markdown(
