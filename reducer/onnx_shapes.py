@@ -226,4 +226,4 @@ def shape_summary(model: onnx.ModelProto, named: bool = True) -> str:
     """
     shapes = [(name, dims) for name, dims in _input_shapes(model).items()]
     shapes += [(name, t.dims) for name, t in _constant_tensors(model).items() if not _is_shape_data(t) and len(t.dims)]
-    return ", ".join(f"{name}: " * named + "x".join(map(str, dims)) for name, dims in shapes)
+    return ", ".join((f"{name}: " if named else "") + "x".join(map(str, dims)) for name, dims in shapes)
