@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from oracles import ORACLES, OracleOptions, OracleSetupError, make_oracle
-from oracles.flags import parse_pasted
+from oracles.flags import PasteError, parse_pasted
 from oracles.toolchain import Limits
 from reducer.corpus import save_entry
 from reducer.passes.registry import (
@@ -134,7 +134,12 @@ def oracle_options(args: argparse.Namespace) -> OracleOptions:
 def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
     if args.input is None or args.oracle is None:
         raise UserError("usage: reduce INPUT --oracle=NAME [-- iree-compile flags]; see reduce --help")
-    command = parse_pasted(pasted)
+    try:
+        command = parse_pasted(pasted)
+    except PasteError as err:
+        raise UserError(str(err)) from None
+    if command.unknown:
+        raise UserError(command.rejection())
     options = oracle_options(args)
     oracle = make_oracle(args.oracle, options)
     available = passes_for(args.input.suffix)
