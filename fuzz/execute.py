@@ -41,11 +41,12 @@ from oracles.warm import COMPILE_FROM, COMPILE_TO, compile_capturing
 
 SHARED_PHASE = "input"  # compiled once per case, then each pipeline goes on from it
 # Finding classes, as the fuzzer reports them.
-IMPORT_FAILURE, COMPILE_ERROR, CRASH, TIMEOUT, LDS_OVERRUN, MISMATCH = (
+IMPORT_FAILURE, COMPILE_ERROR, CRASH, TIMEOUT, DEADLOCK, LDS_OVERRUN, MISMATCH = (
     "import failure",
     "compile error",
     "crash",
     "timeout",
+    "deadlock",  # every thread blocked, no CPU time: stopped early (oracles/deadlock.py)
     "LDS overrun",
     "mismatch",
 )
@@ -86,6 +87,8 @@ class CaseResult:
 
 def classify_compile_failure(process: ProcessResult) -> tuple[str, str]:
     """(finding kind, normalised signature) of a failed compile."""
+    if process.deadlocked:
+        return DEADLOCK, "deadlock: compile"
     if process.timed_out:
         return TIMEOUT, "timeout: compile"
     if is_crash(process.returncode, process.stderr):

@@ -17,6 +17,7 @@ from fuzz.build import build_model
 from fuzz.execute import (
     COMPILE_ERROR,
     CRASH,
+    DEADLOCK,
     IMPORT_FAILURE,
     LDS_OVERRUN,
     MISMATCH,
@@ -39,6 +40,7 @@ ORACLE_FOR_KIND = {
     COMPILE_ERROR: "compile-error",
     CRASH: "crash",
     TIMEOUT: "timeout",
+    DEADLOCK: "timeout",  # the timeout oracle tells a deadlock from a slow compile
     LDS_OVERRUN: "lds-limit",
     MISMATCH: "reference-mismatch",  # the first mismatching pipeline's flags against onnx.reference
 }
@@ -86,7 +88,7 @@ def _request_for(
     pipeline = PIPELINES.get(finding.pipeline.split(",")[0], PIPELINES["cpu"])
     options = OracleOptions(limits=Limits(timeout_s=compile_timeout_s))
     flags = list(pipeline.flags)
-    if finding.kind == TIMEOUT:
+    if finding.kind in (TIMEOUT, DEADLOCK):
         options.hang_seconds = compile_timeout_s
     if oracle_name == MISCOMPILE:  # the pipelines carry the flags; the user flags stay empty
         options.pipeline_a = list(PIPELINES[agreeing].flags)

@@ -26,8 +26,10 @@ from oracles.toolchain import (
     Limits,
     compile_candidate,
     find_tool,
+    processes_watched,
     scratch_dir,
 )
+from oracles.tool_errors import limit_hit, setup_problem
 from oracles.verdict import Verdict
 from oracles.warm import WarmCompiler
 
@@ -76,10 +78,12 @@ class Oracle(ABC):
         self.reference: Verdict | None = None
 
     def judge(self, candidate: Candidate) -> Verdict:
-        with scratch_dir() as tmp:
+        with scratch_dir() as tmp, processes_watched() as ran:
             start = time.monotonic()
             verdict = self.observe(candidate, Path(tmp))
             verdict.seconds = time.monotonic() - start
+            verdict.limit = next((hit for hit in map(limit_hit, ran) if hit), "")
+            verdict.tool_error = setup_problem(ran, self.options.limits)
             # Messages name the candidate as `input.mlir`, not by its throw-away scratch path.
             verdict.detail = verdict.detail.replace(f"{tmp}/", "")
             verdict.excerpt = verdict.excerpt.replace(f"{tmp}/", "")

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from oracles.base import Oracle, OracleSetupError
 from oracles.candidate import Candidate
+from oracles.deadlock import QUIET_S
 from oracles.flags import with_default_target, without_phase
 from oracles.locations import diagnostic_locations
 from oracles.signature import (
@@ -107,9 +108,13 @@ class Crash(CompileError):
         return verdict
 
 
+# The signature of a compile stopped as deadlocked (oracles/deadlock.py).
+DEADLOCK = "hang: deadlock"
+
+
 class Timeout(CompileError):
     name = "timeout"
-    summary = "compilation runs past --hang-seconds"
+    summary = "compilation runs past --hang-seconds, or deadlocks (every thread blocked, no CPU time for 5 s)"
     locates = False  # one more compile that hangs teaches nothing
     stops_early = False  # a hang may sit in any phase
     warm_ok = False
@@ -121,7 +126,15 @@ class Timeout(CompileError):
         limit = self.options.hang_seconds
         limits = Limits(timeout_s=limit, memory_cap_mb=self.options.limits.memory_cap_mb)
         result = self.compile(candidate, workdir, limits=limits).process
+        if result.deadlocked:
+            verdict = Verdict(True, DEADLOCK, f"deadlocked after {result.seconds:.0f} s: every thread blocked, no CPU time for {QUIET_S:g} s")
+        elif result.timed_out:
+            verdict = Verdict(True, f"timeout: compile ran past {limit:g} s", f"still compiling after {limit:g} s")
         if result.timed_out:
-            return Verdict(True, f"timeout: compile ran past {limit:g} s", f"still compiling after {limit:g} s")
+            # Calibrated, a hang must be the original's kind: a deadlock is not a slow compile.
+            if not self.accepts(verdict.signature):
+                verdict.interesting = False
+                verdict.detail = f"hangs differently: {verdict.detail}"
+            return verdict
         state = "compiles fine" if result.returncode == 0 else f"fails: {first_error(result.stderr)}"
         return Verdict(False, "", f"finished in {result.seconds:.1f} s (< {limit:g} s): {state}")

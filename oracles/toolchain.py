@@ -5,6 +5,7 @@ A crash, abort or hang of a tool becomes data (`ProcessResult`), never an except
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib.metadata
 import os
@@ -15,11 +16,12 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from oracles.candidate import Candidate
+from oracles.deadlock import POLL_S, DeadlockWatch
 
 DEFAULT_TIMEOUT_S = 120.0
 DEFAULT_MEMORY_CAP_MB = 16 * 1024
@@ -28,6 +30,7 @@ _OUTPUT_TAIL = 16 * 1024  # how it ended (a crash's stack dump)
 
 _live: set[subprocess.Popen] = set()
 _live_lock = threading.Lock()
+_watched = threading.local()
 
 
 class ToolNotFound(RuntimeError):
@@ -46,7 +49,8 @@ class ProcessResult:
     stdout: str
     stderr: str
     seconds: float
-    timed_out: bool = False
+    timed_out: bool = False  # stopped because it hung: past its time limit, or deadlocked
+    deadlocked: bool = False  # stopped early: every thread blocked, no CPU time (oracles/deadlock.py)
 
     @property
     def signal_name(self) -> str | None:
@@ -87,23 +91,58 @@ def run_tool(argv: list[str], limits: Limits, cwd: str | None = None) -> Process
     )
     with _live_lock:
         _live.add(proc)
-    timed_out = False
     try:
-        out, err = proc.communicate(timeout=limits.timeout_s)
-    except subprocess.TimeoutExpired:
-        timed_out = True
-        _kill_group(proc)
-        out, err = proc.communicate()
+        out, err, hang = _wait_watching(proc, start + limits.timeout_s)
     finally:
         with _live_lock:
             _live.discard(proc)
-    return ProcessResult(
-        returncode=proc.returncode,
-        stdout=clip_output(out.decode(errors="replace")),
-        stderr=clip_output(err.decode(errors="replace")),
-        seconds=time.monotonic() - start,
-        timed_out=timed_out,
+    return record(
+        ProcessResult(
+            returncode=proc.returncode,
+            stdout=clip_output(out.decode(errors="replace")),
+            stderr=clip_output(err.decode(errors="replace")),
+            seconds=time.monotonic() - start,
+            timed_out=hang is not None,
+            deadlocked=hang == "deadlock",
+        )
     )
+
+
+@contextlib.contextmanager
+def processes_watched() -> Iterator[list[ProcessResult]]:
+    """Every tool run this thread finishes while inside (nested scopes see theirs too): how an
+    oracle learns whether its verdict was decided by a limit or by a tool that never started."""
+    outer = getattr(_watched, "results", None)
+    _watched.results = results = []
+    try:
+        yield results
+    finally:
+        _watched.results = outer
+        if outer is not None:
+            outer.extend(results)
+
+
+def record(result: ProcessResult) -> ProcessResult:
+    """Notes a finished tool run for the `processes_watched` scope of this thread, if any."""
+    results = getattr(_watched, "results", None)
+    if results is not None:
+        results.append(result)
+    return result
+
+
+def _wait_watching(proc: subprocess.Popen, deadline: float) -> tuple[bytes, bytes, str | None]:
+    """The process's output once it ends; a hang ("timeout" or "deadlock") kills its group first."""
+    watch = DeadlockWatch(proc.pid)
+    while True:
+        try:
+            out, err = proc.communicate(timeout=max(0.0, min(POLL_S, deadline - time.monotonic())))
+            return out, err, None
+        except subprocess.TimeoutExpired:
+            hang = "timeout" if time.monotonic() >= deadline else "deadlock" if watch.poll() else None
+            if hang is not None:
+                _kill_group(proc)
+                out, err = proc.communicate()
+                return out, err, hang
 
 
 def clip_output(text: str) -> str:

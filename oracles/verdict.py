@@ -27,3 +27,9 @@ class Verdict:
     seconds: float = 0.0
     locations: list[str] = field(default_factory=list)
     site: FailureSite | None = None
+    # "timeout" / "memory-cap" when this tool's own limit decided it (oracles/tool_errors.py):
+    # judged again before it counts, never kept across runs.
+    limit: str = ""
+    # One line (cause and fix) when a tool failed for a reason that is not the compiler's work on
+    # the input (an unknown flag, a missing file, a tool that does not start).
+    tool_error: str = ""

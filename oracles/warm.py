@@ -19,17 +19,20 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
 from ctypes import c_char_p, c_void_p
 from pathlib import Path
 
-from oracles.toolchain import Limits, ProcessResult, clip_output
+from oracles.deadlock import POLL_S, DeadlockWatch
+from oracles.orphans import exit_with_parent
+from oracles.toolchain import Limits, ProcessResult, clip_output, record
 
 COMPILE_TO = "--compile-to="
 COMPILE_FROM = "--compile-from="
 _LOG_NAME = ".warm-compile.log"
+_PID_NAME = ".warm-compile.pid"
 
 
 def compile_in_process(source: Path, flags: Sequence[str], output: Path) -> bool | None:
@@ -81,7 +84,15 @@ def spawn_pool(workers: int, initializer: Callable[..., None] | None = None, ini
     """Workers that are spawned, not forked: a fork of a process whose compiler or MLIR context
     already runs threads inherits their locks held, and the child's first compile waits forever."""
     spawn = multiprocessing.get_context("spawn")
-    return ProcessPoolExecutor(max_workers=workers, initializer=initializer, initargs=initargs, mp_context=spawn)
+    setup = (os.getpid(), initializer, initargs)
+    return ProcessPoolExecutor(max_workers=workers, initializer=_start_orphan_proof, initargs=setup, mp_context=spawn)
+
+
+def _start_orphan_proof(parent_pid: int, initializer: Callable[..., None] | None, initargs: tuple) -> None:
+    """Every worker exits when the process that spawned it dies (oracles/orphans.py), then sets up."""
+    exit_with_parent(parent_pid)
+    if initializer is not None:
+        initializer(*initargs)
 
 
 def kill_pool(pool: ProcessPoolExecutor) -> None:
@@ -117,11 +128,37 @@ def _read_log(source: Path) -> str:
     path = source.parent / _LOG_NAME
     text = path.read_text(errors="replace") if path.is_file() else ""
     path.unlink(missing_ok=True)
+    (source.parent / _PID_NAME).unlink(missing_ok=True)
     return clip_output(text)
+
+
+def _wait_watching(future: Future, workdir: Path, deadline: float) -> tuple[bool | None, str | None]:
+    """(the job's result, None) once it ends, or (None, "timeout" / "deadlock") when it hangs: the
+    worker running it is watched from the moment it names itself in `workdir`."""
+    watch: DeadlockWatch | None = None
+    while True:
+        try:
+            return future.result(timeout=max(0.0, min(POLL_S, deadline - time.monotonic()))), None
+        except FutureTimeout:
+            if time.monotonic() >= deadline:
+                return None, "timeout"
+            if watch is None:
+                pid = _job_pid(workdir)
+                watch = DeadlockWatch(pid) if pid is not None else None
+            elif watch.poll():
+                return None, "deadlock"
+
+
+def _job_pid(workdir: Path) -> int | None:
+    try:
+        return int((workdir / _PID_NAME).read_text())
+    except (OSError, ValueError):
+        return None
 
 
 def _compile_job(source: str, flags: list[str], output: str, workdir: str) -> bool | None:
     """One compile in a worker, its diagnostics caught in a file in the candidate's workdir."""
+    Path(workdir, _PID_NAME).write_text(str(os.getpid()))  # whom the caller watches for a deadlock
     log = os.open(os.path.join(workdir, _LOG_NAME), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     saved_stderr, saved_cwd = os.dup(2), os.getcwd()
     os.dup2(log, 2)
@@ -173,15 +210,17 @@ class WarmCompiler:
             self.shutdown()
             return None
         try:
-            ok = future.result(timeout=limits.timeout_s)
-        except FutureTimeout:
-            self._replace(pool)
-            return ProcessResult(-signal.SIGKILL, "", _read_log(source), time.monotonic() - start, timed_out=True)
+            ok, hang = _wait_watching(future, source.parent, start + limits.timeout_s)
         except BrokenProcessPool:  # a worker died: the isolated re-run says how
             self.crashes += 1
             self._replace(pool)
             return None
-        return _captured(ok, source, start)
+        if hang is not None:
+            self._replace(pool)
+            elapsed = time.monotonic() - start
+            return record(ProcessResult(-signal.SIGKILL, "", _read_log(source), elapsed, timed_out=True, deadlocked=hang == "deadlock"))
+        captured = _captured(ok, source, start)
+        return record(captured) if captured is not None else None
 
     def start(self) -> None:
         """Spawns the workers now (they load the compiler while the caller does other work)."""

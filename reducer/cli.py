@@ -20,6 +20,7 @@ from reducer.passes.registry import (
     passes_for,
 )
 from reducer.report import markdown, summary
+from reducer.trust import check_limits
 from reducer.session import (
     INTERRUPTED,
     Request,
@@ -141,6 +142,7 @@ def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
     if command.unknown:
         raise UserError(command.rejection())
     options = oracle_options(args)
+    check_limits(options, args.jobs, args.time_budget)
     oracle = make_oracle(args.oracle, options)
     available = passes_for(args.input.suffix)
     try:
@@ -161,7 +163,7 @@ def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
         flags=command.flags,
         output_path=args.output or default_output(args.input),
         passes=passes,
-        jobs=max(1, args.jobs),
+        jobs=args.jobs,
         dropped_flags=command.dropped,
         time_budget_s=args.time_budget,
         log=log,

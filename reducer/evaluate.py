@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from oracles import Candidate, Oracle, Verdict
 from reducer.interrupt import Interruption
 from reducer.passes.base import Proposal
+from reducer.rejudge import judge_settled
 from reducer.verdict_store import VerdictStore
 
 
@@ -85,7 +86,7 @@ class Evaluator:
                 return _settled(Verdict(False, "", "time budget spent"))
             else:
                 self.stats.oracle_calls += 1
-                future = self.executor.submit(self.oracle.judge, candidate)
+                future = self.executor.submit(judge_settled, self.oracle, candidate)
                 future.add_done_callback(lambda done: self._finished(done, stored_key))
             self.cache[key] = future
             return future

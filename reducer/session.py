@@ -26,7 +26,9 @@ from reducer.localize import (
     localize,
 )
 from reducer.passes.base import Proposal, ReductionPass
+from reducer.rejudge import judge_settled
 from reducer.report import Outcome
+from reducer.trust import check_hang_limit, check_original
 from reducer.verdict_store import StoreError, VerdictStore
 from reducer.warm_oracle import attach_warm_compiler
 
@@ -145,6 +147,7 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
     oracle = onnx_oracle(request.oracle, request.opset_version) if onnx_input else request.oracle
 
     start = time.monotonic()
+    check_hang_limit(request.oracle, request.flags)
     evaluator = _evaluator(request, oracle, interruption)
     try:
         verdict = evaluator.judge(original.candidate)
@@ -152,6 +155,7 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
     except KeyboardInterrupt:
         evaluator.shutdown()
         raise UserError("interrupted while judging the original; nothing written", INTERRUPTED) from None
+    check_original(verdict, oracle)  # the failure must be the compiler's, not this tool's or the command line's
     if request.time_budget_s is not None:
         evaluator.deadline = start + request.time_budget_s
     if not verdict.interesting:
@@ -186,7 +190,7 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         best = reducer.run(located.start or original).best
         oracle.stop_at(None)  # the final check is the full compile the command shows, by the tool
         oracle.warm = None
-        final: Verdict = oracle.judge(best.candidate)  # uncached: the written result must still fail
+        final: Verdict = judge_settled(oracle, best.candidate)  # uncached: the written result must still fail
         interruption.check()  # a final check cut short by Ctrl-C says nothing about the result
         if not final.interesting:
             raise UserError(f"the reduced result no longer fails on a fresh check (flaky oracle?): {final.detail}", 3)

@@ -143,6 +143,8 @@ class VerdictStore:
             return None
 
     def put(self, key: str, verdict: Verdict) -> None:
+        if verdict.limit:  # decided by a time limit or memory cap: the next run judges it afresh
+            return
         plain = {f.name: getattr(verdict, f.name) for f in dataclasses.fields(verdict) if f.name not in _NOT_STORED}
         data = json.dumps(plain, default=str)
         with self._lock:

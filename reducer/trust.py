@@ -1,0 +1,81 @@
+"""Before reducing: the failure must be the compiler's, and the limits must make sense.
+
+A reduction of a failure the tool itself caused (a memory cap too small to load the compiler, a
+hang limit shorter than any compile, a flag the compiler rejects) ends in a tiny file that shows
+nothing of the user's bug, with exit 0. These checks refuse such a run with one line that says
+the cause and the fix (`OracleSetupError`, exit 1) before any candidate is judged.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from oracles import Candidate, Oracle, OracleOptions, OracleSetupError, Verdict
+from oracles.toolchain import Limits, scratch_dir
+
+# The smallest program worth compiling: what any compile with the user's flags costs at least.
+TRIVIAL_PROGRAM = """func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = arith.addf %a, %a : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+"""
+HANG_ORACLE = "timeout"
+
+
+def check_limits(options: OracleOptions, jobs: int, time_budget_s: float | None) -> None:
+    """Refuses limits that cannot be meant: zero or negative times, sizes and counts."""
+    values = {
+        "--timeout": options.limits.timeout_s,
+        "--memory-cap-mb": options.limits.memory_cap_mb,
+        "--hang-seconds": options.hang_seconds,
+        "-j/--jobs": jobs,
+        "--time-budget": time_budget_s,
+        "--lds-bytes": options.lds_bytes,
+        "--threshold": options.threshold,
+    }
+    for name, value in values.items():
+        if value is not None and not value > 0:
+            raise OracleSetupError(f"{name} {value:g} makes no sense: it must be positive")
+
+
+def trivial_compile_seconds(oracle: Oracle, flags: list[str] | tuple[str, ...]) -> float | None:
+    """How long the oracle's compile of a trivial program takes with these flags (None: it failed)."""
+    with scratch_dir() as tmp:
+        limits = Limits(timeout_s=60.0, memory_cap_mb=oracle.options.limits.memory_cap_mb)
+        result = oracle.compile(Candidate(TRIVIAL_PROGRAM, tuple(flags)), Path(tmp), limits=limits).process
+    return result.seconds if result.returncode == 0 and not result.timed_out else None
+
+
+def check_hang_limit(oracle: Oracle, flags: list[str] | tuple[str, ...]) -> None:
+    """Refuses a `--hang-seconds` that any compile with these flags would exceed: every candidate,
+    the empty one included, would "hang"."""
+    if oracle.name != HANG_ORACLE:
+        return
+    seconds = trivial_compile_seconds(oracle, flags)
+    hang = oracle.options.hang_seconds
+    if seconds is not None and hang <= seconds:
+        suggestion = max(10, math.ceil(5 * seconds))
+        raise OracleSetupError(
+            f"--hang-seconds {hang:g} is below the {seconds:.1f} s a trivial program takes to compile with these "
+            f"flags, so every candidate would count as a hang: use a limit well above it (e.g. --hang-seconds {suggestion})"
+        )
+
+
+def check_original(verdict: Verdict, oracle: Oracle) -> None:
+    """Refuses an original whose verdict is not the compiler's: a tool that did not run it (an
+    unknown flag, a missing file, a tool that does not start) or this tool's own limit (for every
+    oracle but `timeout`, whose failure is running past its limit)."""
+    if verdict.tool_error:
+        raise OracleSetupError(verdict.tool_error)
+    limits = oracle.options.limits
+    if verdict.limit == "memory-cap":
+        raise OracleSetupError(
+            f"judging the original ran out of this tool's memory cap (--memory-cap-mb {limits.memory_cap_mb}), so what it "
+            f"saw is the cap, not the compiler: raise --memory-cap-mb"
+        )
+    if verdict.limit == "timeout" and oracle.name != HANG_ORACLE:
+        raise OracleSetupError(
+            f"judging the original hit this tool's time limit (--timeout {limits.timeout_s:g} s), so what it saw is the "
+            f"limit, not the compiler: raise --timeout, or reduce the hang itself with --oracle=timeout"
+        )
