@@ -25,6 +25,7 @@ from fuzz.execute import (
     CaseResult,
     Finding,
 )
+from fuzz.findings import NOT_REDUCED_NAME, REDUCED_NAME, write_record
 from fuzz.pipelines import PIPELINES
 from fuzz.spec import GraphSpec
 from oracles import OracleOptions, OracleSetupError, make_oracle
@@ -98,7 +99,7 @@ def _request_for(
         input_path=model_path,
         oracle=oracle,
         flags=flags,
-        output_path=model_path.with_name("reduced.onnx"),
+        output_path=model_path.with_name(REDUCED_NAME),
         passes=passes if passes is not None else passes_for(".onnx"),
         time_budget_s=time_budget_s,
         jobs=jobs,
@@ -120,11 +121,7 @@ def reduce_finding(
     spec = GraphSpec.from_json(case.spec_json)
     model_path = directory / "model.onnx"
     onnx.save(build_model(spec), model_path)
-    (directory / "spec.json").write_text(case.spec_json)
-    (directory / "finding.txt").write_text(
-        f"kind: {finding.kind}\npipelines: {finding.pipeline}\nsignature: {finding.signature}\n"
-        f"detail: {finding.detail}\nseed: {case.seed}\ngraph: {case.description}\n"
-    )
+    write_record(directory, finding, case)
     failures = []
     for oracle_name, agreeing in _oracles_for(finding, case):
         try:
@@ -136,7 +133,7 @@ def reduce_finding(
                 raise KeyboardInterrupt from None
             failures.append(f"{oracle_name}: {err}")  # e.g. a mismatch the oracle's own seeded inputs do not show
     else:
-        (directory / "not-reduced.txt").write_text("\n".join(failures) + "\n")
+        (directory / NOT_REDUCED_NAME).write_text("\n".join(failures) + "\n")
         return Triage(directory, f"not reduced: {failures[-1]}")
     (directory / "command.txt").write_text(outcome.command + "\n")
     (directory / "report.md").write_text(markdown(outcome))

@@ -62,12 +62,23 @@ class ProcessResult:
         return None
 
 
+# A directory searched before the venv for IREE's tools: a local build of `iree-compile`, say.
+TOOLS_DIR_ENV = "IREE_REDUCE_TOOLS_DIR"
+
+
+def tools_dir() -> Path | None:
+    value = os.environ.get(TOOLS_DIR_ENV)
+    return Path(value) if value else None
+
+
 @functools.cache
 def find_tool(name: str) -> str:
-    """Locates a tool next to the running interpreter first (the venv), then on PATH."""
-    beside = Path(sys.executable).parent / name
-    if beside.exists():
-        return str(beside)
+    """Locates a tool in $IREE_REDUCE_TOOLS_DIR, then next to the running interpreter (the venv),
+    then on PATH."""
+    chosen = tools_dir()
+    for directory in ([chosen] if chosen else []) + [Path(sys.executable).parent]:
+        if (directory / name).exists():
+            return str(directory / name)
     found = shutil.which(name)
     if found:
         return found

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from oracles.deadlock import POLL_S, DeadlockWatch
 from oracles.orphans import exit_with_parent
-from oracles.toolchain import Limits, ProcessResult, clip_output, record
+from oracles.toolchain import Limits, ProcessResult, clip_output, record, tools_dir
 
 COMPILE_TO = "--compile-to="
 COMPILE_FROM = "--compile-from="
@@ -181,7 +181,9 @@ class WarmCompiler:
     def __init__(self, workers: int, memory_cap_mb: int) -> None:
         self.workers = max(1, workers)
         self.memory_cap_mb = memory_cap_mb
-        self.enabled = True
+        # Workers compile with the installed wheel's library: with other tools chosen, they would
+        # judge with another compiler than the one the user named.
+        self.enabled = tools_dir() is None
         self.crashes = 0  # compiles that killed a worker (each re-run isolated)
         self._pool: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()

@@ -13,6 +13,7 @@ from oracles import ORACLES, OracleOptions, OracleSetupError, make_oracle
 from oracles.flags import PasteError, parse_pasted
 from oracles.toolchain import Limits
 from reducer.corpus import save_entry
+from reducer.interrupt import exit_status, signals_interrupt
 from reducer.passes.registry import (
     ONNX_REDUCTION_PASSES,
     REDUCTION_PASSES,
@@ -40,7 +41,8 @@ EXAMPLES = """examples:
 
 Everything after `--` is the iree-compile command line from the bug report, pasted as it is.
 An .onnx input is reduced as an ONNX graph: each candidate goes through iree-import-onnx first.
-exit status: 0 reduced, 1 bad input, 2 the original does not show the failure, 3 flaky, 130 interrupted"""
+exit status: 0 reduced, 1 bad input, 2 the original does not show the failure, 3 flaky,
+130 / 143 / 129 stopped by Ctrl-C / SIGTERM / SIGHUP (the best result so far is kept)"""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -106,13 +108,15 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{i:2}. {reduction.name:26} {reduction.description}")
         return 0
     try:
-        return _reduce(args, pasted)
+        with signals_interrupt():
+            return _reduce(args, pasted)
     except (UserError, OracleSetupError) as err:
         print(f"reduce: error: {err}", file=sys.stderr)
-        return getattr(err, "exit_code", 1)
+        code = getattr(err, "exit_code", 1)
+        return exit_status() if code == INTERRUPTED else code
     except KeyboardInterrupt:  # before the reduction started or after it ended: nothing half-written
         print("reduce: interrupted", file=sys.stderr)
-        return INTERRUPTED
+        return exit_status()
 
 
 def oracle_options(args: argparse.Namespace) -> OracleOptions:
@@ -194,7 +198,7 @@ def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
     if args.report:
         write_atomically(args.report, markdown(outcome))
         print(f"  report        {args.report}")
-    return 0 if outcome.complete else INTERRUPTED
+    return 0 if outcome.complete else exit_status()
 
 
 if __name__ == "__main__":

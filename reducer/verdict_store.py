@@ -13,12 +13,16 @@ import dataclasses
 import functools
 import hashlib
 import importlib.metadata
+import itertools
 import json
 import os
 import re
 import shlex
 import sqlite3
+import sys
 import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import oracles
@@ -111,19 +115,59 @@ def oracle_fingerprint(oracle: Oracle) -> str:
     return "\n".join(parts)
 
 
+def _warn(message: str) -> None:
+    print(f"warning: {message}", file=sys.stderr, flush=True)
+
+
+def _open(path: Path) -> sqlite3.Connection:
+    """The store at `path`, checked whole: a damaged file raises sqlite3.DatabaseError here."""
+    db = sqlite3.connect(path, timeout=30, check_same_thread=False, isolation_level=None)
+    try:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("CREATE TABLE IF NOT EXISTS verdicts (key TEXT PRIMARY KEY, verdict TEXT NOT NULL)")
+        (state,) = db.execute("PRAGMA quick_check").fetchone()
+        if state != "ok":
+            raise sqlite3.DatabaseError(state)
+    except sqlite3.DatabaseError:
+        db.close()
+        raise
+    return db
+
+
+def set_aside(path: Path) -> Path:
+    """Moves a damaged SQLite file (and its journal files) to `NAME.damaged-<time>`; returns the new path."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    aside = next(
+        candidate
+        for n in itertools.count()
+        if not (candidate := path.with_name(f"{path.name}.damaged-{stamp}" + (f".{n}" if n else ""))).exists()
+    )
+    for suffix in ("", "-wal", "-shm"):
+        source = path.with_name(path.name + suffix)
+        if source.exists():
+            os.replace(source, aside.with_name(aside.name + suffix))
+    return aside
+
+
 class VerdictStore:
     """Verdicts by key in one SQLite file; usable from the executor's callback threads."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, warn: Callable[[str], None] = _warn) -> None:
+        self._warn = warn
+        path = directory / DB_NAME
         try:
             directory.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(directory / DB_NAME, timeout=30, check_same_thread=False, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("CREATE TABLE IF NOT EXISTS verdicts (key TEXT PRIMARY KEY, verdict TEXT NOT NULL)")
+            try:
+                self._db = _open(path)
+            except sqlite3.DatabaseError as err:  # truncated or overwritten: keep it aside, start afresh
+                aside = set_aside(path)
+                warn(f"the verdict cache {path} is unreadable ({err}); moved to {aside.name}, starting an empty one")
+                self._db = _open(path)
         except (OSError, sqlite3.Error) as err:
             raise StoreError(f"cannot use the verdict cache in {directory}: {err}; pass --no-cache or --cache-dir DIR") from None
         self._lock = threading.Lock()
         self._closed = False
+        self._broken = False
         self._build = f"{iree_version()}\nruntime {_runtime_version()}\noracles {judge_code_digest()}"
 
     def key(self, oracle: Oracle, candidate: Candidate) -> str:
@@ -133,7 +177,13 @@ class VerdictStore:
 
     def get(self, key: str) -> Verdict | None:
         with self._lock:
-            row = self._db.execute("SELECT verdict FROM verdicts WHERE key = ?", (key,)).fetchone()
+            if self._broken:
+                return None
+            try:
+                row = self._db.execute("SELECT verdict FROM verdicts WHERE key = ?", (key,)).fetchone()
+            except sqlite3.DatabaseError as err:  # damaged while in use: the run goes on without it
+                self._give_up(err)
+                return None
         if row is None:
             return None
         try:
@@ -148,12 +198,18 @@ class VerdictStore:
         plain = {f.name: getattr(verdict, f.name) for f in dataclasses.fields(verdict) if f.name not in _NOT_STORED}
         data = json.dumps(plain, default=str)
         with self._lock:
-            if self._closed:  # a call still running when the reduction ended
+            if self._closed or self._broken:  # a call still running when the reduction ended
                 return
             try:
                 self._db.execute("INSERT OR REPLACE INTO verdicts (key, verdict) VALUES (?, ?)", (key, data))
+            except sqlite3.DatabaseError as err:
+                self._give_up(err)
             except sqlite3.Error:  # a full disk or a long lock costs the cache entry, not the run
                 pass
+
+    def _give_up(self, err: Exception) -> None:
+        self._broken = True
+        self._warn(f"the verdict cache is unreadable ({err}); this run keeps no verdicts on disk")
 
     def close(self) -> None:
         with self._lock:
