@@ -173,7 +173,7 @@ def parse_pasted(words: list[str], options: CompilerOptions | None | bool = True
         if resolved.startswith(_DIAGNOSTIC_PREFIXES):
             result.dropped.extend(consumed)
             continue
-        flag = f"--{resolved}{has_value}{value}"
+        flag = f"--{resolved}{has_value}{_absolute_if_path(value)}"
         if resolved != name:
             result.renamed.append((" ".join(consumed), flag))
         elif options and not options.accepts(name):
@@ -183,6 +183,13 @@ def parse_pasted(words: list[str], options: CompilerOptions | None | bool = True
                 result.suggestions[token] = f"--{close[0]}"
         result.flags.append(flag)
     return result
+
+
+def _absolute_if_path(value: str) -> str:
+    """A relative path to an existing file or directory, made absolute: compiles run elsewhere."""
+    if value and not os.path.isabs(value) and ("/" in value or "." in value) and os.path.exists(value):
+        return os.path.abspath(value)
+    return value
 
 
 def _known(name: str, options: CompilerOptions | None) -> bool:

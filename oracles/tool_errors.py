@@ -30,7 +30,7 @@ _SETUP_PROBLEMS: tuple[tuple[re.Pattern, str], ...] = tuple(
          "iree-compile does not know the {0} target '{1}': fix the target flag in the pasted command"),
         (r"missing GPU target in #hal.executable.target",
          "the target flags name a GPU this compiler has no target for (e.g. --iree-cuda-target=sm_90a): fix the target flag"),
-        (r"(?:cannot open input file|error opening input file|[Cc]ould not open|failed to open)\W+'?([^'\n:]*)'?.*No such file",
+        (r"'([^'\n]+)': No such file or directory",
          "a file the command names does not exist ({0}): fix its path in the pasted command"),
     )
 )

@@ -61,15 +61,13 @@ def _fault(mode: str) -> None:
         threading.Thread(target=lock.acquire).start()
         lock.acquire()  # every thread now waits on a futex
     elif mode == "alloc":
-        chunks = []
-        try:
-            while True:
-                chunks.append(bytearray(256 << 20))
-        except MemoryError:
-            chunks.clear()
-            sys.stderr.write("LLVM ERROR: out of memory\nAllocation failed\n")
-            sys.stderr.flush()
-            os.abort()
+        malloc = ctypes.CDLL(None).malloc
+        malloc.restype, malloc.argtypes = ctypes.c_void_p, [ctypes.c_size_t]
+        while malloc(256 << 20):  # address space only, never touched: the cap stops it, not the RAM
+            pass
+        sys.stderr.write("LLVM ERROR: out of memory\nAllocation failed\n")
+        sys.stderr.flush()
+        os.abort()
     elif mode == "garbage":
         noise = random.Random(7).randbytes(1 << 20)
         os.write(1, noise)

@@ -64,6 +64,14 @@ def test_an_unknown_flag_is_listed_with_the_nearest_accepted_one(iree_compile):
     assert command.suggestions == {"--iree-rocm-targt=gfx942": "--iree-rocm-target"}
 
 
+def test_a_relative_path_in_a_flag_still_names_the_users_file(tmp_path, monkeypatch, iree_compile):
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "specs" / "tuning.mlir").write_text("module {}\n")
+    monkeypatch.chdir(tmp_path)  # compiles run in a scratch directory, not here
+    command = parse_pasted(["iree-compile x.mlir --iree-codegen-tuning-spec-path specs/tuning.mlir --iree-opt-level=O2"])
+    assert command.flags == [f"--iree-codegen-tuning-spec-path={tmp_path}/specs/tuning.mlir", "--iree-opt-level=O2"]
+
+
 def test_an_unbalanced_quote_is_a_paste_error():
     with pytest.raises(PasteError, match="No closing quotation"):
         parse_pasted(["iree-compile x.mlir --iree-hal-target-device='hip"], options=None)

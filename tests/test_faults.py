@@ -1,0 +1,282 @@
+"""Faults injected around the real compiler: what the user sees, and that nothing is lost.
+
+`tests/fault_shim.py` stands in as `iree-compile` (through IREE_REDUCE_TOOLS_DIR) and, when a
+candidate contains a marker, segfaults, aborts, hangs, deadlocks, allocates until the memory cap
+stops it, or prints garbage; every other compile is the real compiler's. `reduce` runs as its
+own process, as a user runs it, so signals and leftover processes are real too.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from onnx import TensorProto, helper
+
+from fuzz.execute import CaseResult, Finding
+from fuzz.findings import REDUCED_NAME, FindingsDB, write_record
+from oracles import Candidate, make_oracle
+from oracles.toolchain import TOOLS_DIR_ENV
+from reducer import ir as irx
+from reducer.verdict_store import DB_NAME
+from tests.models import torch_chain
+
+REPO = Path(__file__).resolve().parent.parent
+SHIM = Path(__file__).with_name("fault_shim.py")
+MARKER = "onnx.FaultMarker"  # an op only the shim reacts to: the real compiler never sees it
+
+
+def ops_in(path: Path) -> int:
+    return irx.count_ops(irx.parse(path.read_text(), irx.new_context()))
+
+
+@pytest.fixture
+def shim(tmp_path) -> Path:
+    """A tools directory whose `iree-compile` is the fault shim in front of the real compiler."""
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    exe = tools / "iree-compile"
+    exe.write_text(f"#!{sys.executable}\n{SHIM.read_text()}")
+    exe.chmod(0o755)
+    return tools
+
+
+def reduce_env(tmp_path: Path, tools: Path | None = None, **fault: str) -> dict[str, str]:
+    scratch = tmp_path / "scratch"
+    scratch.mkdir(exist_ok=True)
+    env = {**os.environ, "PYTHONPATH": str(REPO), "TMPDIR": str(scratch), "FAULT_SHIM_STATE": str(tmp_path / "shim-state")}
+    env.pop(TOOLS_DIR_ENV, None)
+    if tools is not None:
+        env[TOOLS_DIR_ENV] = str(tools)
+    env.update({f"FAULT_SHIM_{key.upper()}": value for key, value in fault.items()})
+    return env
+
+
+def start_reduce(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "reducer.cli", *args], env=env, cwd=cwd,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+
+
+def run_reduce(args: list[str], env: dict[str, str], cwd: Path, timeout: float = 600) -> subprocess.CompletedProcess:
+    proc = start_reduce(args, env, cwd)
+    out, err = proc.communicate(timeout=timeout)
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+
+def scratch_left(tmp_path: Path) -> list[str]:
+    return sorted(p.name for p in (tmp_path / "scratch").iterdir())
+
+
+def processes_with(env_value: str) -> list[int]:
+    """Live processes (of this user) whose environment holds `env_value`: what a run left behind."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and int(entry.name) != os.getpid():
+            try:
+                if env_value.encode() in (entry / "environ").read_bytes():
+                    found.append(int(entry.name))
+            except OSError:
+                pass
+    return found
+
+
+# --- the compiler dies or misbehaves on some candidates: each is a verdict, the run finishes ---------------
+
+
+@pytest.mark.parametrize("mode, shown", [("segv", "crash: SIGSEGV"), ("abort", "Assertion `candidate && \"fault shim\"' failed")])
+def test_a_compiler_crash_is_a_verdict_and_reduces(tmp_path, shim, mode, shown):
+    src = tmp_path / "bug.mlir"
+    src.write_text(torch_chain(5, bad_at=2, bad_op=MARKER, channels=4, size=4))
+    original = src.read_text()
+    result = run_reduce([str(src), "--oracle=crash", "-q", "-j", "2"], reduce_env(tmp_path, shim, mode=mode, when=MARKER), tmp_path)
+    assert result.returncode == 0, result.stderr
+    out = tmp_path / "bug.reduced.mlir"
+    assert MARKER in out.read_text() and ops_in(out) <= 2
+    assert shown in result.stdout
+    assert src.read_text() == original and scratch_left(tmp_path) == []
+
+
+def test_garbage_output_is_judged_like_any_other_failure(tmp_path, shim):
+    # The real failure is the unknown op; every candidate without the Relu prints a megabyte of
+    # binary noise and fails: those are "fails differently", never a crash of reduce.
+    src = tmp_path / "bug.mlir"
+    src.write_text(torch_chain(5, bad_at=2, bad_op="onnx.NoSuchOp", channels=4, size=4))
+    result = run_reduce([str(src), "--oracle=compile-error", "-q", "-j", "2"],
+                        reduce_env(tmp_path, shim, mode="garbage", unless="onnx.Relu"), tmp_path)
+    assert result.returncode == 0, result.stderr
+    reduced = (tmp_path / "bug.reduced.mlir").read_text()
+    assert "onnx.NoSuchOp" in reduced and "onnx.Relu" in reduced
+    assert "failed to legalize operation 'torch.operator'" in result.stdout
+    assert scratch_left(tmp_path) == []
+
+
+def test_a_deadlock_is_a_hang_found_in_seconds(tmp_path, shim):
+    src = tmp_path / "bug.mlir"
+    src.write_text(torch_chain(4, bad_at=1, bad_op=MARKER, channels=4, size=4))
+    start = time.monotonic()
+    result = run_reduce([str(src), "--oracle=timeout", "-q", "-j", "2", "--hang-seconds", "120"],
+                        reduce_env(tmp_path, shim, mode="deadlock", when=MARKER), tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "hang: deadlock" in result.stdout and "deadlocked after" in result.stdout
+    out = tmp_path / "bug.reduced.mlir"
+    assert MARKER in out.read_text() and ops_in(out) <= 2
+    assert time.monotonic() - start < 120  # not one full --hang-seconds, let alone one per hanging candidate
+    assert processes_with(str(tmp_path / "shim-state")) == []
+
+
+def test_a_failure_at_the_memory_cap_is_judged_again_and_never_cached(tmp_path, shim):
+    # Every candidate's first compile runs out of the cap; judged again it is the real compiler's
+    # verdict. The result is the one a clean run gives, and no capped verdict reaches the cache.
+    src = tmp_path / "bug.mlir"
+    src.write_text(torch_chain(4, bad_at=2, bad_op="onnx.NoSuchOp", channels=4, size=4))
+    clean = run_reduce([str(src), "--oracle=compile-error", "-q", "-o", str(tmp_path / "clean.mlir"), "--no-cache"],
+                       reduce_env(tmp_path, shim), tmp_path)
+    assert clean.returncode == 0, clean.stderr
+    cache = tmp_path / "cache"
+    faulty = run_reduce([str(src), "--oracle=compile-error", "-q", "--memory-cap-mb", "4096", "--cache-dir", str(cache)],
+                        reduce_env(tmp_path, shim, mode="alloc", times="1"), tmp_path)
+    assert faulty.returncode == 0, faulty.stderr
+    assert (tmp_path / "bug.reduced.mlir").read_text() == (tmp_path / "clean.mlir").read_text()
+    stored = [row[0] for row in sqlite3.connect(cache / DB_NAME).execute("SELECT verdict FROM verdicts")]
+    assert stored and not any('"limit": "memory-cap"' in verdict for verdict in stored)
+
+
+# --- the original's failure is not the compiler's: refused with one line before reducing -------------------
+
+
+def _refusal(result: subprocess.CompletedProcess) -> str:
+    lines = result.stderr.strip().splitlines()
+    assert result.returncode == 1 and len(lines) == 1, result.stderr
+    return lines[0]
+
+
+@pytest.mark.parametrize(
+    "ours, pasted, fault, message",
+    [
+        ("--oracle=compile-error --memory-cap-mb 4096", "", "alloc", "ran out of this tool's memory cap (--memory-cap-mb 4096)"),
+        ("--oracle=compile-error --memory-cap-mb 1", "", "", "cannot even load under --memory-cap-mb 1"),
+        ("--oracle=timeout --hang-seconds 0", "", "", "--hang-seconds 0 makes no sense: it must be positive"),
+        ("--oracle=timeout --hang-seconds 0.2", "", "", "is below the"),
+        ("--oracle=compile-error --timeout 4", "", "hang", "hit this tool's time limit (--timeout 4 s)"),
+        ("--oracle=crash", "--iree-hal-target-device=llvm-cpu", "", 'iree-compile has no device "llvm-cpu"'),
+        ("--oracle=compile-error", "--iree-hal-target-device=hip --iree-rocm-target=gfx9999", "", "does not know the ROCM target 'gfx9999'"),
+        ("--oracle=compile-error", "--iree-codegen-tuning-spec-path=missing_spec.mlir", "", "does not exist (missing_spec.mlir)"),
+    ],
+    ids=["memory-cap", "cap-below-loading", "hang-zero", "hang-below-trivial", "timeout", "unregistered-device", "unknown-target", "missing-file"],
+)
+def test_a_failure_that_is_not_the_compilers_is_refused(tmp_path, shim, ours, pasted, fault, message):
+    src = tmp_path / "bug.mlir"  # a program the real compiler compiles: any failure is the setup's
+    src.write_text(torch_chain(3, bad_at=1, bad_op="onnx.Relu", channels=4, size=4))
+    env = reduce_env(tmp_path, shim, mode=fault) if fault else reduce_env(tmp_path)
+    result = run_reduce([str(src), *ours.split(), "-q", "--", *pasted.split()], env, tmp_path)
+    assert message in _refusal(result)
+    assert not (tmp_path / "bug.reduced.mlir").exists()
+
+
+# --- stop signals and a killed reduce ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("signum, status", [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])
+def test_a_stop_signal_keeps_the_best_result_and_leaves_nothing_behind(tmp_path, signum, status):
+    src = tmp_path / "bug.mlir"
+    src.write_text(torch_chain(30, bad_at=17, bad_op="onnx.NoSuchOp", channels=4, size=4))
+    slow_check = "sleep 0.5; grep -q onnx.NoSuchOp {}"  # each candidate takes a while: the signal lands mid-run
+    env = reduce_env(tmp_path)
+    proc = start_reduce([str(src), "--oracle=script", "--cmd", slow_check, "-j", "2", "--no-localize"], env, tmp_path)
+    out = tmp_path / "bug.reduced.mlir"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (out.exists() and ops_in(out) < 40):
+        time.sleep(0.5)
+    proc.send_signal(signum)
+    stdout, stderr = proc.communicate(timeout=30)
+    assert proc.returncode == status, stderr
+    assert "partial result (interrupted)" in stdout
+    assert "onnx.NoSuchOp" in out.read_text() and ops_in(out) < 40  # written, valid, still interesting
+    assert scratch_left(tmp_path) == []
+    assert processes_with(str(tmp_path / "scratch")) == []
+
+
+def test_warm_workers_exit_when_reduce_is_killed(tmp_path):
+    src = tmp_path / "bug.mlir"
+    src.write_text(torch_chain(40, bad_at=23, bad_op="onnx.NoSuchOp"))
+    env = reduce_env(tmp_path)
+    proc = start_reduce([str(src), "--oracle=compile-error", "-j", "2", "--no-cache"], env, tmp_path)
+    lines = []
+    for line in proc.stderr:
+        lines.append(line)
+        if "warm compiler on" in line:
+            break
+    assert any("warm compiler on" in line for line in lines), "".join(lines)
+    workers = [pid for pid in processes_with(str(tmp_path / "scratch")) if pid != proc.pid]
+    assert workers
+    proc.kill()  # SIGKILL: no handler, no cleanup in reduce itself
+    proc.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and processes_with(str(tmp_path / "scratch")):
+        time.sleep(0.2)
+    assert processes_with(str(tmp_path / "scratch")) == []
+
+
+# --- damaged files on disk ---------------------------------------------------------------------------------
+
+
+def test_a_truncated_verdict_cache_is_ignored_with_a_warning(tmp_path):
+    src = tmp_path / "bug.mlir"
+    src.write_text(torch_chain(4, bad_at=2, bad_op="onnx.NoSuchOp", channels=4, size=4))
+    cache = tmp_path / "cache"
+    args = [str(src), "--oracle=compile-error", "-q", "--cache-dir", str(cache)]
+    first = run_reduce(args, reduce_env(tmp_path), tmp_path)
+    assert first.returncode == 0, first.stderr
+    reduced = (tmp_path / "bug.reduced.mlir").read_text()
+    db = cache / DB_NAME
+    db.write_bytes(db.read_bytes()[: db.stat().st_size // 2])
+    second = run_reduce(args, reduce_env(tmp_path), tmp_path)
+    assert second.returncode == 0, second.stderr
+    assert "warning: the verdict cache" in second.stderr and "unreadable" in second.stderr
+    assert (tmp_path / "bug.reduced.mlir").read_text() == reduced
+    assert any(p.name.startswith(f"{DB_NAME}.damaged-") for p in cache.iterdir())  # kept aside, not deleted
+
+
+def _one_relu_model() -> bytes:
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4])
+    graph = helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "g", [x], [y])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)]).SerializeToString()
+
+
+def test_a_truncated_findings_database_is_rebuilt_from_the_findings(tmp_path, capsys):
+    out = tmp_path / "out"
+    db = FindingsDB(out / "findings.db")
+    findings = [Finding("compile error", "cpu", f"error: signature {i}", f"detail {i}") for i in range(3)]
+    for i, finding in enumerate(findings):
+        case = CaseResult(seed=100 + i, spec_json=f'{{"seed": {100 + i}}}', description=f"graph {i}")
+        db.record(finding, case)
+        db.record(finding, case)
+        directory = out / "findings" / f"f{i}"
+        directory.mkdir(parents=True)
+        write_record(directory, finding, case)
+        if i < 2:  # reduced (the third was killed mid-reduction)
+            (directory / REDUCED_NAME).write_bytes(_one_relu_model())
+            db.set_reduction(finding.signature, str(directory), "1 node, 99 bytes")
+    before = {row.signature: row for row in db.all()}
+    db.close()
+    path = out / "findings.db"
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+
+    rebuilt = FindingsDB(path)
+    after = {row.signature: row for row in rebuilt.all()}
+    assert "rebuilt from" in capsys.readouterr().err
+    assert after.keys() == before.keys()  # nothing lost
+    for signature, row in after.items():
+        assert (row.kind, row.pipeline, row.detail, row.seed, row.spec_json, row.description) == (
+            before[signature].kind, before[signature].pipeline, before[signature].detail,
+            before[signature].seed, before[signature].spec_json, before[signature].description)
+        assert row.directory == before[signature].directory  # reduced ones are not reduced again
+    assert after["error: signature 2"].reduced_size is None
+    assert after["error: signature 0"].reduced_size.startswith("1 node, ")
