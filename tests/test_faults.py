@@ -8,6 +8,7 @@ own process, as a user runs it, so signals and leftover processes are real too.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sqlite3
@@ -22,7 +23,7 @@ from onnx import TensorProto, helper
 from fuzz.execute import CaseResult, Finding
 from fuzz.findings import REDUCED_NAME, FindingsDB, write_record
 from oracles import Candidate, make_oracle
-from oracles.toolchain import TOOLS_DIR_ENV
+from oracles.toolchain import TOOLS_DIR_ENV, Limits, run_tool
 from reducer import ir as irx
 from reducer.verdict_store import DB_NAME
 from tests.models import torch_chain
@@ -73,6 +74,18 @@ def scratch_left(tmp_path: Path) -> list[str]:
     return sorted(p.name for p in (tmp_path / "scratch").iterdir())
 
 
+@contextlib.contextmanager
+def patched_env(env: dict[str, str]):
+    saved = dict(os.environ)
+    os.environ.clear()
+    os.environ.update(env)
+    try:
+        yield
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
 def processes_with(env_value: str) -> list[int]:
     """Live processes (of this user) whose environment holds `env_value`: what a run left behind."""
     found = []
@@ -89,7 +102,10 @@ def processes_with(env_value: str) -> list[int]:
 # --- the compiler dies or misbehaves on some candidates: each is a verdict, the run finishes ---------------
 
 
-@pytest.mark.parametrize("mode, shown", [("segv", "crash: SIGSEGV"), ("abort", "Assertion `candidate && \"fault shim\"' failed")])
+@pytest.mark.parametrize(
+    "mode, shown",
+    [("segv", "crash: SIGSEGV"), pytest.param("abort", "Assertion `candidate && \"fault shim\"' failed", marks=pytest.mark.nightly)],
+)
 def test_a_compiler_crash_is_a_verdict_and_reduces(tmp_path, shim, mode, shown):
     src = tmp_path / "bug.mlir"
     src.write_text(torch_chain(5, bad_at=2, bad_op=MARKER, channels=4, size=4))
@@ -116,20 +132,54 @@ def test_garbage_output_is_judged_like_any_other_failure(tmp_path, shim):
     assert scratch_left(tmp_path) == []
 
 
-def test_a_deadlock_is_a_hang_found_in_seconds(tmp_path, shim):
+def _shim_run(shim: Path, mode: str, timeout_s: float, tmp_path: Path):
+    src = tmp_path / "x.mlir"
+    src.write_text(torch_chain(2, bad_at=1, bad_op=MARKER, channels=4, size=4))
+    with patched_env(reduce_env(tmp_path, shim, mode=mode)):
+        return run_tool([str(shim / "iree-compile"), str(src), "-o", str(tmp_path / "x.vmfb")], Limits(timeout_s=timeout_s))
+
+
+def test_a_deadlocked_compile_is_stopped_in_seconds_and_a_busy_one_is_not(tmp_path, shim):
+    deadlocked = _shim_run(shim, "deadlock", 120, tmp_path)
+    assert deadlocked.deadlocked and deadlocked.timed_out and deadlocked.seconds < 20
+    busy = _shim_run(shim, "hang", 8, tmp_path)  # runnable the whole time: only the time limit stops it
+    assert busy.timed_out and not busy.deadlocked and busy.seconds >= 8
+
+
+def test_the_real_compilers_resize_deadlock_is_found_in_seconds(iree_compile):
+    # onnx.Resize with a one-element `scales`: iree-compile 3.13 sleeps forever, every thread in a futex wait.
+    source = Path(__file__).parent / "data" / "resize_one_scale_deadlock.mlir"
+    result = run_tool([iree_compile, "--compile-to=input", str(source), "-o", "/dev/null"], Limits(timeout_s=120))
+    assert result.deadlocked and result.seconds < 20
+
+
+@pytest.mark.nightly
+def test_a_deadlock_is_reduced_as_a_hang_without_waiting_for_the_limit(tmp_path, shim):
     src = tmp_path / "bug.mlir"
     src.write_text(torch_chain(4, bad_at=1, bad_op=MARKER, channels=4, size=4))
     start = time.monotonic()
     result = run_reduce([str(src), "--oracle=timeout", "-q", "-j", "2", "--hang-seconds", "120"],
                         reduce_env(tmp_path, shim, mode="deadlock", when=MARKER), tmp_path)
     assert result.returncode == 0, result.stderr
-    assert "hang: deadlock" in result.stdout and "deadlocked after" in result.stdout
+    assert "deadlocked after" in result.stdout
     out = tmp_path / "bug.reduced.mlir"
     assert MARKER in out.read_text() and ops_in(out) <= 2
     assert time.monotonic() - start < 120  # not one full --hang-seconds, let alone one per hanging candidate
     assert processes_with(str(tmp_path / "shim-state")) == []
 
 
+@pytest.mark.nightly
+def test_the_real_resize_deadlock_reduces_with_the_timeout_oracle(tmp_path):
+    src = tmp_path / "resize.mlir"
+    src.write_text((Path(__file__).parent / "data" / "resize_one_scale_deadlock.mlir").read_text())
+    start = time.monotonic()
+    result = run_reduce([str(src), "--oracle=timeout", "-q", "-j", "2", "--", "--compile-to=input"], reduce_env(tmp_path), tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "deadlocked after" in result.stdout and "onnx.Resize" in (tmp_path / "resize.reduced.mlir").read_text()
+    assert time.monotonic() - start < 300  # the issue measured 864 s for this case
+
+
+@pytest.mark.nightly
 def test_a_failure_at_the_memory_cap_is_judged_again_and_never_cached(tmp_path, shim):
     # Every candidate's first compile runs out of the cap; judged again it is the real compiler's
     # verdict. The result is the one a clean run gives, and no capped verdict reaches the cache.
@@ -163,7 +213,7 @@ def _refusal(result: subprocess.CompletedProcess) -> str:
         ("--oracle=compile-error --memory-cap-mb 1", "", "", "cannot even load under --memory-cap-mb 1"),
         ("--oracle=timeout --hang-seconds 0", "", "", "--hang-seconds 0 makes no sense: it must be positive"),
         ("--oracle=timeout --hang-seconds 0.2", "", "", "is below the"),
-        ("--oracle=compile-error --timeout 4", "", "hang", "hit this tool's time limit (--timeout 4 s)"),
+        pytest.param("--oracle=compile-error --timeout 4", "", "hang", "hit this tool's time limit (--timeout 4 s)", marks=pytest.mark.nightly),
         ("--oracle=crash", "--iree-hal-target-device=llvm-cpu", "", 'iree-compile has no device "llvm-cpu"'),
         ("--oracle=compile-error", "--iree-hal-target-device=hip --iree-rocm-target=gfx9999", "", "does not know the ROCM target 'gfx9999'"),
         ("--oracle=compile-error", "--iree-codegen-tuning-spec-path=missing_spec.mlir", "", "does not exist (missing_spec.mlir)"),
