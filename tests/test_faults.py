@@ -180,21 +180,23 @@ def test_the_real_resize_deadlock_reduces_with_the_timeout_oracle(tmp_path):
 
 
 @pytest.mark.nightly
-def test_a_failure_at_the_memory_cap_is_judged_again_and_never_cached(tmp_path, shim):
-    # Every candidate's first compile runs out of the cap; judged again it is the real compiler's
-    # verdict. The result is the one a clean run gives, and no capped verdict reaches the cache.
+@pytest.mark.parametrize("mode, limit_args", [("alloc", ["--memory-cap-mb", "4096"]), ("hang", ["--timeout", "5"])])
+def test_a_failure_at_a_limit_is_judged_again_and_never_cached(tmp_path, shim, mode, limit_args):
+    # Every candidate's first compile runs out of the cap (or hangs past --timeout); judged again it
+    # is the real compiler's verdict. The result is the one a clean run gives, and no verdict
+    # decided by a limit reaches the cache.
     src = tmp_path / "bug.mlir"
     src.write_text(torch_chain(4, bad_at=2, bad_op="onnx.NoSuchOp", channels=4, size=4))
     clean = run_reduce([str(src), "--oracle=compile-error", "-q", "-o", str(tmp_path / "clean.mlir"), "--no-cache"],
                        reduce_env(tmp_path, shim), tmp_path)
     assert clean.returncode == 0, clean.stderr
     cache = tmp_path / "cache"
-    faulty = run_reduce([str(src), "--oracle=compile-error", "-q", "--memory-cap-mb", "4096", "--cache-dir", str(cache)],
-                        reduce_env(tmp_path, shim, mode="alloc", times="1"), tmp_path)
+    faulty = run_reduce([str(src), "--oracle=compile-error", "-q", *limit_args, "--cache-dir", str(cache)],
+                        reduce_env(tmp_path, shim, mode=mode, times="1"), tmp_path)
     assert faulty.returncode == 0, faulty.stderr
     assert (tmp_path / "bug.reduced.mlir").read_text() == (tmp_path / "clean.mlir").read_text()
     stored = [row[0] for row in sqlite3.connect(cache / DB_NAME).execute("SELECT verdict FROM verdicts")]
-    assert stored and not any('"limit": "memory-cap"' in verdict for verdict in stored)
+    assert stored and not any('"limit": "memory-cap"' in v or '"limit": "timeout"' in v for v in stored)
 
 
 # --- the original's failure is not the compiler's: refused with one line before reducing -------------------
