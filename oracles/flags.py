@@ -137,9 +137,9 @@ def parse_pasted(words: list[str], options: CompilerOptions | None | bool = True
     dropped; a flag this compiler rejects is renamed when its new name is known, else listed in
     `unknown`. `options=True` asks the installed compiler.
     """
-    if options is True:
-        options = compiler_options()
     tokens = pasted_words(words)
+    if options is True:
+        options = compiler_options() if tokens else None
     start = _command_start(tokens)
     result = PastedCommand(flags=[], dropped=tokens[:start])
     i = start
