@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from fuzz.execute import CaseResult, Finding
-from reducer import onnx_model
-from reducer.verdict_store import set_aside
+from reducer.formats import onnx_model
+from reducer.storage.verdict_store import set_aside
 
 RECORD_NAME = "finding.txt"
 SPEC_NAME = "spec.json"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from oracles.locations import FailureSite
+from oracles.mlir.locations import FailureSite
 
 
 @dataclass
@@ -27,7 +27,7 @@ class Verdict:
     seconds: float = 0.0
     locations: list[str] = field(default_factory=list)
     site: FailureSite | None = None
-    # "timeout" / "memory-cap" when this tool's own limit decided it (oracles/tool_errors.py):
+    # "timeout" / "memory-cap" when this tool's own limit decided it (oracles/toolchain/tool_errors.py):
     # judged again before it counts, never kept across runs.
     limit: str = ""
     # One line (cause and fix) when a tool failed for a reason that is not the compiler's work on

@@ -12,7 +12,7 @@ import math
 from pathlib import Path
 
 from oracles import Candidate, Oracle, OracleOptions, OracleSetupError, Verdict
-from oracles.toolchain import Limits, scratch_dir
+from oracles.toolchain.tools import Limits, scratch_dir
 
 # The smallest program worth compiling: what any compile with the user's flags costs at least.
 TRIVIAL_PROGRAM = """func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from oracles.compiler_options import compiler_options, parse_help
-from oracles.flags import PasteError, parse_pasted
+from oracles.toolchain.compiler_options import compiler_options, parse_help
+from oracles.toolchain.flags import PasteError, parse_pasted
 from reducer.cli import main
 
 CASES = json.loads((Path(__file__).parent / "data" / "pasted_commands.json").read_text())

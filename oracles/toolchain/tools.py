@@ -1,0 +1,235 @@
+"""Runs IREE's command-line tools isolated: own process group, wall-clock timeout, memory cap.
+
+A crash, abort or hang of a tool becomes data (`ProcessResult`), never an exception here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import importlib.metadata
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from oracles.candidate import Candidate
+from oracles.toolchain.deadlock import POLL_S, DeadlockWatch
+
+DEFAULT_TIMEOUT_S = 120.0
+DEFAULT_MEMORY_CAP_MB = 16 * 1024
+_OUTPUT_HEAD = 48 * 1024  # the first error, which signatures are made of
+_OUTPUT_TAIL = 16 * 1024  # how it ended (a crash's stack dump)
+
+_live: set[subprocess.Popen] = set()
+_live_lock = threading.Lock()
+_watched = threading.local()
+
+
+class ToolNotFound(RuntimeError):
+    pass
+
+
+@dataclass
+class Limits:
+    timeout_s: float = DEFAULT_TIMEOUT_S
+    memory_cap_mb: int = DEFAULT_MEMORY_CAP_MB
+
+
+@dataclass
+class ProcessResult:
+    returncode: int
+    stdout: str
+    stderr: str
+    seconds: float
+    timed_out: bool = False  # stopped because it hung: past its time limit, or deadlocked
+    deadlocked: bool = False  # stopped early: every thread blocked, no CPU time (oracles/toolchain/deadlock.py)
+
+    @property
+    def signal_name(self) -> str | None:
+        if self.returncode < 0:
+            try:
+                return signal.Signals(-self.returncode).name
+            except ValueError:
+                return f"signal {-self.returncode}"
+        return None
+
+
+# A directory searched before the venv for IREE's tools: a local build of `iree-compile`, say.
+TOOLS_DIR_ENV = "IREE_REDUCE_TOOLS_DIR"
+
+
+def tools_dir() -> Path | None:
+    value = os.environ.get(TOOLS_DIR_ENV)
+    return Path(value) if value else None
+
+
+@functools.cache
+def find_tool(name: str) -> str:
+    """Locates a tool in $IREE_REDUCE_TOOLS_DIR, then next to the running interpreter (the venv),
+    then on PATH."""
+    chosen = tools_dir()
+    for directory in ([chosen] if chosen else []) + [Path(sys.executable).parent]:
+        if (directory / name).exists():
+            return str(directory / name)
+    found = shutil.which(name)
+    if found:
+        return found
+    raise ToolNotFound(
+        f"{name} not found: install the pinned IREE wheels "
+        f"(pip install iree-base-compiler==3.13.0 iree-base-runtime==3.13.0)"
+    )
+
+
+def run_tool(argv: list[str], limits: Limits, cwd: str | None = None) -> ProcessResult:
+    """Runs argv under a memory cap in its own session; kills the whole group on timeout."""
+    capped = ["/bin/sh", "-c", f'ulimit -v {limits.memory_cap_mb * 1024} 2>/dev/null; exec "$@"', "sh", *argv]
+    start = time.monotonic()
+    proc = subprocess.Popen(
+        capped,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        cwd=cwd,
+        start_new_session=True,
+    )
+    with _live_lock:
+        _live.add(proc)
+    try:
+        out, err, hang = _wait_watching(proc, start + limits.timeout_s)
+    finally:
+        with _live_lock:
+            _live.discard(proc)
+    return record(
+        ProcessResult(
+            returncode=proc.returncode,
+            stdout=clip_output(out.decode(errors="replace")),
+            stderr=clip_output(err.decode(errors="replace")),
+            seconds=time.monotonic() - start,
+            timed_out=hang is not None,
+            deadlocked=hang == "deadlock",
+        )
+    )
+
+
+@contextlib.contextmanager
+def processes_watched() -> Iterator[list[ProcessResult]]:
+    """Every tool run this thread finishes while inside (nested scopes see theirs too): how an
+    oracle learns whether its verdict was decided by a limit or by a tool that never started."""
+    outer = getattr(_watched, "results", None)
+    _watched.results = results = []
+    try:
+        yield results
+    finally:
+        _watched.results = outer
+        if outer is not None:
+            outer.extend(results)
+
+
+def record(result: ProcessResult) -> ProcessResult:
+    """Notes a finished tool run for the `processes_watched` scope of this thread, if any."""
+    results = getattr(_watched, "results", None)
+    if results is not None:
+        results.append(result)
+    return result
+
+
+def _wait_watching(proc: subprocess.Popen, deadline: float) -> tuple[bytes, bytes, str | None]:
+    """The process's output once it ends; a hang ("timeout" or "deadlock") kills its group first."""
+    watch = DeadlockWatch(proc.pid)
+    while True:
+        try:
+            out, err = proc.communicate(timeout=max(0.0, min(POLL_S, deadline - time.monotonic())))
+            return out, err, None
+        except subprocess.TimeoutExpired:
+            hang = "timeout" if time.monotonic() >= deadline else "deadlock" if watch.poll() else None
+            if hang is not None:
+                _kill_group(proc)
+                out, err = proc.communicate()
+                return out, err, hang
+
+
+def clip_output(text: str) -> str:
+    """The head and the tail of a tool's output: diagnostics that print whole functions can run
+    to megabytes, and the first error (the signature) is at the head."""
+    if len(text) <= _OUTPUT_HEAD + _OUTPUT_TAIL:
+        return text
+    elided = len(text) - _OUTPUT_HEAD - _OUTPUT_TAIL
+    return f"{text[:_OUTPUT_HEAD]}\n... {elided} characters elided ...\n{text[-_OUTPUT_TAIL:]}"
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def kill_all() -> None:
+    """Kills every tool still running (on Ctrl-C), so no compiler outlives the reducer."""
+    with _live_lock:
+        procs = list(_live)
+    for proc in procs:
+        _kill_group(proc)
+
+
+@dataclass
+class CompileResult:
+    process: ProcessResult
+    workdir: Path
+    output: Path
+    argv: list[str]
+
+    @property
+    def ok(self) -> bool:
+        return self.process.returncode == 0 and not self.process.timed_out
+
+
+# Compiles (flags, source, output, limits) elsewhere, e.g. in a warm worker; None: run the tool.
+CompileElsewhere = Callable[[list[str], Path, Path, Limits], "ProcessResult | None"]
+
+
+def compile_candidate(
+    candidate: Candidate,
+    flags: list[str],
+    workdir: Path,
+    limits: Limits,
+    output_name: str = "out.vmfb",
+    warm: CompileElsewhere | None = None,
+) -> CompileResult:
+    """Writes the candidate into workdir and runs iree-compile on it with the given flags
+    (through `warm` first when given; the tool when that declines)."""
+    source = workdir / f"input{candidate.suffix}"
+    candidate.write(source)
+    output = workdir / output_name
+    argv = [find_tool("iree-compile"), *flags, str(source), "-o", str(output)]
+    process = warm(flags, source, output, limits) if warm is not None else None
+    if process is None:
+        process = run_tool(argv, limits, cwd=str(workdir))
+    return CompileResult(process, workdir, output, argv)
+
+
+def scratch_dir() -> tempfile.TemporaryDirectory:
+    return tempfile.TemporaryDirectory(prefix="iree-reduce-")
+
+
+@functools.cache
+def iree_version() -> str:
+    """The wheel and the compiler's own version line: 'iree-base-compiler 3.13.0 (IREE compiler version ...)'."""
+    try:
+        wheel = f"iree-base-compiler {importlib.metadata.version('iree-base-compiler')}"
+    except importlib.metadata.PackageNotFoundError:
+        wheel = "iree-compile"
+    try:
+        result = run_tool([find_tool("iree-compile"), "--version"], Limits(timeout_s=30))
+    except ToolNotFound:
+        return f"{wheel} (not found)"
+    line = next((x.strip() for x in result.stdout.splitlines() if "IREE compiler version" in x), "")
+    return f"{wheel} ({line})" if line else wheel
