@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from oracles import Candidate, Oracle, Verdict
+from oracles import Candidate, Oracle, OracleSetupError, Verdict
 from oracles.base import renamed
 from oracles.mlir import ir as irx
 from oracles.onnx.importer import INNER_DIR, import_model, mlir_path_for, onnx_oracle
