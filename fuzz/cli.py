@@ -21,8 +21,10 @@ from fuzz.expectations import DEFAULT_PATH, Expectations, load
 from fuzz.findings import FindingsDB
 from fuzz.nightly import corpus_changes, summary_markdown
 from fuzz.pipelines import DEFAULT_PIPELINES, PIPELINES, resolve
+from fuzz.progress import CampaignProgress, ConformanceProgress
 from fuzz.triage import reduce_finding
 from reducer.corpus import load_entries
+from reducer.progress import ReductionProgress
 from reducer.session import INTERRUPTED
 
 _DURATION = re.compile(r"^(\d+(?:\.\d+)?)([smh]?)$")
@@ -55,6 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument("--reduce-jobs", type=int, default=os.cpu_count() or 1)
         command.add_argument("--reduce-budget", type=duration, default=300.0, help="time for reducing one finding (default 5m)")
         command.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run cases on this Dask scheduler's cluster (default: local pool)")
+        command.add_argument("-q", "--quiet", action="store_true", help="no progress: neither the lines nor the live status line")
     nightly.add_argument("--corpus", type=Path, default=Path("corpus/entries"), help="corpus entries to re-check (default corpus/entries)")
     show = sub.add_parser("show", help="list the findings of a campaign directory")
     show.add_argument("out", type=Path)
@@ -65,19 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
     conformance.add_argument("--pipeline", help="CPU pipeline to run (default: the expectations file's)")
     conformance.add_argument("-k", dest="name_contains", default="", help="only the node tests whose name contains this")
     conformance.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="tests at once (default: all cores)")
+    conformance.add_argument("-q", "--quiet", action="store_true", help="no live status line")
     return parser
-
-
-def _progress(stats: CampaignStats, every: float = 10.0, state: dict = {"last": 0.0}) -> None:  # noqa: B006
-    if stats.seconds - state["last"] < every and stats.cases > 1:
-        return
-    state["last"] = stats.seconds
-    kinds = ", ".join(f"{kind} {n}" for kind, n in sorted(stats.by_kind.items())) or "none"
-    print(
-        f"[{stats.seconds:6.0f}s] cases {stats.cases} ({stats.per_minute:.1f}/min), findings: {kinds}; new {len(stats.new)}",
-        file=sys.stderr,
-        flush=True,
-    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -122,7 +114,8 @@ def _campaign(args: argparse.Namespace, known: frozenset[str] = frozenset()) -> 
         gpu_drivers=gpu_drivers,
         scheduler=args.scheduler,
     )
-    stats = run_campaign(settings, _progress)
+    with CampaignProgress(settings.pipelines, sys.stderr, quiet=args.quiet) as progress:
+        stats = run_campaign(settings, progress.update, progress.case)
     print(
         f"fuzz: {stats.cases} cases in {stats.seconds:.0f} s ({stats.per_minute:.1f}/min), "
         f"{sum(stats.by_kind.values())} findings, {len(stats.new)} new, {stats.isolated_reruns} re-run isolated"
@@ -134,8 +127,9 @@ def _campaign(args: argparse.Namespace, known: frozenset[str] = frozenset()) -> 
                 continue
             finding = next(f for f in case.findings if f.signature == signature)
             print(f"fuzz: reducing {finding.kind} ({finding.pipeline}): {signature[:100]}", file=sys.stderr, flush=True)
-            triage = reduce_finding(finding, case, args.out, jobs=args.reduce_jobs, time_budget_s=args.reduce_budget)
-            db.set_reduction(signature, str(triage.directory), triage.reduced_size)
+            with ReductionProgress(sys.stderr, quiet=args.quiet) as watching:
+                triage = reduce_finding(finding, case, args.out, jobs=args.reduce_jobs, time_budget_s=args.reduce_budget, observer=watching)
+            db.set_reduction(signature, str(triage.directory), triage.reduced_size, triage.result)
             print(f"  -> {triage.directory}: {triage.reduced_size}")
         db.close()
     return stats, settings
@@ -190,7 +184,8 @@ def _conformance(args: argparse.Namespace) -> int:
         raise ValueError(f"no node test name contains {args.name_contains!r}")
     print(f"fuzz: running {len(tests)} ONNX node tests on {expectations.pipeline}, {max(1, args.jobs)} at once", file=sys.stderr, flush=True)
     start = time.monotonic()
-    outcomes = run_node_tests(tests, max(1, args.jobs), expectations.pipeline, expectations.opset_version)
+    with ConformanceProgress(len(tests), sys.stderr, quiet=args.quiet) as progress:
+        outcomes = run_node_tests(tests, max(1, args.jobs), expectations.pipeline, expectations.opset_version, on_outcome=progress.outcome)
     print(f"fuzz: {len(tests)} ONNX node tests on {expectations.pipeline} in {time.monotonic() - start:.0f} s")
     print(outcome_table(tests, outcomes))
     for outcome in sorted(outcomes.values(), key=lambda o: (o.kind, o.name)):

@@ -43,8 +43,10 @@ class Reducer:
         on_improvement: Callable[[Proposal], None] | None = None,
         log: Log | None = None,
         context: ir.Context | None = None,
+        on_pass: Callable[[str], None] | None = None,
     ) -> None:
         self.evaluator = evaluator
+        self.on_pass = on_pass or (lambda _: None)  # told each pass as it starts (progress display)
         self.passes = list(passes)
         self.on_improvement = on_improvement or (lambda _: None)
         self.log = log or (lambda _: None)
@@ -59,6 +61,7 @@ class Reducer:
             result.rounds += 1
             changed = False
             for reduction in self.passes:
+                self.on_pass(f"{reduction.name} (round {result.rounds})")
                 start = time.monotonic()
                 before = result.best
                 result.best = self._run_pass(reduction, result.best, result.passes[reduction.name])

@@ -21,6 +21,11 @@ class EvaluationStats:
     cache_hits: int = 0  # answered without a call: this run's memory or the disk store
     stored_hits: int = 0  # of those, from verdicts an earlier run left on disk
     failed_calls: int = 0  # the call itself broke (a cluster worker died): counted uninteresting
+    finished_calls: int = 0  # calls that came back (or were cancelled): the rest are in flight
+
+    @property
+    def in_flight(self) -> int:
+        return self.oracle_calls - self.finished_calls
 
 
 def _settled(verdict: Verdict) -> Future:
@@ -91,6 +96,8 @@ class Evaluator:
             return future
 
     def _finished(self, future: Future, stored_key: str | None) -> None:
+        with self._lock:
+            self.stats.finished_calls += 1
         if future.cancelled():
             return
         if future.exception() is not None:

@@ -26,6 +26,7 @@ from reducer.localize import (
     localize,
 )
 from reducer.passes.base import Proposal, ReductionPass
+from reducer.progress import ReductionObserver
 from reducer.report import Outcome
 from reducer.verdict_store import StoreError, VerdictStore
 from reducer.warm_oracle import attach_warm_compiler
@@ -57,6 +58,7 @@ class Request:
     warm: bool = True  # compile in warm worker processes where the oracle allows it
     scheduler: str | None = None  # a Dask scheduler address: oracle calls run on its cluster
     cache_dir: Path | None = None  # verdicts kept across runs here (None: this run only)
+    observer: ReductionObserver = field(default_factory=ReductionObserver)  # told the phase, counts, best
 
 
 def is_onnx(path: Path) -> bool:
@@ -146,6 +148,9 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
 
     start = time.monotonic()
     evaluator = _evaluator(request, oracle, interruption)
+    observer = request.observer
+    observer.started(evaluator.stats, "nodes" if onnx_input else "ops")
+    observer.phase("judging the original")
     try:
         verdict = evaluator.judge(original.candidate)
         interruption.check()
@@ -165,10 +170,11 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
 
     def on_improvement(best: Proposal) -> None:
         latest[0] = best
+        observer.improved(best)
         data = best.candidate.binary if best.candidate.binary is not None else best.candidate.text
         write_atomically(request.output_path, data)
 
-    reducer = Reducer(evaluator, request.passes, on_improvement, request.log, ctx)
+    reducer = Reducer(evaluator, request.passes, on_improvement, request.log, ctx, on_pass=observer.phase)
     best, complete, located, dispatch = original, True, Localization(None), None
     # Not with --scheduler: the calls run on the cluster, where a pickled warm compiler is switched off.
     use_warm = request.warm and oracle.warm_ok and request.scheduler is None
@@ -178,14 +184,17 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
     on_improvement(original)
     try:
         if request.localize:
+            observer.phase("localising the failure")
             located = localize(original, oracle, evaluator, ctx, request.log)
         if located.start is not None:
             on_improvement(located.start)
         if warm is not None:
+            observer.phase("warming the compiler")
             attach_warm_compiler(oracle, warm, located.start or original, evaluator, request.log)
         best = reducer.run(located.start or original).best
         oracle.stop_at(None)  # the final check is the full compile the command shows, by the tool
         oracle.warm = None
+        observer.phase("final check of the result")
         final: Verdict = oracle.judge(best.candidate)  # uncached: the written result must still fail
         interruption.check()  # a final check cut short by Ctrl-C says nothing about the result
         if not final.interesting:
