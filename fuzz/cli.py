@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import sys
@@ -10,6 +11,7 @@ import time
 from pathlib import Path
 
 from fuzz.campaign import DB_NAME, CampaignSettings, CampaignStats, run_campaign
+from fuzz.campaign_report import write_report
 from fuzz.conformance import (
     cpu_pipeline,
     outcome_table,
@@ -18,7 +20,7 @@ from fuzz.conformance import (
 )
 from fuzz.devices import drivers_with_a_device
 from fuzz.expectations import DEFAULT_PATH, Expectations, load
-from fuzz.findings import FindingsDB
+from fuzz.findings import Campaign, FindingsDB, findings_record
 from fuzz.nightly import corpus_changes, summary_markdown
 from fuzz.pipelines import DEFAULT_PIPELINES, PIPELINES, resolve
 from fuzz.progress import CampaignProgress, ConformanceProgress
@@ -61,6 +63,10 @@ def build_parser() -> argparse.ArgumentParser:
     nightly.add_argument("--corpus", type=Path, default=Path("corpus/entries"), help="corpus entries to re-check (default corpus/entries)")
     show = sub.add_parser("show", help="list the findings of a campaign directory")
     show.add_argument("out", type=Path)
+    show.add_argument("--json", action="store_true", help="print the findings as one JSON object instead of a table")
+    report = sub.add_parser("report", help="write a self-contained report.html for a campaign directory (plots inline)")
+    report.add_argument("out", type=Path)
+    report.add_argument("-o", "--output", type=Path, help="where to write it (default OUT/report.html)")
     sub.add_parser("pipelines", help="list the pipelines and targets")
     conformance = sub.add_parser("conformance", help="the onnx package's conv, matmul, gemm and quantization node tests, against the expectations")
     conformance.add_argument("--expectations", type=Path, default=DEFAULT_PATH, help="expectations file (default tests/onnx_conformance_expectations.json)")
@@ -81,7 +87,9 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{pipeline.name:22} {kind:10} {pipeline.description}: {' '.join(pipeline.flags)}")
             return 0
         if args.command == "show":
-            return _show(args.out)
+            return _show(args.out, args.json)
+        if args.command == "report":
+            return _report(args.out, args.output)
         if args.command == "conformance":
             return _conformance(args)
         if args.command == "nightly":
@@ -151,19 +159,39 @@ def _nightly(args: argparse.Namespace) -> int:
     db.close()
     summary = summary_markdown(stats, findings, entries, changes, {"seed": settings.seed, "pipelines": settings.pipelines})
     (args.out / "summary.md").write_text(summary)
-    print(f"fuzz: summary in {args.out / 'summary.md'}; {len(entries)} corpus entries, {len(changes)} changed state")
+    report = write_report(_read_campaign(args.out), args.out)
+    print(f"fuzz: summary in {args.out / 'summary.md'}, report in {report}; {len(entries)} corpus entries, {len(changes)} changed state")
     for change in changes:
         print(f"fuzz: corpus: {change.problem}", file=sys.stderr)
     return 3 if changes else 0
 
 
-def _show(out: Path) -> int:
+def _read_campaign(out: Path) -> Campaign:
     path = out / DB_NAME
     if not path.is_file():
         raise ValueError(f"{out} holds no {DB_NAME}: run `fuzz run --out {out}` first")
     db = FindingsDB(path)
-    rows = db.all()
-    db.close()
+    try:
+        return db.campaign()
+    finally:
+        db.close()
+
+
+def _report(out: Path, output: Path | None) -> int:
+    campaign = _read_campaign(out)
+    if output is not None and not output.parent.is_dir():
+        raise ValueError(f"cannot write {output}: no directory {output.parent}")
+    path = write_report(campaign, out, output)
+    print(f"fuzz: wrote {path} ({len(campaign.cases)} cases, {len(campaign.findings)} root causes)")
+    return 0
+
+
+def _show(out: Path, as_json: bool = False) -> int:
+    campaign = _read_campaign(out)
+    rows = campaign.findings
+    if as_json:
+        print(json.dumps(findings_record(campaign), indent=2))
+        return 0
     print(f"{'#':>3}  {'class':14} {'seen':>4}  {'pipelines':28} {'reduced':22} signature")
     for i, row in enumerate(rows, 1):
         print(f"{i:>3}  {row.kind:14} {row.count:>4}  {row.pipeline[:28]:28} {(row.reduced_size or '-')[:22]:22} {row.signature[:90]}")

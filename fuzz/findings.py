@@ -5,6 +5,7 @@ be plotted over time (`fuzz report`)."""
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import time
 from dataclasses import dataclass, field
@@ -220,3 +221,48 @@ class FindingsDB:
 
     def close(self) -> None:
         self.db.close()
+
+
+_REDUCED_SIZE = re.compile(r"^(\d+) (node|op)s?, (\d+) bytes")
+
+
+def _reduced(finding: StoredFinding, reduction: StoredReduction | None) -> dict | None:
+    """The reduced column as numbers: from the reduction's row, or read off the size text of an older database."""
+    if finding.reduced_size is None:
+        return None
+    record = {"summary": finding.reduced_size, "reduced": not finding.reduced_size.startswith("not reduced")}
+    if reduction is not None:
+        record.update(
+            unit=reduction.unit,
+            size=reduction.reduced_size,
+            bytes=reduction.reduced_bytes,
+            original_size=reduction.original_size,
+            original_bytes=reduction.original_bytes,
+            seconds=reduction.seconds,
+            oracle=reduction.oracle,
+        )
+    elif match := _REDUCED_SIZE.match(finding.reduced_size):
+        record.update(unit=f"{match.group(2)}s", size=int(match.group(1)), bytes=int(match.group(3)))
+    return record
+
+
+def findings_record(campaign: Campaign) -> dict:
+    """`fuzz show --json`: every figure of the findings table as a typed field, in the table's order."""
+    findings = [
+        {
+            "index": i,
+            "class": f.kind,
+            "seen": f.count,
+            "pipelines": f.pipeline.split(","),
+            "reduced": _reduced(f, campaign.reductions.get(f.signature)),
+            "signature": f.signature,
+            "detail": f.detail,
+            "seed": f.seed,
+            "graph": f.description,
+            "first_seen": f.first_seen,
+            "last_seen": f.last_seen,
+            "directory": f.directory,
+        }
+        for i, f in enumerate(campaign.findings, 1)
+    ]
+    return {"format_version": 1, "distinct_findings": len(findings), "cases": len(campaign.cases), "findings": findings}

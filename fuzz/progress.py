@@ -2,7 +2,7 @@
 
 On a terminal: each new root cause printed as a line, and a live status line with the cases,
 their rate, findings by class, new root causes, and the coverage reached (pipelines and targets
-that compiled a case; swarm features that got through each of them). Otherwise: a plain progress line every ten
+that compiled a case; the graph ops drawn so far that got through each of them). Otherwise: a plain progress line every ten
 seconds, as CI logs had it before.
 """
 
@@ -15,7 +15,6 @@ from typing import TextIO
 from fuzz.campaign import CampaignStats
 from fuzz.conformance import Outcome
 from fuzz.execute import CaseResult
-from fuzz.strategies import FEATURES
 from reducer.progress import Display, ShowsProgress, elapsed_text
 
 PLAIN_EVERY_S = 10.0
@@ -34,14 +33,17 @@ class CampaignProgress(ShowsProgress):
         self.pipelines = pipelines
         self.stats = CampaignStats()
         self.reached: set[str] = set()  # pipelines and targets that compiled at least one case
-        self.pairs: set[tuple[str, str]] = set()  # (feature, pipeline) with a case that compiled
+        self.ops: set[str] = set()  # ONNX ops drawn so far
+        self.pairs: set[tuple[str, str]] = set()  # (op, pipeline): a graph with the op compiled through it
         self._announced = 0
         self._last_plain = -PLAIN_EVERY_S
 
     def case(self, case: CaseResult) -> None:
         compiled = {run.pipeline for run in case.runs if run.status in REACHED}
         self.reached |= compiled
-        self.pairs.update((f, p) for f in json.loads(case.spec_json).get("features", []) for p in compiled)
+        ops = {node[0] for node in json.loads(case.spec_json).get("nodes", [])}
+        self.ops |= ops
+        self.pairs.update((op, p) for op in ops for p in compiled)
 
     def update(self, stats: CampaignStats) -> None:
         self.stats = stats
@@ -62,7 +64,7 @@ class CampaignProgress(ShowsProgress):
         return (
             f"cases {s.cases} ({s.per_minute:.1f}/min) | findings: {_by_kind(s.by_kind)} | new root causes {len(s.new)} | "
             f"coverage: {len(self.reached)}/{len(self.pipelines)} pipelines compiled a case, "
-            f"{len(self.pairs)}/{len(FEATURES) * len(self.pipelines)} feature x pipeline pairs | {elapsed_text(self.display.elapsed)}"
+            f"{len(self.pairs)}/{len(self.ops) * len(self.pipelines)} op x pipeline pairs | {elapsed_text(self.display.elapsed)}"
         )
 
 
