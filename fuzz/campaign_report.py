@@ -213,7 +213,7 @@ def render(campaign: Campaign, out: Path) -> str:
         pipelines, statuses, runs_by, ops, compiled = coverage(cases)
         sections.append("<section id='coverage'><h2>Coverage reached</h2>" + _figure(
             "coverage-outcomes", plots.heatmap("coverage-outcomes", "Pipeline and target runs by outcome", pipelines, statuses, runs_by, "runs"),
-            "Each case runs through every pipeline and target until one stops it; 'compiled' is a GPU target with no device to run on.")
+            "Every case that imports runs through every pipeline and target; 'compiled': a GPU target with no device to run on.")
             + _figure("coverage-ops", plots.heatmap("coverage-ops", "Cases whose graph had the op and compiled, by pipeline or target", ops, pipelines, compiled, "cases"),
                       "An empty cell: no graph with that op got through that pipeline or target.") + "</section>")
     sections.append("<section id='reductions'><h2>Reduction results</h2>" + _reductions(campaign, index_of) + "</section>")
