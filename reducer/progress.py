@@ -50,6 +50,7 @@ class Display:
         self.live = not quiet and status is not None and self.console.is_terminal and not self.console.is_dumb_terminal
         self.started = time.monotonic()
         self._status = status
+        self._spinner = Spinner("dots", style="cyan")  # one object: its frame follows the time since it was made
         self._live: Live | None = None
 
     @property
@@ -67,7 +68,8 @@ class Display:
             print(stamped, file=self.stream, flush=True)
 
     def _render(self) -> Spinner:
-        return Spinner("dots", Text(self._status() if self._status else ""), style="cyan")
+        self._spinner.update(text=Text(self._status() if self._status else ""))
+        return self._spinner
 
     def __enter__(self) -> Display:
         if self.live:
@@ -146,6 +148,7 @@ class ReductionProgress(ReductionObserver, ShowsProgress):
             parts.append(f"calls {s.finished_calls} done, {s.in_flight} in flight, {s.cache_hits} cache hits")
             parts.append(f"{60.0 * s.oracle_calls / elapsed if elapsed > 0 else 0.0:.1f} calls/min")
         if self.best is not None:
-            parts.append(f"best {self.best.ops} {self.unit}, {self.best.candidate.size} bytes")
+            unit = self.unit[:-1] if self.best.ops == 1 else self.unit  # "1 op", "3 ops"
+            parts.append(f"best {self.best.ops} {unit}, {self.best.candidate.size} bytes")
         parts.append(elapsed_text(elapsed))
         return " | ".join(parts)

@@ -96,7 +96,8 @@ def test_reduce_json_carries_every_figure_of_the_text_summary(tmp_path, iree_com
 
     assert unit == "nodes" and before["size"] > after["size"] >= 1
     assert all(isinstance(d, int) for s in before["shapes"] + after["shapes"] for d in s["dims"])
-    assert record["dropped_flags"] == ["--mlir-print-ir-after-all"] and isinstance(record["seconds"], float)
+    assert record["dropped_flags"][0] == "iree-compile" and "--mlir-print-ir-after-all" in record["dropped_flags"]
+    assert isinstance(record["seconds"], float)
     for path in record["files"].values():
         assert Path(path).exists(), path
 
@@ -176,7 +177,7 @@ def test_reduce_shows_a_live_status_line_on_a_terminal_only(chain, iree_compile)
     command = [sys.executable, "-m", "reducer.cli", str(chain), "--oracle=compile-error", "-j", "2", "--no-cache", "--", *CPU]
     on_terminal = _run_on_a_terminal(command)
     # The status line: the step running, calls done / in flight / cache hits, the rate, the best so far.
-    status = re.search(r"(\S+) \| calls (\d+) done, (\d+) in flight, (\d+) cache hits \| [\d.]+ calls/min \| best (\d+) ops, (\d+) bytes", on_terminal)
+    status = re.search(r"(\S+) \| calls (\d+) done, (\d+) in flight, (\d+) cache hits \| [\d.]+ calls/min \| best (\d+) ops?, (\d+) bytes", on_terminal)
     assert status, on_terminal[-2000:]
     assert re.search(r"\[\s*[\d.]+s\] original: \d+ ops", on_terminal)  # the lines above it stay
 
