@@ -123,7 +123,8 @@ def _root_cause(index: int, finding: StoredFinding, campaign: Campaign, out: Pat
         directory = out / directory
     repro = command = None
     if directory is not None:
-        repro = _read(directory / "reduced.mlir", REPRO_LINES) or _read(directory / "reduced.onnx.txt", REPRO_LINES)
+        # The imported MLIR; a model that does not import (an import failure) has only its issue report.
+        repro = _read(directory / "reduced.mlir", REPRO_LINES) or _read(directory / "report.md", REPRO_LINES)
         command = _read(directory / "command.txt")
     size = finding.reduced_size or "not reduced (the campaign ran with --no-reduce, or was stopped first)"
     rows = [
