@@ -21,7 +21,7 @@ from pathlib import Path
 from fuzz import plots
 from fuzz.findings import Campaign, StoredCase, StoredFinding
 from fuzz.pipelines import PIPELINES
-from oracles.toolchain import iree_version
+from oracles.toolchain.tools import iree_version
 
 REPORT_NAME = "report.html"
 REPRO_LINES = 60  # a reduced repro longer than this is cut in the page (the file has it whole)

@@ -25,9 +25,9 @@ from fuzz.nightly import corpus_changes, summary_markdown
 from fuzz.pipelines import DEFAULT_PIPELINES, PIPELINES, resolve
 from fuzz.progress import CampaignProgress, ConformanceProgress
 from fuzz.triage import reduce_finding
-from reducer.corpus import load_entries
 from reducer.progress import ReductionProgress
 from reducer.session import INTERRUPTED
+from reducer.storage.corpus import load_entries
 
 _DURATION = re.compile(r"^(\d+(?:\.\d+)?)([smh]?)$")
 

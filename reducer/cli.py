@@ -8,16 +8,12 @@ import shlex
 import sys
 from pathlib import Path
 
-from oracles import ORACLES, OracleOptions, OracleSetupError, make_oracle
-from oracles.flags import parse_pasted
-from oracles.toolchain import Limits
-from reducer.corpus import save_entry
-from reducer.passes.registry import (
-    ONNX_REDUCTION_PASSES,
-    REDUCTION_PASSES,
-    pass_by_name,
-    passes_for,
-)
+from oracles import OracleOptions, OracleSetupError, make_oracle
+from oracles.registry import table as oracle_table
+from oracles.toolchain.flags import parse_pasted
+from oracles.toolchain.tools import Limits
+from reducer.passes.registry import pass_by_name, passes_for
+from reducer.passes.registry import table as pass_table
 from reducer.progress import ReductionProgress
 from reducer.report import markdown, summary
 from reducer.session import (
@@ -28,8 +24,9 @@ from reducer.session import (
     reduce_file,
     write_atomically,
 )
+from reducer.storage.corpus import save_entry
+from reducer.storage.verdict_store import default_cache_dir
 from reducer.summary_json import error_record, summary_record, to_json
-from reducer.verdict_store import default_cache_dir
 
 EXAMPLES = """examples:
   reduce bug.mlir --oracle=lds-limit
@@ -97,14 +94,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(ours)
     if args.list_oracles:
-        for name, oracle in ORACLES.items():
-            print(f"{name:20} {oracle.summary}")
+        print(oracle_table())
         return 0
     if args.list_passes:
-        for title, passes in (("MLIR input", REDUCTION_PASSES), ("ONNX input", ONNX_REDUCTION_PASSES)):
-            print(f"{title}:")
-            for i, reduction in enumerate(passes, 1):
-                print(f"{i:2}. {reduction.name:26} {reduction.description}")
+        print(pass_table())
         return 0
     try:
         return _reduce(args, pasted)
@@ -131,6 +124,7 @@ def oracle_options(args: argparse.Namespace) -> OracleOptions:
         pipeline_a=shlex.split(args.pipeline_a),
         pipeline_b=shlex.split(args.pipeline_b),
         seed=args.seed,
+        opset_version=args.opset_version,
         limits=Limits(timeout_s=args.timeout, memory_cap_mb=args.memory_cap_mb),
     )
 
@@ -160,7 +154,6 @@ def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
         time_budget_s=args.time_budget,
         log=progress.log,
         observer=progress,
-        opset_version=args.opset_version,
         scheduler=args.scheduler,
         cache_dir=None if args.no_cache else args.cache_dir,
         localize=not args.no_localize,

@@ -20,7 +20,7 @@ from rich.live import Live
 from rich.spinner import Spinner
 from rich.text import Text
 
-from reducer.evaluate import EvaluationStats
+from reducer.search.evaluate import EvaluationStats
 from reducer.passes.base import Proposal
 
 REFRESH_PER_SECOND = 4
@@ -145,7 +145,7 @@ class ReductionProgress(ReductionObserver, ShowsProgress):
         parts = [self.current]
         if self.stats is not None:
             s = self.stats
-            parts.append(f"calls {s.finished_calls} done, {s.in_flight} in flight, {s.cache_hits} cache hits")
+            parts.append(f"calls {s.oracle_calls - s.in_flight} done, {s.in_flight} in flight, {s.cache_hits} cache hits")
             parts.append(f"{60.0 * s.oracle_calls / elapsed if elapsed > 0 else 0.0:.1f} calls/min")
         if self.best is not None:
             unit = self.unit[:-1] if self.best.ops == 1 else self.unit  # "1 op", "3 ops"

@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from oracles.toolchain import iree_version
+from oracles.toolchain.tools import iree_version
 from reducer.passes.base import Proposal
-from reducer.passes.shapes import shapes_of
+from reducer.passes.shape_search import shapes_of
 from reducer.report import Outcome
 
 FORMAT_VERSION = 1
