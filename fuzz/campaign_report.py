@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from fuzz import plots
-from fuzz.findings import Campaign, StoredCase, StoredFinding
+from fuzz.findings import COMPILED, Campaign, StoredCase, StoredFinding
 from fuzz.pipelines import PIPELINES
 from oracles.toolchain.tools import iree_version
 
@@ -80,7 +80,7 @@ def coverage(cases: list[StoredCase]) -> tuple[list[str], list[str], list[list[i
     for case in cases:
         for pipeline, status, _ in case.pipelines:
             runs[pipeline, status] += 1
-            if status in ("ok", "compiled", "mismatch", "run error"):
+            if status in COMPILED:
                 for op in case.ops:
                     compiled[op, pipeline] += 1
     pipelines = sorted({p for p, _ in runs}, key=lambda p: (PIPELINES[p].gpu if p in PIPELINES else True, p))

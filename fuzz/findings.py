@@ -59,6 +59,8 @@ CREATE TABLE IF NOT EXISTS reductions (
 );
 """
 OK = "ok"
+# A pipeline run with these statuses got its module out of the compiler (what coverage counts).
+COMPILED = frozenset({OK, "compiled", "mismatch", "run error"})
 
 
 @dataclass

@@ -2,8 +2,8 @@
 
 On a terminal: each new root cause printed as a line, and a live status line with the cases,
 their rate, findings by class, new root causes, and the coverage reached (pipelines and targets
-that compiled a case; the graph ops drawn so far that got through each of them). Otherwise: a plain progress line every ten
-seconds, as CI logs had it before.
+that compiled a case; the graph ops drawn so far that got through each of them). Otherwise: a
+plain progress line every ten seconds, as CI logs had it before.
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from typing import TextIO
 from fuzz.campaign import CampaignStats
 from fuzz.conformance import Outcome
 from fuzz.execute import CaseResult
+from fuzz.findings import COMPILED
 from reducer.progress import Display, ShowsProgress, elapsed_text
 
 PLAIN_EVERY_S = 10.0
-REACHED = ("ok", "compiled", "mismatch")  # a pipeline run that got its module out of the compiler
 
 
 def _by_kind(counts: Counter) -> str:
@@ -39,7 +39,7 @@ class CampaignProgress(ShowsProgress):
         self._last_plain = -PLAIN_EVERY_S
 
     def case(self, case: CaseResult) -> None:
-        compiled = {run.pipeline for run in case.runs if run.status in REACHED}
+        compiled = {run.pipeline for run in case.runs if run.status in COMPILED}
         self.reached |= compiled
         ops = {node[0] for node in json.loads(case.spec_json).get("nodes", [])}
         self.ops |= ops

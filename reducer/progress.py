@@ -39,8 +39,8 @@ def elapsed_text(seconds: float) -> str:
 class Display:
     """Lines printed above; on a terminal, `status()` redrawn below them a few times a second.
 
-    `live` says whether the status line is shown (a terminal and not quiet); `plain` whether
-    lines go out as plain text (not a terminal). Use as a context manager around the run.
+    `live` says whether the status line is shown (a terminal, not quiet); otherwise lines go out
+    as plain text. Use as a context manager around the run.
     """
 
     def __init__(self, status: Callable[[], str] | None = None, stream: TextIO | None = None, quiet: bool = False) -> None:
