@@ -130,7 +130,7 @@ def _root_cause(index: int, finding: StoredFinding, campaign: Campaign, out: Pat
     rows = [
         ("class", finding.kind),
         ("pipelines", finding.pipeline),
-        ("seen", f"{finding.count} times"),
+        ("seen", "once" if finding.count == 1 else f"{finding.count} times"),
         ("first seen", _when(finding.first_seen)),
         ("last seen", _when(finding.last_seen)),
         ("case seed", finding.seed),
