@@ -19,7 +19,8 @@ from reducer.passes.registry import (
     pass_by_name,
     passes_for,
 )
-from reducer.report import markdown, summary
+from reducer.culprit_only import culprit_only
+from reducer.report import culprit_only_markdown, culprit_only_summary, markdown, summary
 from reducer.session import (
     INTERRUPTED,
     Request,
@@ -66,6 +67,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-cache", action="store_true", help="judge every candidate afresh; keep no verdicts on disk")
     parser.add_argument("--no-localize", action="store_true", help="skip failure localisation: the passes start from the whole input")
     parser.add_argument("--no-warm", action="store_true", help="run every compile as its own iree-compile process")
+    parser.add_argument("--culprit", action=argparse.BooleanOptionalAction, default=True,
+                        help="compile-error/crash: name the failing pass, write its reduced one-pass repro and lit test; "
+                        "lds-limit: the dispatch's configuration (default on)")
+    parser.add_argument("--culprit-only", action="store_true", help="INPUT is reduced already: only the --culprit step")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
     parser.add_argument("--list-oracles", action="store_true", help="print the oracles and exit")
     parser.add_argument("--list-passes", action="store_true", help="print the reduction passes in order and exit")
@@ -165,7 +170,10 @@ def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
         cache_dir=None if args.no_cache else args.cache_dir,
         localize=not args.no_localize,
         warm=not args.no_warm,
+        culprit=args.culprit,
     )
+    if args.culprit_only:
+        return _culprit_only(args, request)
     outcome = reduce_file(request)
     print(summary(outcome))
     if args.save_to_corpus and outcome.complete:
@@ -180,6 +188,8 @@ def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
                 outcome.verdict.detail,
                 f"reduce {args.input.name} --oracle={oracle.name}",
                 args.opset_version,
+                culprit=outcome.culprit,
+                dispatch_config=outcome.dispatch_config,
             )
         except ValueError as err:
             raise UserError(str(err)) from None
@@ -188,6 +198,17 @@ def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
         write_atomically(args.report, markdown(outcome))
         print(f"  report        {args.report}")
     return 0 if outcome.complete else INTERRUPTED
+
+
+def _culprit_only(args: argparse.Namespace, request: Request) -> int:
+    if args.save_to_corpus:
+        raise UserError("--save-to-corpus saves a reduction; run without --culprit-only")
+    found = culprit_only(request, args.output or args.input)
+    print(culprit_only_summary(found.oracle, found.input_path, found.verdict, found.culprit, found.dispatch_config, found.seconds))
+    if args.report:
+        write_atomically(args.report, culprit_only_markdown(found.oracle, found.verdict, found.culprit, found.dispatch_config))
+        print(f"  report        {args.report}")
+    return 0
 
 
 if __name__ == "__main__":

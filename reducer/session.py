@@ -15,6 +15,7 @@ from oracles.warm import WarmCompiler
 from reducer import ir as irx
 from reducer import onnx_model
 from reducer.cluster import ClusterError, ClusterExecutor
+from reducer.culprit import where_it_breaks
 from reducer.engine import Reducer
 from reducer.evaluate import Evaluator
 from reducer.interrupt import Interruption
@@ -57,6 +58,7 @@ class Request:
     warm: bool = True  # compile in warm worker processes where the oracle allows it
     scheduler: str | None = None  # a Dask scheduler address: oracle calls run on its cluster
     cache_dir: Path | None = None  # verdicts kept across runs here (None: this run only)
+    culprit: bool = True  # after the reduction: the failing pass (or an LDS dispatch's configuration)
 
 
 def is_onnx(path: Path) -> bool:
@@ -206,6 +208,11 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
             warm.shutdown()
         evaluator.shutdown()
     mlir_path, mlir_text = _write_imported(request, best) if onnx_input else (None, None)
+    seconds = time.monotonic() - start
+    culprit, config = None, None
+    if complete and request.culprit:
+        case = best.candidate if not onnx_input else Candidate(mlir_text, best.candidate.flags) if mlir_text else None
+        culprit, config = where_it_breaks(request.oracle, case, verdict, request.output_path, request.jobs, request.log, interruption)
     return Outcome(
         oracle=oracle.name,
         input_path=str(request.input_path),
@@ -215,7 +222,7 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         verdict=verdict,
         command=oracle.reproduce_command(best.candidate, str(request.output_path)),
         stats=evaluator.stats,
-        seconds=time.monotonic() - start,
+        seconds=seconds,
         jobs=request.jobs,
         dropped_flags=request.dropped_flags,
         complete=complete,
@@ -224,6 +231,8 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         imported_mlir=mlir_text,
         input_text=onnx_model.to_text(onnx_model.parse(best.candidate.binary)) if onnx_input else None,
         dispatch=dispatch,
+        culprit=culprit,
+        dispatch_config=config,
     )
 
 

@@ -149,3 +149,15 @@ class ReplaceWithConstant(_ReplaceResults):
         for result, zero in zip(op.results, zeros):
             result.replace_all_uses_with(zero.results[0])
         return True
+
+
+class ConstantsToArguments(ReplaceWithArgument):
+    """Not in the main list (a source repro keeps its constants, which const-eval and folding
+    see); a one-pass repro runs one pass, where an argument is as good as a constant if the
+    failure stays."""
+
+    name = "constants-to-arguments"
+    description = "turn each constant's result into a new function argument, erase it"
+
+    def qualifies(self, op: ir.Operation) -> bool:
+        return irx.has_uses(op) and is_constant_like(op)

@@ -1,0 +1,66 @@
+"""`reduce --culprit-only FILE`: where a case that is already reduced breaks, without reducing it.
+
+One judgement of FILE pins the failure's signature (the original's, as a reduction would); the
+culprit step (or, for lds-limit, the dispatch configuration) follows. The files go beside FILE,
+or beside `-o`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from oracles import Candidate, Verdict
+from oracles.dispatch_config import DispatchConfig
+from oracles.onnx_import import import_model, onnx_oracle
+from oracles.toolchain import ToolNotFound, find_tool, scratch_dir
+from reducer import ir as irx
+from reducer.culprit import Culprit, where_it_breaks
+from reducer.interrupt import Interruption
+from reducer.session import Request, UserError, is_onnx, load
+
+
+@dataclass
+class CulpritOnly:
+    oracle: str
+    input_path: str
+    verdict: Verdict
+    culprit: Culprit | None
+    dispatch_config: DispatchConfig | None
+    seconds: float
+
+
+def culprit_only(request: Request, base: Path) -> CulpritOnly:
+    """The culprit step on `request.input_path`; its files are named after `base`."""
+    try:
+        find_tool("iree-compile")
+        if is_onnx(request.input_path):
+            find_tool("iree-import-onnx")
+    except ToolNotFound as err:
+        raise UserError(str(err)) from None
+    try:
+        case = load(request, irx.new_context()).candidate
+    except irx.ParseError as err:
+        raise UserError(f"cannot parse {err}") from None
+    start = time.monotonic()
+    onnx_input = case.binary is not None
+    oracle = onnx_oracle(request.oracle, request.opset_version) if onnx_input else request.oracle
+    with Interruption().installed() as interruption:
+        verdict = oracle.judge(case)
+        if interruption.requested:
+            raise UserError("interrupted; nothing written", 130)
+        if not verdict.interesting:
+            raise UserError(f"{request.input_path} is not interesting for {oracle.name}: {verdict.detail}", exit_code=2)
+        oracle.calibrate(verdict)
+        mlir = _imported(case, request) if onnx_input else case
+        culprit, config = where_it_breaks(request.oracle, mlir, verdict, base, request.jobs, request.log, interruption)
+    if culprit is None and config is None and request.oracle.name != "lds-limit":
+        raise UserError(f"--culprit-only is for compile-error, crash and lds-limit, not --oracle={request.oracle.name}")
+    return CulpritOnly(oracle.name, str(request.input_path), verdict, culprit, config, time.monotonic() - start)
+
+
+def _imported(case: Candidate, request: Request) -> Candidate | None:
+    with scratch_dir() as tmp:
+        text, _ = import_model(case.binary, Path(tmp), request.oracle.options.limits, request.opset_version)
+    return Candidate(text, case.flags) if text is not None else None
