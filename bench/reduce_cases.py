@@ -25,8 +25,8 @@ sys.path.insert(0, str(ROOT))
 import onnx
 
 from oracles import Oracle, OracleOptions, make_oracle
-from oracles.toolchain import find_tool
-from reducer import ir as irx
+from oracles.mlir import ir as irx
+from oracles.toolchain.tools import find_tool
 from reducer.passes.registry import passes_for
 from reducer.passes.shapes import shapes_of
 from reducer.session import Request, reduce_file

@@ -21,8 +21,8 @@ from fuzz.findings import FindingsDB
 from fuzz.pipelines import DEFAULT_PIPELINES, resolve
 from fuzz.pool import run_with_isolated_reruns
 from fuzz.strategies import spec_for_seed
-from oracles.toolchain import Limits
-from reducer.cluster import ClusterExecutor
+from oracles.toolchain.tools import Limits
+from reducer.search.cluster import ClusterExecutor
 
 DB_NAME = "findings.db"
 

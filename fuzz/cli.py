@@ -22,8 +22,8 @@ from fuzz.findings import FindingsDB
 from fuzz.nightly import corpus_changes, summary_markdown
 from fuzz.pipelines import DEFAULT_PIPELINES, PIPELINES, resolve
 from fuzz.triage import reduce_finding
-from reducer.corpus import load_entries
 from reducer.session import INTERRUPTED
+from reducer.storage.corpus import load_entries
 
 _DURATION = re.compile(r"^(\d+(?:\.\d+)?)([smh]?)$")
 

@@ -27,11 +27,11 @@ from fuzz.execute import (
 from fuzz.pipelines import PIPELINES
 from fuzz.spec import GraphSpec
 from oracles import OracleOptions, OracleSetupError, make_oracle
-from oracles.toolchain import Limits
-from reducer.corpus import save_entry
+from oracles.toolchain.tools import Limits
 from reducer.passes.registry import passes_for
 from reducer.report import markdown
 from reducer.session import INTERRUPTED, Request, UserError, reduce_file
+from reducer.storage.corpus import save_entry
 
 # The oracle that reproduces each kind of finding.
 ORACLE_FOR_KIND = {

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from oracles.base import Oracle, OracleOptions, OracleSetupError
-from oracles.compile_failure import CompileError, Crash, Timeout
-from oracles.ir_phase import DispatchCount, IrMatch, ReadwriteConstant, TransientCopy
-from oracles.lds import LdsLimit
-from oracles.miscompile import Miscompile
-from oracles.reference_mismatch import ReferenceMismatch
+from oracles.compiling.compile_failure import CompileError, Crash, Timeout
+from oracles.compiling.ir_phase import (
+    DispatchCount,
+    IrMatch,
+    ReadwriteConstant,
+    TransientCopy,
+)
+from oracles.compiling.lds import LdsLimit
+from oracles.numeric.miscompile import Miscompile
+from oracles.numeric.reference_mismatch import ReferenceMismatch
 from oracles.script import Script
 
 ORACLES: dict[str, type[Oracle]] = {

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from oracles.base import Oracle, OracleSetupError
 from oracles.candidate import Candidate
-from oracles.toolchain import run_tool
+from oracles.toolchain.tools import run_tool
 from oracles.verdict import Verdict
 
 

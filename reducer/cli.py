@@ -10,9 +10,8 @@ import time
 from pathlib import Path
 
 from oracles import ORACLES, OracleOptions, OracleSetupError, make_oracle
-from oracles.flags import parse_pasted
-from oracles.toolchain import Limits
-from reducer.corpus import save_entry
+from oracles.toolchain.flags import parse_pasted
+from oracles.toolchain.tools import Limits
 from reducer.passes.registry import (
     ONNX_REDUCTION_PASSES,
     REDUCTION_PASSES,
@@ -29,7 +28,8 @@ from reducer.session import (
     reduce_file,
     write_atomically,
 )
-from reducer.verdict_store import default_cache_dir
+from reducer.storage.corpus import save_entry
+from reducer.storage.verdict_store import default_cache_dir
 
 EXAMPLES = """examples:
   reduce bug.mlir --oracle=lds-limit
@@ -132,6 +132,7 @@ def oracle_options(args: argparse.Namespace) -> OracleOptions:
         pipeline_a=shlex.split(args.pipeline_a),
         pipeline_b=shlex.split(args.pipeline_b),
         seed=args.seed,
+        opset_version=args.opset_version,
         limits=Limits(timeout_s=args.timeout, memory_cap_mb=args.memory_cap_mb),
     )
 
@@ -165,7 +166,6 @@ def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
         dropped_flags=command.dropped,
         time_budget_s=args.time_budget,
         log=log,
-        opset_version=args.opset_version,
         scheduler=args.scheduler,
         cache_dir=None if args.no_cache else args.cache_dir,
         localize=not args.no_localize,

@@ -17,10 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from oracles import Candidate, Oracle, Verdict
-from oracles.dispatch_config import DispatchConfig, dispatch_configuration
-from oracles.flags import PHASES
-from oracles.locations import PHASES_DUMP, first_failing_phase
-from oracles.pass_repro import (
+from oracles.compiling.dispatch_config import DispatchConfig, dispatch_configuration
+from oracles.compiling.pass_repro import (
     IREE_OPT,
     LitCheck,
     expected_diagnostics,
@@ -30,15 +28,17 @@ from oracles.pass_repro import (
     reproducer_flags,
     run_lit_test,
 )
-from oracles.signature import first_error
-from oracles.toolchain import ToolNotFound, compile_candidate, find_tool, kill_all, scratch_dir
-from reducer import ir as irx
-from reducer.engine import Reducer
-from reducer.evaluate import Evaluator
-from reducer.interrupt import Interruption
+from oracles.compiling.signature import first_error
+from oracles.mlir import ir as irx
+from oracles.mlir.locations import PHASES_DUMP, first_failing_phase
+from oracles.toolchain.flags import PHASES
+from oracles.toolchain.tools import ToolNotFound, compile_candidate, find_tool, kill_all, scratch_dir
 from reducer.passes.base import Proposal
 from reducer.passes.registry import REDUCTION_PASSES
 from reducer.passes.replace_ops import ConstantsToArguments
+from reducer.search.engine import Reducer
+from reducer.search.interrupt import Interruption
+from reducer.search.problem import ReductionProblem
 
 CULPRIT_ORACLES = ("compile-error", "crash")
 MAX_COMPILES = 5  # to name the pass and check its repro; the repro's reduction is counted apart
@@ -222,18 +222,17 @@ def _reproducer(request: CulpritRequest, culprit: Culprit) -> tuple[str, int] | 
 def _reduce(request: CulpritRequest, oracle: Oracle, start: Proposal, culprit: Culprit) -> Proposal:
     """The one-pass repro reduced with the reducer's passes (pipeline fixed, IR shrinking)."""
     began = time.monotonic()
-    evaluator = Evaluator(oracle, request.jobs, interruption=request.interruption)
-    evaluator.deadline = began + request.budget_s
-    ctx = irx.new_context()
+    problem = ReductionProblem(start, oracle, jobs=request.jobs, interruption=request.interruption, log=request.log)
+    problem.set_deadline(began + request.budget_s)
     try:
-        best = Reducer(evaluator, PASS_REPRO_PASSES, None, request.log, ctx).run(start).best
+        Reducer(problem, PASS_REPRO_PASSES, irx.new_context()).run()
+        best = problem.best
+        if best is not start and not problem.judge_fresh(best.candidate).interesting:  # as the main result's check
+            culprit.notes.append("the reduced one-pass repro failed its fresh check; the unreduced one is kept")
+            best = start
     finally:
-        evaluator.shutdown()
-    culprit.reduction_calls = evaluator.stats.oracle_calls
-    if best is not start and not oracle.judge(best.candidate).interesting:  # uncached, as the main result's
-        culprit.notes.append("the reduced one-pass repro failed its fresh check; the unreduced one is kept")
-        best = start
-    culprit.reduction_calls += 1
+        problem.shutdown()
+    culprit.reduction_calls = problem.stats.oracle_calls
     culprit.reduction_seconds = time.monotonic() - began
     request.log(f"culprit: one-pass repro {start.ops} -> {best.ops} ops in {culprit.reduction_calls} iree-opt calls")
     return best

@@ -12,12 +12,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from oracles import Candidate, Verdict
-from oracles.dispatch_config import DispatchConfig
-from oracles.onnx_import import import_model, onnx_oracle
-from oracles.toolchain import ToolNotFound, find_tool, scratch_dir
-from reducer import ir as irx
+from oracles.base import renamed
+from oracles.compiling.dispatch_config import DispatchConfig
+from oracles.mlir import ir as irx
+from oracles.onnx.importer import import_model, onnx_oracle
+from oracles.toolchain.tools import ToolNotFound, find_tool, scratch_dir
 from reducer.culprit import Culprit, where_it_breaks
-from reducer.interrupt import Interruption
+from reducer.search.interrupt import Interruption
 from reducer.session import Request, UserError, is_onnx, load
 
 
@@ -45,14 +46,13 @@ def culprit_only(request: Request, base: Path) -> CulpritOnly:
         raise UserError(f"cannot parse {err}") from None
     start = time.monotonic()
     onnx_input = case.binary is not None
-    oracle = onnx_oracle(request.oracle, request.opset_version) if onnx_input else request.oracle
+    oracle = onnx_oracle(request.oracle) if onnx_input else request.oracle
     with Interruption().installed() as interruption:
-        verdict = oracle.judge(case)
+        verdict = renamed(oracle.judge(case), f"input{case.suffix}", request.input_path.name)
         if interruption.requested:
             raise UserError("interrupted; nothing written", 130)
         if not verdict.interesting:
             raise UserError(f"{request.input_path} is not interesting for {oracle.name}: {verdict.detail}", exit_code=2)
-        oracle.calibrate(verdict)
         mlir = _imported(case, request) if onnx_input else case
         culprit, config = where_it_breaks(request.oracle, mlir, verdict, base, request.jobs, request.log, interruption)
     if culprit is None and config is None and request.oracle.name != "lds-limit":
@@ -62,5 +62,6 @@ def culprit_only(request: Request, base: Path) -> CulpritOnly:
 
 def _imported(case: Candidate, request: Request) -> Candidate | None:
     with scratch_dir() as tmp:
-        text, _ = import_model(case.binary, Path(tmp), request.oracle.options.limits, request.opset_version)
+        options = request.oracle.options
+        text, _ = import_model(case.binary, Path(tmp), options.limits, options.opset_version)
     return Candidate(text, case.flags) if text is not None else None

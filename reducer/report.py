@@ -5,13 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from oracles import Verdict
-from oracles.dispatch_config import DispatchConfig
-from oracles.toolchain import iree_version
+from oracles.compiling.dispatch_config import DispatchConfig
+from oracles.toolchain.tools import iree_version
 from reducer.culprit import Culprit, markdown_section, summary_lines
-from reducer.evaluate import EvaluationStats
-from reducer.localize import IsolatedDispatch
 from reducer.passes.base import Proposal
 from reducer.passes.shapes import shapes_of
+from reducer.search.evaluate import EvaluationStats
+from reducer.search.localize import IsolatedDispatch
 
 
 @dataclass

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from oracles.toolchain import find_tool
+from oracles.toolchain.tools import find_tool
 
 
 @pytest.fixture(scope="session")

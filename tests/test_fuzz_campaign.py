@@ -14,10 +14,10 @@ from fuzz.findings import FindingsDB
 from fuzz.pipelines import PIPELINES, Pipeline
 from fuzz.spec import Const, GraphSpec, Node, Tensor
 from fuzz.triage import reduce_finding
-from oracles.flags import GENERIC_CPU
-from oracles.toolchain import Limits
-from reducer.corpus import check_entry, entry_problem, load_entries
+from oracles.toolchain.flags import GENERIC_CPU
+from oracles.toolchain.tools import Limits
 from reducer.passes.registry import passes_for
+from reducer.storage.corpus import check_entry, entry_problem, load_entries
 
 # A pipeline perturbed for real: matmul inputs demoted to bf16, which rounds integers above 256.
 PERTURBED = Pipeline(
@@ -138,7 +138,7 @@ def test_nightly_summary_counts_a_finding_with_a_corpus_entry_as_known():
     from fuzz.campaign import CampaignStats
     from fuzz.findings import StoredFinding
     from fuzz.nightly import summary_markdown
-    from reducer.corpus import CorpusEntry
+    from reducer.storage.corpus import CorpusEntry
 
     def stored(signature: str, kind: str) -> StoredFinding:
         return StoredFinding(signature, kind, "vmvx", "", 1, "{}", "", 1, None, "1 node, 150 bytes")

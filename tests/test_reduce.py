@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from oracles import Candidate, OracleOptions, make_oracle
-from reducer import ir as irx
+from oracles.mlir import ir as irx
 from reducer.cli import main
 from reducer.passes.base import Proposal
 from reducer.passes.registry import REDUCTION_PASSES

@@ -19,10 +19,10 @@ from onnx import TensorProto, helper, numpy_helper
 
 from oracles import make_oracle
 from oracles.candidate import Candidate
-from oracles.onnx_import import ImportedOnnx
-from oracles.toolchain import find_tool
-from reducer import onnx_model
+from oracles.onnx.importer import ImportedOnnx
+from oracles.toolchain.tools import find_tool
 from reducer.cli import main
+from reducer.formats import onnx_model
 from reducer.passes.onnx_graph import (
     OnnxDropAttributes,
     OnnxRemoveNodes,

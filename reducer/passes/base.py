@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 from iree.compiler import ir
 
 from oracles import Candidate
-from reducer import ir as irx
+from oracles.mlir import ir as irx
 
 
 @dataclass(frozen=True)

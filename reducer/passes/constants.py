@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from iree.compiler import ir
 
-from reducer import ir as irx
+from oracles.mlir import ir as irx
 from reducer.passes.base import IrPass
 from reducer.passes.replace_ops import _zero_attr
 
@@ -23,19 +23,13 @@ def _strippable(attr: ir.Attribute) -> bool:
     return _is_resource(attr)
 
 
-def _all_ops(module: ir.Module):
-    for op in module.body.operations:
-        yield op.operation
-        yield from irx.walk_ops(op.operation)
-
-
 class SplatConstants(IrPass):
     name = "splat-constants"
     description = "turn dense and dense_resource constants into zero splats (strip data)"
 
     def targets(self, module: ir.Module) -> list[tuple[ir.Operation, str]]:
         found = []
-        for op in _all_ops(module):
+        for op in irx.walk_ops(module.operation):
             for name in op.attributes:
                 attr = op.attributes[name]
                 if _strippable(attr) and _zero_attr(ir.ShapedType(attr.type).element_type) is not None:

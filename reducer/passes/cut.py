@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from iree.compiler import ir
 
-from reducer import ir as irx
+from oracles.mlir import ir as irx
 from reducer.passes.base import IrPass
 
 

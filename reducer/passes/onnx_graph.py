@@ -2,7 +2,7 @@
 
 Like the MLIR passes, a pass holds no model between calls: it re-reads the current best from
 `candidate.binary`, numbers its targets in a deterministic order and edits a fresh copy. Every
-edit must pass the full checker and strict shape inference (`reducer.onnx_model.check`) before
+edit must pass the full checker and strict shape inference (`reducer.formats.onnx_model.check`) before
 it reaches the oracle; an invalid one is None and costs no import or compile. A tensor that
 becomes a graph input or output takes the type shape inference gives it (with data propagation,
 as the importer runs it); a tensor without a known element type and shape cannot.
@@ -20,8 +20,8 @@ from typing import Any
 import onnx
 
 from oracles import Candidate
-from reducer import onnx_model
-from reducer.onnx_model import OnnxLoadError
+from reducer.formats import onnx_model
+from reducer.formats.onnx_model import OnnxLoadError
 from reducer.passes.base import Proposal, ReductionPass
 
 _DEFAULT_DOMAINS = ("", "ai.onnx")

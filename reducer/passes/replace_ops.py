@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import re
-
 from iree.compiler import ir
 
-from reducer import ir as irx
+from oracles.mlir import ir as irx
+from oracles.mlir.types import read_tensor_type
 from reducer.passes.base import IrPass
 
-_VTENSOR = re.compile(r"^!torch\.vtensor<\[([-\d,\s]*)\],(\w+)>$")
 _CONSTANT_OPS = ("arith.constant", "torch.vtensor.literal", "torch.constant.")
 
 
@@ -44,12 +42,11 @@ def create_zero(value_type: ir.Type) -> ir.Operation | None:
 
 def _create_torch_zero(value_type: ir.Type) -> ir.Operation | None:
     spelled = str(value_type)
-    vtensor = _VTENSOR.match(spelled)
-    if vtensor:
-        dims = [d.strip() for d in vtensor.group(1).split(",") if d.strip()]
-        if any(d.startswith("-") for d in dims):
+    vtensor = read_tensor_type(spelled)
+    if vtensor is not None and vtensor.torch and vtensor.dims is not None:
+        if not vtensor.static:
             return None
-        builtin = ir.RankedTensorType(ir.Type.parse(f"tensor<{''.join(d + 'x' for d in dims)}{vtensor.group(2)}>"))
+        builtin = ir.RankedTensorType(ir.Type.parse(vtensor.builtin()))
         zero = _zero_attr(builtin.element_type)
         if zero is None:
             return None

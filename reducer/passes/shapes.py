@@ -17,12 +17,12 @@ import onnx
 from iree.compiler import ir
 
 from oracles import Candidate
-from oracles.onnx_import import import_model
-from oracles.toolchain import Limits
-from reducer import ir as irx
-from reducer import onnx_model
-from reducer.onnx_lift import NotLiftable, lift
-from reducer.onnx_shapes import Dimension, dimensions, resize, shape_summary
+from oracles.mlir import ir as irx
+from oracles.onnx.importer import import_model
+from oracles.toolchain.tools import Limits
+from reducer.formats import onnx_model
+from reducer.formats.onnx_lift import NotLiftable, lift
+from reducer.formats.onnx_shapes import Dimension, dimensions, resize, shape_summary
 from reducer.passes.base import Proposal, ReductionPass
 
 _IMPORT_LIMITS = Limits(timeout_s=120)

@@ -10,9 +10,9 @@ from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 from oracles import Candidate, Oracle, Verdict
-from reducer.interrupt import Interruption
 from reducer.passes.base import Proposal
-from reducer.verdict_store import VerdictStore
+from reducer.search.interrupt import Interruption
+from reducer.storage.verdict_store import VerdictStore
 
 
 @dataclass

@@ -22,22 +22,17 @@ from pathlib import Path
 
 from oracles.base import Oracle, OracleOptions
 from oracles.candidate import Candidate
-from oracles.flags import with_default_target
-from oracles.miscompile import (
-    RUN_DEVICE,
-    _entry,
-    _input_flag,
-    array_file,
-    compare_outputs,
-    run_module,
-)
-from oracles.onnx_import import (
+from oracles.compiling.signature import excerpt, first_error
+from oracles.numeric.arrays import array_file, entry_function, input_flag
+from oracles.numeric.compare import compare_outputs
+from oracles.numeric.run import RUN_DEVICE, run_module
+from oracles.onnx.importer import (
     import_command,
     import_error_line,
     import_model,
     mlir_path_for,
 )
-from oracles.signature import excerpt, first_error
+from oracles.toolchain.flags import with_default_target
 from oracles.verdict import Verdict
 
 SIGNATURE = "reference-mismatch"
@@ -54,9 +49,8 @@ class ReferenceMismatch(Oracle):
     warm_ok = True  # a compile failure is only "not interesting"; a worker's crash is re-run isolated
     output_name = "model.vmfb"
 
-    def __init__(self, options: OracleOptions | None = None, opset_version: int | None = None) -> None:
+    def __init__(self, options: OracleOptions | None = None) -> None:
         super().__init__(options)
-        self.opset_version = opset_version  # iree-import-onnx --opset-version
 
     def compile_flags(self, user_flags):
         return with_default_target(list(user_flags))
@@ -79,7 +73,7 @@ class ReferenceMismatch(Oracle):
             return Verdict(False, "", f"onnx.reference gives NaN or Inf in output {bad}: no exact answer to compare with", {"stage": "reference"})
 
         limits = self.options.limits
-        text, imported = import_model(candidate.binary, workdir, limits, self.opset_version)
+        text, imported = import_model(candidate.binary, workdir, limits, self.options.opset_version)
         if text is None:
             why = "timed out" if imported.timed_out else import_error_line(imported.stderr)
             return Verdict(False, "", f"iree-import-onnx fails: {why}", {"stage": "import"}, excerpt(imported.stderr))
@@ -91,7 +85,7 @@ class ReferenceMismatch(Oracle):
             why = first_error(stderr) or compiled.process.signal_name or f"exit {compiled.process.returncode}"
             return Verdict(False, "", f"fails to compile: {why}", {"stage": "compile"}, excerpt(stderr))
         try:
-            function, arg_types, result_types = _entry(text)
+            function, arg_types, result_types = entry_function(text)
         except ValueError as err:
             return Verdict(False, "", f"cannot run the imported model: {err}", {"stage": "run"})
         if len(arg_types) != len(inputs):
@@ -121,8 +115,8 @@ class ReferenceMismatch(Oracle):
         run (result<j>); last, `check` runs the oracle once and prints the differing elements."""
         mlir, vmfb = mlir_path_for(path), str(Path(path).with_suffix(".vmfb"))
         model_flags = ["--seed", str(self.options.seed)]
-        opset = [] if self.opset_version is None else ["--opset-version", str(self.opset_version)]
-        imported = import_command(path, mlir, self.opset_version)
+        opset = [] if self.options.opset_version is None else ["--opset-version", str(self.options.opset_version)]
+        imported = import_command(path, mlir, self.options.opset_version)
         imported[0] = "iree-import-onnx"
         lines = [
             shlex.join(imported),
@@ -141,11 +135,11 @@ class ReferenceMismatch(Oracle):
 
 
 def _reference():
-    """oracles.onnx_reference, imported late: onnx.reference is slow to load, and every user of
+    """oracles.onnx.reference, imported late: onnx.reference is slow to load, and every user of
     the oracle registry (an external reducer's per-candidate judge included) would pay for it."""
-    from oracles import onnx_reference
+    from oracles.onnx import reference
 
-    return onnx_reference
+    return reference
 
 
 def _parse(data: bytes):
@@ -166,7 +160,7 @@ def run_command(model_bytes: bytes, vmfb: str, seed: int) -> str:
     model = _parse(model_bytes)
     inputs = _reference().seeded_inputs(model, seed)
     argv = ["iree-run-module", f"--device={RUN_DEVICE}", f"--module={vmfb}", f"--function={model.graph.name}"]
-    argv += [_input_flag(value, f"arg{i}")[0] for i, value in enumerate(inputs.values())]
+    argv += [input_flag(value, f"arg{i}")[0] for i, value in enumerate(inputs.values())]
     for j, output in enumerate(model.graph.output):
         dtype = helper.tensor_dtype_to_np_dtype(output.type.tensor_type.elem_type)
         argv.append(f"--output=@{array_file(dtype, f'result{j}')}")

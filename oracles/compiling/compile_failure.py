@@ -7,9 +7,7 @@ from pathlib import Path
 
 from oracles.base import Oracle, OracleSetupError
 from oracles.candidate import Candidate
-from oracles.flags import with_default_target, without_phase
-from oracles.locations import diagnostic_locations
-from oracles.signature import (
+from oracles.compiling.signature import (
     crash_signature,
     error_lines,
     error_signature,
@@ -17,7 +15,9 @@ from oracles.signature import (
     first_error,
     is_crash,
 )
-from oracles.toolchain import Limits
+from oracles.mlir.locations import diagnostic_locations
+from oracles.toolchain.flags import with_default_target, without_phase
+from oracles.toolchain.tools import Limits
 from oracles.verdict import Verdict
 
 
@@ -43,8 +43,8 @@ class CompileError(Oracle):
         self.match = _compiled_regex(self.options.match)
         self.stop_phase: str | None = None
 
-    def stop_at(self, phase: str | None) -> None:
-        self.stop_phase = phase
+    def stopping_at(self, phase: str | None) -> Oracle:
+        return self._evolved(stop_phase=phase)
 
     def compile_flags(self, user_flags):
         """The user's flags; while `stop_phase` is set, compiles end there (the failure happens by then)."""
@@ -114,8 +114,8 @@ class Timeout(CompileError):
     stops_early = False  # a hang may sit in any phase
     warm_ok = False
 
-    def stop_at(self, phase: str | None) -> None:
-        pass
+    def stopping_at(self, phase: str | None) -> Oracle:
+        return self
 
     def observe(self, candidate: Candidate, workdir: Path) -> Verdict:
         limit = self.options.hang_seconds

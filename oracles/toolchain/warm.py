@@ -25,7 +25,7 @@ from concurrent.futures.process import BrokenProcessPool
 from ctypes import c_char_p, c_void_p
 from pathlib import Path
 
-from oracles.toolchain import Limits, ProcessResult, clip_output
+from oracles.toolchain.tools import Limits, ProcessResult, clip_output
 
 COMPILE_TO = "--compile-to="
 COMPILE_FROM = "--compile-from="

@@ -14,15 +14,15 @@ from pathlib import Path
 
 from oracles.base import Oracle
 from oracles.candidate import Candidate
-from oracles.flags import (
+from oracles.compiling.signature import error_signature, excerpt, first_error
+from oracles.mlir.locations import diagnostic_locations
+from oracles.toolchain.flags import (
     GFX942,
     gpu_backend,
     names_gpu_target,
     with_device,
     without_phase,
 )
-from oracles.locations import diagnostic_locations
-from oracles.signature import error_signature, excerpt, first_error
 from oracles.verdict import Verdict
 
 OVERRUN = re.compile(r"uses (\d+) bytes of shared memory; exceeded the limit of (\d+) bytes")

@@ -17,15 +17,18 @@ class ParseError(ValueError):
     """Unparseable IR; the message is one line with the location."""
 
 
-def new_context() -> ir.Context:
+def new_context(lenient: bool = False) -> ir.Context:
+    """A context for IR the reducer edits (strict: every op must be known, so edits verify), or
+    `lenient` for IR the compiler printed, which may hold ops of dialects the bindings lack."""
     ctx = ir.Context()
-    ctx.allow_unregistered_dialects = False
+    ctx.allow_unregistered_dialects = lenient
     return ctx
 
 
-def parse(text: str, ctx: ir.Context, source_name: str = "input") -> ir.Module:
+def parse(text: str, ctx: ir.Context | None = None, source_name: str = "input") -> ir.Module:
+    """The one place IR text becomes a module; a lenient fresh context when none is given."""
     try:
-        return ir.Module.parse(text, ctx)
+        return ir.Module.parse(text, ctx or new_context(lenient=True))
     except ir.MLIRError as err:
         raise ParseError(_first_diagnostic(err, source_name)) from None
 

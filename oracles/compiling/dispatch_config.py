@@ -14,9 +14,10 @@ from pathlib import Path
 
 from oracles.base import Oracle
 from oracles.candidate import Candidate
-from oracles.flags import without_phase
-from oracles.locations import failing_dispatch, read_dispatch_source
-from oracles.toolchain import compile_candidate, scratch_dir
+from oracles.mlir import ir as irx
+from oracles.mlir.locations import failing_dispatch, read_dispatch_source
+from oracles.toolchain.flags import without_phase
+from oracles.toolchain.tools import compile_candidate, scratch_dir
 
 CONFIGS_DUMP = "--iree-hal-dump-executable-configurations-to"
 CONFIG_PHASE = "--compile-to=executable-configurations"
@@ -69,18 +70,18 @@ def dispatch_configuration(oracle: Oracle, candidate: Candidate, kernel: str) ->
 
 def read_configuration(text: str, dispatch: str) -> DispatchConfig | None:
     """The first configured function of a dumped executable and its root op's lowering config."""
-    from iree.compiler import ir
-
-    with ir.Context():
-        try:
-            module = ir.Module.parse(text)
-        except ir.MLIRError:
-            return None
-        func = next((op for op in _walk(module.operation) if "translation_info" in op.attributes), None)
+    ctx = irx.new_context()
+    try:
+        module = irx.parse(text, ctx)
+    except irx.ParseError:
+        return None
+    with ctx:
+        ops = list(irx.walk_ops(module.operation))
+        func = next((op for op in ops if "translation_info" in op.attributes), None)
         if func is None:
             return None
         config = _translation(func.attributes["translation_info"], dispatch)
-        root = next((op for op in _walk(func) if "lowering_config" in op.attributes), None)
+        root = next((op for op in irx.walk_ops(func) if "lowering_config" in op.attributes), None)
         if root is not None:
             config.root_op = root.name
             config.tile_sizes, config.lowering_config = _tiles(root.attributes["lowering_config"])
@@ -113,10 +114,3 @@ def _tiles(attr) -> tuple[dict[str, list[int]], str]:
             tiles[level] = [ir.IntegerAttr(size).value for size in sizes]
     return tiles, ""
 
-
-def _walk(root):
-    for region in root.regions:
-        for block in region.blocks:
-            for op in block.operations:
-                yield op.operation
-                yield from _walk(op.operation)

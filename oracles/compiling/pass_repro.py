@@ -18,8 +18,8 @@ from pathlib import Path
 
 from oracles.base import OracleOptions
 from oracles.candidate import Candidate
-from oracles.compile_failure import CompileError, Crash
-from oracles.toolchain import (
+from oracles.compiling.compile_failure import CompileError, Crash
+from oracles.toolchain.tools import (
     CompileResult,
     Limits,
     ProcessResult,
@@ -102,13 +102,12 @@ class _OnePassPipeline:
     stops_early = False
     output_name = "out.mlir"
 
-    def __init__(self, pipeline: str, reference: Verdict, options: OracleOptions | None = None) -> None:
+    def __init__(self, pipeline: str, options: OracleOptions | None = None) -> None:
         super().__init__(options)  # type: ignore[call-arg]
         self.pipeline = pipeline
-        self.reference = reference
 
-    def stop_at(self, phase: str | None) -> None:
-        pass
+    def stopping_at(self, phase: str | None):
+        return self  # one pass: nothing to stop early
 
     def compile_flags(self, user_flags) -> list[str]:
         return [f"--pass-pipeline={self.pipeline}"]
@@ -134,7 +133,7 @@ class PassCrash(_OnePassPipeline, Crash):
 def one_pass_oracle(pipeline: str, reference: Verdict, options: OracleOptions | None = None) -> CompileError:
     """The oracle for a one-pass repro of the failure `reference` describes (a crash or an error)."""
     kind = PassCrash if reference.signature.startswith("crash:") else PassError
-    return kind(pipeline, reference, options)
+    return kind(pipeline, options).calibrated(reference)  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import oracles
 from oracles import Candidate, Oracle, Verdict
-from oracles.toolchain import iree_version
+from oracles.toolchain.tools import iree_version
 
 DB_NAME = "verdicts.sqlite"
 # Verdict fields never kept on disk: a located failure site comes from an uncached call.

@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from oracles import Candidate, OracleOptions, Verdict, make_oracle
-from oracles.dispatch_config import DispatchConfig
-from oracles.onnx_import import onnx_oracle
-from oracles.pass_repro import LitCheck, run_lit_test
-from oracles.toolchain import iree_version
+from oracles.compiling.dispatch_config import DispatchConfig
+from oracles.compiling.pass_repro import LitCheck, run_lit_test
+from oracles.onnx.importer import onnx_oracle
+from oracles.toolchain.tools import iree_version
 from reducer.culprit import Culprit
 
 ENTRY_FILE = "entry.json"
@@ -27,7 +27,7 @@ PASS_REPRO_FILE, LIT_TEST_FILE = "pass.mlir", "lit.mlir"
 REPRODUCES, FIXED = "reproduces", "fixed"
 _NAME = re.compile(r"^[A-Za-z0-9][\w.-]*$")
 # Options that name things on the machine that wrote the entry, or only set resource limits.
-_NOT_STORED = {"limits", "cmd"}
+_NOT_STORED = {"limits", "cmd", "opset_version"}  # opset_version: its own field of the entry
 
 
 @dataclass
@@ -133,15 +133,15 @@ def load_entries(root: Path) -> list[CorpusEntry]:
 
 def check_entry(entry: CorpusEntry) -> Verdict:
     """Runs the entry's oracle on its repro, pinned to the stored signature."""
-    options = OracleOptions(**entry.options)
+    options = OracleOptions(**entry.options, opset_version=entry.opset_version)
     oracle = make_oracle(entry.oracle, options)
     if entry.input_file.endswith(".onnx"):
-        oracle = onnx_oracle(oracle, entry.opset_version)
+        oracle = onnx_oracle(oracle)
         data = entry.input_path.read_bytes()
         candidate = Candidate(entry.name, tuple(entry.flags), ".onnx", data)
     else:
         candidate = Candidate(entry.input_path.read_text(), tuple(entry.flags))
-    oracle.calibrate(Verdict(True, entry.signature))
+    oracle = oracle.calibrated(Verdict(True, entry.signature))
     start = time.monotonic()
     verdict = oracle.judge(candidate)
     verdict.seconds = time.monotonic() - start

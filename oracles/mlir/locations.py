@@ -122,14 +122,16 @@ def _string_end(text: str, start: int) -> int:
 
 def read_dispatch_source(path: Path) -> DispatchSource | None:
     """One dumped `hal.executable`, parsed with the compiler's bindings (None if it does not parse)."""
-    from iree.compiler import ir
+    from iree.compiler import ir  # imported late: the bindings are slow to load
+
+    from oracles.mlir import ir as irx
 
     text = path.read_text(errors="replace")
-    with ir.Context() as context:
-        context.allow_unregistered_dialects = True
+    ctx = irx.new_context(lenient=True)
+    with ctx:
         try:
-            module = ir.Module.parse(text)
-        except ir.MLIRError:
+            module = irx.parse(text, ctx)
+        except irx.ParseError:
             return None
         for top in module.body.operations:
             op = top.operation

@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 
 from iree.compiler import ir
 
-from reducer import ddmin
-from reducer import ir as irx
-from reducer.evaluate import Evaluator
+from oracles.mlir import ir as irx
 from reducer.passes.base import Proposal, ReductionPass
+from reducer.search import ddmin
+from reducer.search.problem import ReductionProblem
 
 Log = Callable[[str], None]
 LINEAR_SCAN_LIMIT = 16
@@ -36,23 +36,18 @@ class Reduction:
 
 
 class Reducer:
-    def __init__(
-        self,
-        evaluator: Evaluator,
-        passes: Sequence[ReductionPass],
-        on_improvement: Callable[[Proposal], None] | None = None,
-        log: Log | None = None,
-        context: ir.Context | None = None,
-    ) -> None:
-        self.evaluator = evaluator
+    """Runs passes over a problem's best candidate; every verdict and improvement goes through it."""
+
+    def __init__(self, problem: ReductionProblem, passes: Sequence[ReductionPass], context: ir.Context | None = None) -> None:
+        self.problem = problem
         self.passes = list(passes)
-        self.on_improvement = on_improvement or (lambda _: None)
-        self.log = log or (lambda _: None)
         self.ctx = context or irx.new_context()
         # (pass, dimension) -> the size a shrink search last left it at: probed cheaply next time.
         self._settled: dict[tuple[str, str], int] = {}
 
-    def run(self, original: Proposal) -> Reduction:
+    def run(self) -> Reduction:
+        """Every pass in order until a whole round changes nothing; the problem's best is the result."""
+        original = self.problem.best
         result = Reduction(original, original, passes={p.name: PassRecord() for p in self.passes})
         changed = True
         while changed:
@@ -60,8 +55,9 @@ class Reducer:
             changed = False
             for reduction in self.passes:
                 start = time.monotonic()
-                before = result.best
-                result.best = self._run_pass(reduction, result.best, result.passes[reduction.name])
+                before = self.problem.best
+                self._run_pass(reduction, result.passes[reduction.name])
+                result.best = self.problem.best
                 record = result.passes[reduction.name]
                 record.seconds += time.monotonic() - start
                 if result.best is not before:
@@ -70,39 +66,32 @@ class Reducer:
                     record.bytes_removed += before.candidate.size - result.best.candidate.size
         return result
 
-    def _run_pass(self, reduction: ReductionPass, current: Proposal, record: PassRecord) -> Proposal:
-        state = {"best": current}
+    def _run_pass(self, reduction: ReductionPass, record: PassRecord) -> None:
+        problem = self.problem
 
         def count() -> int:
-            return reduction.count(state["best"], self.ctx)
+            return reduction.count(problem.best, self.ctx)
 
         def propose(indices: Sequence[int]) -> Proposal | None:
-            proposal = reduction.apply(state["best"], indices, self.ctx)
+            proposal = reduction.apply(problem.best, indices, self.ctx)
             # Only strictly smaller candidates: the order is well-founded, so the loop ends.
-            return proposal if proposal is not None and proposal.cost < state["best"].cost else None
+            return proposal if proposal is not None and proposal.cost < problem.best.cost else None
 
         def commit(proposal: Proposal) -> None:
-            old = state["best"]
-            state["best"] = proposal
             record.successes += 1
-            self.on_improvement(proposal)  # written before it is announced
-            self.log(
-                f"{reduction.name}: ops {old.ops} -> {proposal.ops}, bytes {old.candidate.size} -> "
-                f"{proposal.candidate.size}, flags {len(proposal.candidate.flags)}"
-            )
+            problem.incorporate(proposal, by=reduction.name)
 
         if reduction.search == "shrink":
-            self._shrink(reduction, state, commit)
+            self._shrink(reduction, commit)
         elif reduction.search == "bisect":
-            found = ddmin.bisect(count, propose, self.evaluator.judge_all, commit)
+            found = ddmin.bisect(count, propose, problem.judge_all, commit)
             if not found and count() <= LINEAR_SCAN_LIMIT:
                 # Few targets left: try each one, so the result is 1-minimal for this pass too.
-                ddmin.ddmin(count, propose, self.evaluator.judge_all, commit, start_size=1)
+                ddmin.ddmin(count, propose, problem.judge_all, commit, start_size=1)
         else:
-            ddmin.ddmin(count, propose, self.evaluator.judge_all, commit)
-        return state["best"]
+            ddmin.ddmin(count, propose, problem.judge_all, commit)
 
-    def _shrink(self, reduction: ReductionPass, state: dict, commit: Callable[[Proposal], None]) -> None:
+    def _shrink(self, reduction: ReductionPass, commit: Callable[[Proposal], None]) -> None:
         """One dimension at a time, sweeping until a sweep shrinks nothing.
 
         Dimensions interact (a smaller one can let another shrink further); resolving that here,
@@ -112,11 +101,11 @@ class Reducer:
         shrunk = True
         while shrunk:
             shrunk = False
-            for key, _ in reduction.dimensions(state["best"], self.ctx):
-                current = dict(reduction.dimensions(state["best"], self.ctx)).get(key)
+            for key, _ in reduction.dimensions(self.problem.best, self.ctx):
+                current = dict(reduction.dimensions(self.problem.best, self.ctx)).get(key)
                 if current is None or current <= 1:
                     continue
-                base = state["best"]
+                base = self.problem.best
 
                 def propose(size: int, key: str = key, base: Proposal = base) -> Proposal | None:
                     proposal = reduction.resize(base, key, size, self.ctx)
@@ -124,8 +113,8 @@ class Reducer:
 
                 settled = (reduction.name, key)
                 recheck = self._settled.get(settled) == current
-                if ddmin.shrink_value(current, propose, self.evaluator.judge_all, commit, recheck):
+                if ddmin.shrink_value(current, propose, self.problem.judge_all, commit, recheck):
                     shrunk = True
-                    self._settled[settled] = dict(reduction.dimensions(state["best"], self.ctx)).get(key, 0)
+                    self._settled[settled] = dict(reduction.dimensions(self.problem.best, self.ctx)).get(key, 0)
                 else:
                     self._settled[settled] = current

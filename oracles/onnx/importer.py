@@ -15,9 +15,10 @@ from pathlib import Path
 
 from oracles.base import Oracle
 from oracles.candidate import Candidate
-from oracles.compile_failure import CompileError, Crash, Timeout
-from oracles.signature import error_signature, first_error, normalise
-from oracles.toolchain import Limits, ProcessResult, find_tool, run_tool
+from oracles.compiling.compile_failure import CompileError, Crash, Timeout
+from oracles.compiling.signature import error_signature, first_error, normalise
+from oracles.toolchain.tools import Limits, ProcessResult, find_tool, run_tool
+from oracles.toolchain.warm import WarmCompiler
 from oracles.verdict import Verdict
 
 IMPORT_PREFIX = "import: "
@@ -87,10 +88,9 @@ def _excerpt(stderr: str, max_lines: int = 25) -> str:
 class ImportedOnnx(Oracle):
     """Judges an ONNX model by importing it and asking `inner` about the imported MLIR."""
 
-    def __init__(self, inner: Oracle, opset_version: int | None = None) -> None:
+    def __init__(self, inner: Oracle) -> None:
         super().__init__(inner.options)
         self.inner = inner
-        self.opset_version = opset_version
         self.name = inner.name
         self.summary = inner.summary
         self.output_name = inner.output_name
@@ -100,7 +100,7 @@ class ImportedOnnx(Oracle):
 
     def import_stage(self, candidate: Candidate, workdir: Path) -> tuple[str | None, ProcessResult]:
         assert candidate.binary is not None, "ImportedOnnx judges serialised ONNX models"
-        return import_model(candidate.binary, workdir, self.options.limits, self.opset_version)
+        return import_model(candidate.binary, workdir, self.options.limits, self.options.opset_version)
 
     def observe(self, candidate: Candidate, workdir: Path) -> Verdict:
         text, result = self.import_stage(candidate, workdir)
@@ -139,29 +139,31 @@ class ImportedOnnx(Oracle):
                 verdict.detail = f"iree-import-onnx fails differently: {signature}"
         return verdict
 
-    def calibrate(self, original: Verdict) -> None:
-        self.reference = original
-        if not is_import_failure(original):
-            self.inner.calibrate(original)
+    def calibrated(self, original: Verdict) -> Oracle:
+        inner = self.inner if is_import_failure(original) else self.inner.calibrated(original)
+        return self._evolved(reference=original, inner=inner)
+
+    def with_compiler(self, warm: WarmCompiler | None) -> Oracle:
+        return self._evolved(warm=warm, inner=self.inner.with_compiler(warm))
+
+    def stopping_at(self, phase: str | None) -> Oracle:
+        return self._evolved(inner=self.inner.stopping_at(phase))
 
     def reproduce_command(self, candidate: Candidate, path: str) -> str:
         mlir = mlir_path_for(path)
         imported = ["iree-import-onnx", path, "-o", mlir]
-        if self.opset_version is not None:
-            imported += ["--opset-version", str(self.opset_version)]
+        if self.options.opset_version is not None:
+            imported += ["--opset-version", str(self.options.opset_version)]
         head = shlex.join(imported)
         if is_import_failure(self.reference):
             return head
         return f"{head} && {self.inner.reproduce_command(Candidate('', candidate.flags), mlir)}"
 
 
-def onnx_oracle(oracle: Oracle, opset_version: int | None = None) -> Oracle:
+def onnx_oracle(oracle: Oracle) -> Oracle:
     """The oracle that judges serialised ONNX candidates: `oracle` on the imported MLIR, or
     `oracle` itself when it judges ONNX models directly (it imports them itself)."""
-    if oracle.judges_onnx:
-        oracle.opset_version = opset_version  # type: ignore[attr-defined]  (ReferenceMismatch's)
-        return oracle
-    return ImportedOnnx(oracle, opset_version)
+    return oracle if oracle.judges_onnx else ImportedOnnx(oracle)
 
 
 def mlir_path_for(path: str) -> str:

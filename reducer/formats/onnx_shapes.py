@@ -16,8 +16,8 @@ import numpy as np
 import onnx
 from onnx import helper, numpy_helper, shape_inference
 
-from reducer import onnx_model
-from reducer.onnx_model import OnnxLoadError
+from reducer.formats import onnx_model
+from reducer.formats.onnx_model import OnnxLoadError
 
 Place = tuple[str, int]  # (tensor name, axis)
 _CONV_OPS = {"Conv", "ConvInteger", "QLinearConv", "ConvTranspose"}

@@ -7,16 +7,14 @@ so shape shrinking lifts the function to ONNX, shrinks there, and imports the re
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 import onnx
 from iree.compiler import ir
 from onnx import TensorProto, helper
 
-from reducer import ir as irx
+from oracles.mlir import ir as irx
+from oracles.mlir.types import read_tensor_type
 
-_VTENSOR = re.compile(r"^!torch\.vtensor<\[([-\d,\s]*)\],(\w+)>$")
 ELEMENT_TYPES = {
     "f32": TensorProto.FLOAT,
     "f16": TensorProto.FLOAT16,
@@ -41,18 +39,18 @@ class NotLiftable(ValueError):
 
 
 def vtensor_type(spelled: str) -> tuple[list[int], int]:
-    match = _VTENSOR.match(spelled)
-    if not match or match.group(2) not in ELEMENT_TYPES:
+    """(dims, ONNX element type) of a static tensor type, torch or builtin."""
+    tensor = read_tensor_type(spelled)
+    if tensor is None or tensor.dims is None or tensor.element not in ELEMENT_TYPES:
         raise NotLiftable(f"type {spelled} is not a static torch vtensor")
-    dims = [int(d) for d in match.group(1).split(",") if d.strip()]
-    if any(d < 0 for d in dims):
+    if not tensor.static:
         raise NotLiftable(f"type {spelled} has a dynamic dimension")
-    return dims, ELEMENT_TYPES[match.group(2)]
+    return [int(d) for d in tensor.dims], ELEMENT_TYPES[tensor.element]
 
 
 def _tensor(attr: ir.Attribute, name: str) -> TensorProto:
     """An ONNX tensor of the attribute's type: its data where numpy can read it, else zeros."""
-    dims, elem = vtensor_type(_as_vtensor_spelling(str(attr.type)))
+    dims, elem = vtensor_type(str(attr.type))
     try:
         array = np.array(ir.DenseElementsAttr(attr)).reshape(dims)
     except (ValueError, TypeError, RuntimeError):
@@ -60,13 +58,6 @@ def _tensor(attr: ir.Attribute, name: str) -> TensorProto:
     if array is None:
         array = np.zeros(dims, dtype=helper.tensor_dtype_to_np_dtype(elem))
     return helper.make_tensor(name, elem, dims, array.astype(helper.tensor_dtype_to_np_dtype(elem)).flatten().tolist())
-
-
-def _as_vtensor_spelling(tensor_type: str) -> str:
-    """'tensor<2x3xf32>' -> '!torch.vtensor<[2,3],f32>' (for the one type parser above)."""
-    body = tensor_type[len("tensor<") : -1]
-    *dims, elem = body.split("x")
-    return f"!torch.vtensor<[{','.join(dims)}],{elem}>"
 
 
 def _attribute(name: str, attr: ir.Attribute) -> onnx.AttributeProto:

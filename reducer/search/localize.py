@@ -10,18 +10,18 @@ nothing matches (no locations, ONNX input, several blocks) it costs the one `loc
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from iree.compiler import ir
 
-from oracles import Candidate, Oracle, Verdict
-from oracles.locations import FailureSite, SourceLoc, location_leaves
-from reducer import ir as irx
-from reducer.evaluate import Evaluator
+from oracles import Candidate
+from oracles.mlir import ir as irx
+from oracles.mlir.locations import FailureSite, SourceLoc, location_leaves
 from reducer.passes.base import Proposal
 from reducer.passes.replace_ops import is_constant_like
+from reducer.search.problem import ReductionProblem
 
 # Rings of producers and consumers added to the failing ops, tried in this order after the bare ops.
 WIDENINGS = (1, 2, 4)
@@ -39,24 +39,26 @@ class Localization:
     stop_phase: str | None = None
 
 
-def localize(original: Proposal, oracle: Oracle, evaluator: Evaluator, ctx: ir.Context, log: Callable[[str], None]) -> Localization:
+def localize(problem: ReductionProblem, ctx: ir.Context) -> Localization:
     """Locates the failure (one compile), stops compiles at its phase, tries the cut-down candidates."""
-    if original.candidate.binary is not None or not oracle.locates:
+    original, log = problem.original, problem.log
+    if original.candidate.binary is not None or not problem.oracle.locates:
         return Localization(None)  # ONNX graphs have their own window search; scripts say nothing
-    located = oracle.locate(original.candidate)
-    evaluator.stats.oracle_calls += 1
+    located = problem.locate(original.candidate)
     site = located.site
     result = Localization(site)
     if not located.interesting or site is None:
         log("localisation: the located compile did not show the failure; skipped")
         return result
-    if site.phase not in ("", "end") and oracle.stops_early:  # `end` is the whole compile anyway
-        result.stop_phase = _stop_early(original, oracle, evaluator, site.phase, log)
+    # `end` is the whole compile anyway.
+    if site.phase not in ("", "end") and problem.oracle.stops_early and problem.stop_early(site.phase):
+        result.stop_phase = site.phase
+        log(f"compiles stop at --compile-to={site.phase}, where the original already fails")
     suffix = original.candidate.suffix
     where = ", ".join(map(str, site.locations[:3])) or "no source location"
     log(f"localisation: failure at {where}" + (f" in {site.dispatch} ({len(site.fused)} fused ops)" if site.dispatch else ""))
     proposals = _counting(cut_down(original, site, suffix, ctx), result)
-    result.start = evaluator.first_interesting(proposals)
+    result.start = problem.first_interesting(proposals)
     if result.start is not None:
         log(f"localisation: ops {original.ops} -> {result.start.ops} in {result.tried} candidates")
     elif result.tried:
@@ -82,14 +84,15 @@ def dispatch_path(output: Path) -> Path:
     return output.with_name(f"{output.stem}.dispatch.mlir")
 
 
-def isolate_dispatch(best: Proposal, oracle: Oracle, name: str) -> IsolatedDispatch | None:
-    """The failing dispatch of `best` (dumped without debug locations), checked alone (two compiles)."""
-    located = oracle.locate(best.candidate, debuginfo=False)
+def isolate_dispatch(problem: ReductionProblem, name: str) -> IsolatedDispatch | None:
+    """The failing dispatch of the best candidate (dumped without debug locations), checked alone (two compiles)."""
+    best = problem.best
+    located = problem.locate(best.candidate, debuginfo=False)
     if not located.interesting or located.site is None or not located.site.dispatch_source:
         return None
     flags = (*best.candidate.flags, HAL_EXECUTABLE)
-    alone = oracle.judge(Candidate(located.site.dispatch_source, flags))
-    command = oracle.reproduce_command(Candidate("", flags), name)
+    alone = problem.judge_fresh(Candidate(located.site.dispatch_source, flags))
+    command = problem.oracle.reproduce_command(Candidate("", flags), name)
     return IsolatedDispatch(located.site.dispatch_source, command, alone.interesting)
 
 
@@ -97,18 +100,6 @@ def _counting(proposals: Iterator[Proposal], result: Localization) -> Iterator[P
     for proposal in proposals:
         result.tried += 1
         yield proposal
-
-
-def _stop_early(original: Proposal, oracle: Oracle, evaluator: Evaluator, phase: str, log: Callable[[str], None]) -> str | None:
-    """Compiles stop at `phase` from now on if the original still fails the same way there."""
-    oracle.stop_at(phase)
-    check: Verdict = oracle.judge(original.candidate)  # uncached: the cache knows the full compile
-    evaluator.stats.oracle_calls += 1
-    if check.interesting:
-        log(f"compiles stop at --compile-to={phase}, where the original already fails")
-        return phase
-    oracle.stop_at(None)
-    return None
 
 
 def cut_down(original: Proposal, site: FailureSite, suffix: str, ctx: ir.Context) -> Iterator[Proposal]:

@@ -13,7 +13,7 @@ import signal
 import threading
 from collections.abc import Iterator
 
-from oracles.toolchain import kill_all
+from oracles.toolchain.tools import kill_all
 
 
 class Interruption:

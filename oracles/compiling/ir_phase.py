@@ -22,9 +22,9 @@ from typing import ClassVar
 
 from oracles.base import Oracle, OracleSetupError
 from oracles.candidate import Candidate
-from oracles.flags import PHASES, with_default_target, without_phase
-from oracles.locations import location_leaves
-from oracles.signature import error_signature, excerpt, first_error
+from oracles.compiling.signature import error_signature, excerpt, first_error
+from oracles.mlir.locations import location_leaves
+from oracles.toolchain.flags import PHASES, with_default_target, without_phase
 from oracles.verdict import Verdict
 
 # `end` writes a binary module (vmfb), not IR.
@@ -240,13 +240,15 @@ class PhaseOracle(Oracle):
         raise NotImplementedError
 
     def measure_text(self, text: str) -> Count:
-        from iree.compiler import ir
+        from oracles.mlir import (
+            ir as irx,  # imported late: the bindings are slow to load
+        )
 
-        with ir.Context() as context:
-            context.allow_unregistered_dialects = True
+        ctx = irx.new_context(lenient=True)
+        with ctx:
             try:
-                module = ir.Module.parse(text)
-            except ir.MLIRError as err:
+                module = irx.parse(text, ctx, source_name="ir")
+            except irx.ParseError as err:
                 raise IRParseError(str(err)) from None
             return self.measure(module)
 
