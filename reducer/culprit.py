@@ -67,6 +67,7 @@ class Culprit:
     pass_name: str = ""
     phase: str = ""
     pipeline: str = ""
+    source_ops: int = 0  # the reduced case the step ran on (an ONNX result's import)
     reproducer_ops: int = 0  # the IR the compiler wrote in front of the pass
     repro_ops: int = 0  # the one-pass repro after its reduction
     repro_path: str = ""
@@ -88,6 +89,7 @@ class Culprit:
             "pass": self.pass_name,
             "phase": self.phase,
             "pipeline": self.pipeline,
+            "source_ops": self.source_ops,
             "reproducer_ops": self.reproducer_ops,
             "pass_repro_ops": self.repro_ops,
             "compiles": self.compiles,
@@ -202,6 +204,7 @@ def _reproducer(request: CulpritRequest, culprit: Culprit) -> tuple[str, int] | 
         culprit.phase = first_failing_phase(phases, PHASES)
     ctx = irx.new_context()
     try:
+        culprit.source_ops = irx.count_ops(irx.parse(candidate.text, ctx))
         module = irx.parse(reproducer.text, ctx, source_name="the compiler's reproducer")
     except irx.ParseError as err:
         culprit.why = f"the reproducer does not parse: {err}"

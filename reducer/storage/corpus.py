@@ -108,9 +108,9 @@ def save_entry(
 
 
 def write_entry(entry: CorpusEntry) -> None:
-    """(Re)writes `entry.json`; fields left at None are not written."""
-    fields = {k: v for k, v in dataclasses.asdict(entry).items() if k != "directory" and v is not None}
-    fields.setdefault("opset_version", None)
+    """(Re)writes `entry.json`; the optional records are left out when there are none."""
+    optional = ("culprit", "dispatch_config")
+    fields = {k: v for k, v in dataclasses.asdict(entry).items() if k != "directory" and not (k in optional and v is None)}
     (entry.directory / ENTRY_FILE).write_text(json.dumps(fields, indent=2) + "\n")
 
 
