@@ -42,7 +42,7 @@ from reducer.search.problem import ReductionProblem
 
 CULPRIT_ORACLES = ("compile-error", "crash")
 MAX_COMPILES = 5  # to name the pass and check its repro; the repro's reduction is counted apart
-DEFAULT_BUDGET_S = 300.0  # for reducing the one-pass repro; the best so far is kept after it
+DEFAULT_BUDGET_S = 120.0  # for reducing the one-pass repro; the best so far is kept after it
 # The reducer's passes, and constants to arguments: a one-pass repro needs no constant the pass
 # does not read as one (the oracle keeps those).
 PASS_REPRO_PASSES = [*REDUCTION_PASSES, ConstantsToArguments()]
@@ -116,7 +116,7 @@ class CulpritRequest:
 
 def where_it_breaks(
     oracle: Oracle, case: Candidate | None, verdict: Verdict, output: Path, jobs: int,
-    log: Callable[[str], None], interruption: Interruption | None = None,
+    log: Callable[[str], None], interruption: Interruption | None = None, budget_s: float | None = None,
 ) -> tuple[Culprit | None, DispatchConfig | None]:
     """After a reduction: the culprit pass of a compile error or crash, the configuration of an
     LDS overrun's dispatch. `case` is the reduced MLIR (an ONNX result's import; None if it has none)."""
@@ -130,7 +130,8 @@ def where_it_breaks(
     reason = applies(oracle.name, verdict) or ("" if case is not None else "the reduced model does not import")
     if reason:
         return Culprit(why=reason), None
-    request = CulpritRequest(case, oracle, verdict, output, jobs, log=log, interruption=interruption)
+    budget = DEFAULT_BUDGET_S if budget_s is None else min(budget_s, DEFAULT_BUDGET_S)
+    request = CulpritRequest(case, oracle, verdict, output, jobs, budget, log, interruption)
     try:
         return find_culprit(request), None
     except Exception as err:  # noqa: BLE001  (an extra step: whatever breaks it, the reduction's result stands)

@@ -207,7 +207,8 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
     culprit, config = None, None
     if complete and request.culprit:
         case = best.candidate if not onnx_input else Candidate(mlir_text, best.candidate.flags) if mlir_text else None
-        culprit, config = where_it_breaks(request.oracle, case, verdict, request.output_path, request.jobs, request.log, interruption)
+        culprit, config = where_it_breaks(request.oracle, case, verdict, request.output_path, request.jobs, request.log,
+                                          interruption, request.time_budget_s)
     return Outcome(
         oracle=oracle.name,
         input_path=str(request.input_path),
