@@ -18,6 +18,7 @@ from oracles.toolchain.tools import ToolNotFound
 from reducer import culprit as culprit_module
 from reducer.cli import main
 from reducer.culprit import CulpritRequest, find_culprit
+from reducer.storage.corpus import check_lit_test, load_entries
 from tests.models import torch_chain
 
 DATA = Path(__file__).parent / "data"
@@ -64,7 +65,9 @@ def test_compile_error_names_its_pass_and_writes_a_one_pass_repro_and_a_lit_test
     src.write_text((CORPUS / "conv1x1-56-f16acc-gfx942-failed-to-distribute" / "repro.mlir").read_text())
     report = tmp_path / "bug.md"
 
-    assert main([str(src), "--oracle=compile-error", "-q", "-j", "2", "--report", str(report), "--", *GFX942]) == 0
+    corpus = tmp_path / "corpus"
+    args = ["--report", str(report), "--save-to-corpus", "distribute", "--corpus-dir", str(corpus)]
+    assert main([str(src), "--oracle=compile-error", "-q", "-j", "2", *args, "--", *GFX942]) == 0
 
     printed = capsys.readouterr().out
     assert "culprit       iree-llvmgpu-vector-distribute (phase executable-targets): 2 compiles" in printed
@@ -75,6 +78,9 @@ def test_compile_error_names_its_pass_and_writes_a_one_pass_repro_and_a_lit_test
     assert check.passed, check.detail
     assert "// expected-error @+1 {{'func.func' op failed to distribute}}" in lit.read_text()
     assert "## Failing pass: `iree-llvmgpu-vector-distribute`" in report.read_text()
+    entry = load_entries(corpus)[0]  # the corpus entry records the pass and carries the lit test
+    assert entry.culprit["pass"] == "iree-llvmgpu-vector-distribute"
+    assert check_lit_test(entry).passed
 
 
 def test_crash_lit_test_is_xfail_and_the_pass_is_named(tmp_path, iree_compile, capsys):
@@ -97,7 +103,7 @@ def test_no_culprit_skips_the_step(tmp_path, iree_compile, capsys):
 
     assert main([str(src), "--oracle=compile-error", "-q", "--no-culprit"]) == 0
 
-    assert "culprit" not in capsys.readouterr().out
+    assert "  culprit  " not in capsys.readouterr().out
     assert not (tmp_path / "model.reduced.pass.mlir").exists()
 
 

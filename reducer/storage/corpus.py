@@ -102,6 +102,7 @@ def save_entry(
         seconds=round(verdict.seconds, 2),
         culprit=culprit_record(directory, culprit),
         dispatch_config=dataclasses.asdict(dispatch_config) if dispatch_config else None,
+        directory=directory,
     )
     write_entry(entry)
     return directory
