@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from oracles import Candidate, Oracle, Verdict
@@ -41,7 +41,6 @@ from reducer.search.interrupt import Interruption
 from reducer.search.problem import ReductionProblem
 
 CULPRIT_ORACLES = ("compile-error", "crash")
-MAX_COMPILES = 5  # to name the pass and check its repro; the repro's reduction is counted apart
 DEFAULT_BUDGET_S = 120.0  # for reducing the one-pass repro; the best so far is kept after it
 # The reducer's passes, and constants to arguments: a one-pass repro needs no constant the pass
 # does not read as one (the oracle keeps those).
@@ -81,7 +80,6 @@ class Culprit:
     reduction_calls: int = 0  # iree-opt calls of the repro's reduction
     reduction_seconds: float = 0.0
     seconds: float = 0.0
-    notes: list[str] = field(default_factory=list)
 
     def record(self) -> dict:
         """Plain data for a corpus entry."""
@@ -127,9 +125,10 @@ def where_it_breaks(
         return None, config
     if oracle.name not in CULPRIT_ORACLES:
         return None, None
-    reason = applies(oracle.name, verdict) or ("" if case is not None else "the reduced model does not import")
-    if reason:
-        return Culprit(why=reason), None
+    if verdict.signature.startswith("import:"):
+        return Culprit(why="the model fails in iree-import-onnx, before any compiler pass"), None
+    if case is None:
+        return Culprit(why="the reduced model does not import"), None
     budget = DEFAULT_BUDGET_S if budget_s is None else min(budget_s, DEFAULT_BUDGET_S)
     request = CulpritRequest(case, oracle, verdict, output, jobs, budget, log, interruption)
     try:
@@ -138,17 +137,10 @@ def where_it_breaks(
         return Culprit(why=f"the step broke: {type(err).__name__}: {err}"), None
 
 
-def applies(oracle_name: str, reference: Verdict) -> str:
-    """Why the step has nothing to do for this failure ('' when it applies)."""
-    if oracle_name not in CULPRIT_ORACLES:
-        return f"only for {' and '.join(CULPRIT_ORACLES)}"
-    if reference.signature.startswith("import:"):
-        return "the model fails in iree-import-onnx, before any compiler pass"
-    return ""
-
-
 def find_culprit(request: CulpritRequest) -> Culprit:
-    """Runs the whole step; any problem ends it with `concluded=False` and the reason."""
+    """Runs the whole step: two calls (iree-compile with the reproducer, iree-opt on its IR) name the
+    pass and check it; then the repro's reduction and the lit test. Any problem ends it with
+    `concluded=False` and the reason."""
     start = time.monotonic()
     culprit = Culprit()
     try:
@@ -232,7 +224,7 @@ def _reduce(request: CulpritRequest, oracle: Oracle, start: Proposal, culprit: C
         Reducer(problem, PASS_REPRO_PASSES, irx.new_context()).run()
         best = problem.best
         if best is not start and not problem.judge_fresh(best.candidate).interesting:  # as the main result's check
-            culprit.notes.append("the reduced one-pass repro failed its fresh check; the unreduced one is kept")
+            request.log("culprit: the reduced one-pass repro failed its fresh check; the unreduced one is kept")
             best = start
     finally:
         problem.shutdown()

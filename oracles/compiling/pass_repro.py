@@ -175,7 +175,7 @@ def lit_test_text(ir_text: str, pipeline: str, expected: list[Expected], xfail_r
     makes it pass) is what turns it into a regression test.
     """
     verify = not xfail_reason
-    head = [RUN_PREFIX + shlex.join(run_command(pipeline, verify)).replace("'%s'", "%s")]
+    head = [RUN_PREFIX + shlex.join(run_command(pipeline, verify))]
     if xfail_reason:
         head += [XFAIL_LINE, f"// {xfail_reason}"]
     by_line: dict[int, list[Expected]] = {}

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from oracles import Candidate, OracleOptions, Verdict, make_oracle
 from oracles.compiling.dispatch_config import DispatchConfig
-from oracles.compiling.pass_repro import LitCheck, run_lit_test
+from oracles.compiling.pass_repro import LitCheck, one_pass_oracle, run_lit_test
 from oracles.onnx.importer import onnx_oracle
 from oracles.toolchain.tools import iree_version
 from reducer.culprit import Culprit
@@ -147,6 +147,15 @@ def check_entry(entry: CorpusEntry) -> Verdict:
     verdict = oracle.judge(candidate)
     verdict.seconds = time.monotonic() - start
     return verdict
+
+
+def check_pass_repro(entry: CorpusEntry) -> Verdict | None:
+    """`iree-opt` on the entry's one-pass repro, pinned to the entry's signature (None: it has none)."""
+    if not entry.culprit or not entry.culprit.get("pass_repro"):
+        return None
+    reference = Verdict(True, entry.signature)
+    oracle = one_pass_oracle(entry.culprit["pipeline"], reference, OracleOptions(**entry.options))
+    return oracle.judge(Candidate((entry.directory / entry.culprit["pass_repro"]).read_text()))
 
 
 def check_lit_test(entry: CorpusEntry) -> LitCheck | None:
