@@ -17,9 +17,9 @@ from oracles.compiling.dispatch_config import DispatchConfig
 from oracles.mlir import ir as irx
 from oracles.onnx.importer import import_model, onnx_oracle
 from oracles.toolchain.tools import ToolNotFound, find_tool, scratch_dir
-from reducer.culprit import Culprit, where_it_breaks
+from reducer.culprit import CULPRIT_ORACLES, Culprit, where_it_breaks
 from reducer.search.interrupt import Interruption
-from reducer.session import Request, UserError, is_onnx, load
+from reducer.session import INTERRUPTED, Request, UserError, is_onnx, load
 
 
 @dataclass
@@ -34,6 +34,8 @@ class CulpritOnly:
 
 def culprit_only(request: Request, base: Path) -> CulpritOnly:
     """The culprit step on `request.input_path`; its files are named after `base`."""
+    if request.oracle.name not in (*CULPRIT_ORACLES, "lds-limit"):
+        raise UserError(f"--culprit-only is for compile-error, crash and lds-limit, not --oracle={request.oracle.name}")
     try:
         find_tool("iree-compile")
         if is_onnx(request.input_path):
@@ -50,13 +52,11 @@ def culprit_only(request: Request, base: Path) -> CulpritOnly:
     with Interruption().installed() as interruption:
         verdict = renamed(oracle.judge(case), f"input{case.suffix}", request.input_path.name)
         if interruption.requested:
-            raise UserError("interrupted; nothing written", 130)
+            raise UserError("interrupted; nothing written", INTERRUPTED)
         if not verdict.interesting:
             raise UserError(f"{request.input_path} is not interesting for {oracle.name}: {verdict.detail}", exit_code=2)
         mlir = _imported(case, request) if onnx_input else case
         culprit, config = where_it_breaks(request.oracle, mlir, verdict, base, request.jobs, request.log, interruption)
-    if culprit is None and config is None and request.oracle.name != "lds-limit":
-        raise UserError(f"--culprit-only is for compile-error, crash and lds-limit, not --oracle={request.oracle.name}")
     return CulpritOnly(oracle.name, str(request.input_path), verdict, culprit, config, time.monotonic() - start)
 
 
