@@ -28,7 +28,8 @@ from oracles import Oracle, OracleOptions, make_oracle
 from oracles.mlir import ir as irx
 from oracles.toolchain.tools import find_tool
 from reducer.passes.registry import passes_for
-from reducer.passes.shapes import shapes_of
+from reducer.passes.shape_search import shapes_of
+from reducer.search.problem import ReductionProblem
 from reducer.session import Request, reduce_file
 from tests.models import linalg_chain, torch_chain
 from tests.test_reduce_onnx import conv_det_network
@@ -82,11 +83,15 @@ def minimal_dimensions(oracle: Oracle, passes, best) -> str:
     if shrink is None:
         return "-"
     ctx = irx.new_context()
-    dims = [(k, v) for k, v in shrink.dimensions(best, ctx) if v > 1]
+    problem = ReductionProblem(best, oracle)
+    dims = [(k, v) for k, v in shrink.impl.dimensions(best, ctx) if v > 1]
     lost = 0
-    for key, value in dims:
-        smaller = shrink.resize(best, key, value - 1, ctx)
-        lost += smaller is None or not oracle.judge(smaller.candidate).interesting
+    try:
+        for key, value in dims:
+            smaller = shrink.impl.resize(best, key, value - 1, ctx, problem.import_onnx)
+            lost += smaller is None or not problem.judge(smaller.candidate).interesting
+    finally:
+        problem.shutdown()
     return f"{lost}/{len(dims)}"
 
 

@@ -82,7 +82,6 @@ class Oracle(ABC, metaclass=_ConfiguredOnce):
     """
 
     name: ClassVar[str]
-    summary: ClassVar[str]
     # Whether crash isolation allows a warm compiler: a failure is judged by its text, a crash
     # (which costs the worker) is re-run isolated. Not for oracles whose failure is a crash or hang.
     warm_ok: ClassVar[bool] = False

@@ -13,7 +13,6 @@ from oracles.verdict import Verdict
 
 class Script(Oracle):
     name = "script"
-    summary = "an external command (--cmd, `{}` is the candidate path) exits 0; flags after -- are passed as $IREE_FLAGS"
 
     def __init__(self, options=None) -> None:
         super().__init__(options)

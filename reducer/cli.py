@@ -9,16 +9,13 @@ import sys
 import time
 from pathlib import Path
 
-from oracles import ORACLES, OracleOptions, OracleSetupError, make_oracle
+from oracles import OracleOptions, OracleSetupError, make_oracle
+from oracles.registry import table as oracle_table
 from oracles.toolchain.flags import parse_pasted
 from oracles.toolchain.tools import Limits
-from reducer.passes.registry import (
-    ONNX_REDUCTION_PASSES,
-    REDUCTION_PASSES,
-    pass_by_name,
-    passes_for,
-)
 from reducer.culprit_only import culprit_only
+from reducer.passes.registry import pass_by_name, passes_for
+from reducer.passes.registry import table as pass_table
 from reducer.report import culprit_only_markdown, culprit_only_summary, markdown, summary
 from reducer.session import (
     INTERRUPTED,
@@ -100,14 +97,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(ours)
     if args.list_oracles:
-        for name, oracle in ORACLES.items():
-            print(f"{name:20} {oracle.summary}")
+        print(oracle_table())
         return 0
     if args.list_passes:
-        for title, passes in (("MLIR input", REDUCTION_PASSES), ("ONNX input", ONNX_REDUCTION_PASSES)):
-            print(f"{title}:")
-            for i, reduction in enumerate(passes, 1):
-                print(f"{i:2}. {reduction.name:26} {reduction.description}")
+        print(pass_table())
         return 0
     try:
         return _reduce(args, pasted)

@@ -34,17 +34,20 @@ from oracles.mlir.locations import PHASES_DUMP, first_failing_phase
 from oracles.toolchain.flags import PHASES
 from oracles.toolchain.tools import ToolNotFound, compile_candidate, find_tool, kill_all, scratch_dir
 from reducer.passes.base import Proposal
-from reducer.passes.registry import REDUCTION_PASSES
-from reducer.passes.replace_ops import ConstantsToArguments
+from reducer.formats.kinds import input_kind
+from reducer.passes.registry import ONE_PASS_REPRO_PASSES, PassRow, passes_for
 from reducer.search.engine import Reducer
 from reducer.search.interrupt import Interruption
 from reducer.search.problem import ReductionProblem
 
 CULPRIT_ORACLES = ("compile-error", "crash")
 DEFAULT_BUDGET_S = 120.0  # for reducing the one-pass repro; the best so far is kept after it
-# The reducer's passes, and constants to arguments: a one-pass repro needs no constant the pass
-# does not read as one (the oracle keeps those).
-PASS_REPRO_PASSES = [*REDUCTION_PASSES, ConstantsToArguments()]
+
+
+def pass_repro_passes(repro: Candidate) -> list[PassRow]:
+    """The reducer's passes for the repro's kind, then constants to arguments: a one-pass repro
+    needs no constant the pass does not read as one (the oracle keeps those)."""
+    return [*passes_for(input_kind(repro)), *ONE_PASS_REPRO_PASSES]
 
 
 def pass_repro_path(output: Path) -> Path:
@@ -221,7 +224,7 @@ def _reduce(request: CulpritRequest, oracle: Oracle, start: Proposal, culprit: C
     problem = ReductionProblem(start, oracle, jobs=request.jobs, interruption=request.interruption, log=request.log)
     problem.set_deadline(began + request.budget_s)
     try:
-        Reducer(problem, PASS_REPRO_PASSES, irx.new_context()).run()
+        Reducer(problem, pass_repro_passes(start.candidate), irx.new_context()).run()
         best = problem.best
         if best is not start and not problem.judge_fresh(best.candidate).interesting:  # as the main result's check
             request.log("culprit: the reduced one-pass repro failed its fresh check; the unreduced one is kept")

@@ -9,7 +9,7 @@ from oracles.compiling.dispatch_config import DispatchConfig
 from oracles.toolchain.tools import iree_version
 from reducer.culprit import Culprit, markdown_section, summary_lines
 from reducer.passes.base import Proposal
-from reducer.passes.shapes import shapes_of
+from reducer.passes.shape_search import shapes_of
 from reducer.search.evaluate import EvaluationStats
 from reducer.search.localize import IsolatedDispatch
 

@@ -16,7 +16,9 @@ from oracles.toolchain.tools import ToolNotFound, find_tool, kill_all, scratch_d
 from oracles.toolchain.warm import WarmCompiler
 from reducer.culprit import where_it_breaks
 from reducer.formats import onnx_model
-from reducer.passes.base import Proposal, ReductionPass
+from reducer.formats.kinds import input_kind
+from reducer.passes.base import Proposal
+from reducer.passes.registry import PassRow
 from reducer.report import Outcome
 from reducer.search.cluster import ClusterError, ClusterExecutor
 from reducer.search.engine import Reducer
@@ -48,7 +50,7 @@ class Request:
     oracle: Oracle
     flags: list[str]
     output_path: Path
-    passes: list[ReductionPass]
+    passes: list[PassRow]  # the input runs those whose inputs hold its kind
     jobs: int = 1
     dropped_flags: list[str] = field(default_factory=list)
     time_budget_s: float | None = None  # after it, the best so far is the result
@@ -167,7 +169,8 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
     unit = "nodes" if onnx_input else "ops"
     request.log(f"original: {original.ops} {unit}, {original.candidate.size} bytes: {verdict.detail}")
 
-    reducer = Reducer(problem, request.passes, ctx)
+    kind = input_kind(original.candidate)
+    reducer = Reducer(problem, [row for row in request.passes if kind in row.inputs], ctx)
     complete, located, dispatch = True, Localization(None), None
     # Not with --scheduler: the calls run on the cluster, where a pickled warm compiler is switched off.
     use_warm = request.warm and oracle.warm_ok and request.scheduler is None

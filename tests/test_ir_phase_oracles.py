@@ -244,10 +244,11 @@ util.func public @main(%a: tensor<8x4xf32>, %n: index)
 
 
 def test_readwrite_constant_detection_on_flow_ir():
-    from iree.compiler import ir
+    from oracles.mlir import ir as irx
 
-    with ir.Context():
-        module = ir.Module.parse(FLOW_SNIPPET)
+    ctx = irx.new_context(lenient=True)
+    with ctx:
+        module = irx.parse(FLOW_SNIPPET, ctx)
         found = readwrite_constant_dispatches(module)
     # The first dispatch has a workload: its tied index 1 is operand 3 (%splat), not %c1.
     assert found == [("@ex::@splat_acc", "flow.tensor.splat"), ("@ex::@weights_acc", "util.global.load @weights")]

@@ -10,14 +10,14 @@ from oracles.mlir import ir as irx
 from oracles.mlir.locations import SourceLoc, diagnostic_locations, location_leaves
 from reducer.cli import main
 from reducer.passes.base import Proposal
-from reducer.passes.registry import REDUCTION_PASSES
+from reducer.passes.registry import passes_for
 from reducer.search.localize import isolate_dispatch, localize
 from reducer.search.problem import ReductionProblem
 from tests.models import linalg_chain, torch_chain
 
 CPU = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu"]
 GFX942 = ["--iree-hal-target-device=hip", "--iree-rocm-target=gfx942"]
-OP_LEVEL = ",".join(p.name for p in REDUCTION_PASSES if p.search != "shrink")
+OP_LEVEL = ",".join(p.name for p in passes_for(".mlir") if p.search != "shrink")
 
 
 def proposal(text: str, flags: list[str]) -> Proposal:

@@ -23,12 +23,10 @@ from oracles.onnx.importer import ImportedOnnx
 from oracles.toolchain.tools import find_tool
 from reducer.cli import main
 from reducer.formats import onnx_model
-from reducer.passes.onnx_graph import (
-    OnnxDropAttributes,
-    OnnxRemoveNodes,
-    OnnxSimplifyInitializers,
-    onnx_proposal,
-)
+from reducer.passes.onnx_drop_attributes import OnnxDropAttributes
+from reducer.passes.onnx_pass import onnx_proposal
+from reducer.passes.onnx_remove_nodes import OnnxRemoveNodes
+from reducer.passes.onnx_simplify_initializers import OnnxSimplifyInitializers
 
 CPU = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu"]
 DET_ERROR = "'linalg.generic' op expected operand #0 rank (4) to match the result rank of indexing_map (2)"

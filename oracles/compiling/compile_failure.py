@@ -32,7 +32,6 @@ def _compiled_regex(pattern: str | None) -> re.Pattern | None:
 
 class CompileError(Oracle):
     name = "compile-error"
-    summary = "compilation fails with the same normalised error signature as the original (or --match REGEX)"
 
     locates = True
     stops_early = True
@@ -94,7 +93,6 @@ class CompileError(Oracle):
 
 class Crash(CompileError):
     name = "crash"
-    summary = "the compiler dies by a signal or an assertion; the signal and assertion text must match"
     warm_ok = False  # every interesting candidate would cost a worker and an isolated re-run
 
     def accepts(self, signature: str) -> bool:
@@ -109,7 +107,6 @@ class Crash(CompileError):
 
 class Timeout(CompileError):
     name = "timeout"
-    summary = "compilation runs past --hang-seconds"
     locates = False  # one more compile that hangs teaches nothing
     stops_early = False  # a hang may sit in any phase
     warm_ok = False

@@ -299,10 +299,6 @@ class PhaseOracle(Oracle):
 
 class TransientCopy(PhaseOracle):
     name = "transient-copy"
-    summary = (
-        "the stream schedule keeps copies/clones and transient allocations (at --compile-to=stream); "
-        "every kind of copy (op, source -> target lifetime) the original had, or --threshold N in total"
-    )
     phase = "stream"
     noun = ("copy/transient allocation", "copies/transient allocations")
 
@@ -344,10 +340,6 @@ def _parse_kinds(spelled: str) -> Counter:
 
 class ReadwriteConstant(PhaseOracle):
     name = "readwrite-constant"
-    summary = (
-        "a flow.dispatch updates a constant in place: a tied operand is a constant or an immutable "
-        "global (at --compile-to=flow)"
-    )
     phase = "flow"
     noun = ("dispatch tied in place to a constant", "dispatches tied in place to constants")
 
@@ -365,10 +357,6 @@ class ReadwriteConstant(PhaseOracle):
 
 class DispatchCount(PhaseOracle):
     name = "dispatch-count"
-    summary = (
-        "at least --threshold N dispatches at --phase (default flow: flow.dispatch; stream and later: "
-        "stream.cmd.dispatch; hal: command-buffer dispatches)"
-    )
     noun = ("dispatch", "dispatches")
 
     def __init__(self, options=None) -> None:
@@ -392,7 +380,6 @@ class DispatchCount(PhaseOracle):
 
 class IrMatch(PhaseOracle):
     name = "ir-match"
-    summary = "regex --pattern matches the IR at --phase at least --threshold times (default 1)"
 
     def __init__(self, options=None) -> None:
         super().__init__(options)

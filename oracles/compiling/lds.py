@@ -66,7 +66,6 @@ def measured_lds(dump_dir: Path) -> dict[str, int]:
 
 class LdsLimit(Oracle):
     name = "lds-limit"
-    summary = "a dispatch overruns shared memory (LDS); gfx942 unless the flags name a GPU; --lds-bytes N for a threshold"
     output_name = "out.mlir"
     locates = True
     warm_ok = True

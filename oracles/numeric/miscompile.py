@@ -33,7 +33,6 @@ from oracles.verdict import Verdict
 
 class Miscompile(Oracle):
     name = "miscompile"
-    summary = "two pipelines (--pipeline-a/--pipeline-b flags) give different results on the same seeded inputs"
     output_name = "a.vmfb"
 
     def __init__(self, options=None) -> None:

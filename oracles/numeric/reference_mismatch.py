@@ -44,7 +44,6 @@ def _one_line(error: BaseException) -> str:
 
 class ReferenceMismatch(Oracle):
     name = "reference-mismatch"
-    summary = "ONNX input: IREE's outputs (the flags' pipeline, seeded inputs) differ from onnx.reference beyond tolerance"
     judges_onnx = True
     warm_ok = True  # a compile failure is only "not interesting"; a worker's crash is re-run isolated
     output_name = "model.vmfb"

@@ -92,7 +92,6 @@ class ImportedOnnx(Oracle):
         super().__init__(inner.options)
         self.inner = inner
         self.name = inner.name
-        self.summary = inner.summary
         self.output_name = inner.output_name
 
     def compile_flags(self, user_flags):

@@ -38,10 +38,11 @@ class NotLiftable(ValueError):
     """The IR is not a pure torch-onnx function; the message says which op or type stops it."""
 
 
-def vtensor_type(spelled: str) -> tuple[list[int], int]:
-    """(dims, ONNX element type) of a static tensor type, torch or builtin."""
+def vtensor_type(spelled: str, builtin_ok: bool = False) -> tuple[list[int], int]:
+    """(dims, ONNX element type) of a static torch vtensor type (or builtin tensor, where `builtin_ok`:
+    the type of a literal's data)."""
     tensor = read_tensor_type(spelled)
-    if tensor is None or tensor.dims is None or tensor.element not in ELEMENT_TYPES:
+    if tensor is None or tensor.dims is None or tensor.element not in ELEMENT_TYPES or not (tensor.torch or builtin_ok):
         raise NotLiftable(f"type {spelled} is not a static torch vtensor")
     if not tensor.static:
         raise NotLiftable(f"type {spelled} has a dynamic dimension")
@@ -50,7 +51,7 @@ def vtensor_type(spelled: str) -> tuple[list[int], int]:
 
 def _tensor(attr: ir.Attribute, name: str) -> TensorProto:
     """An ONNX tensor of the attribute's type: its data where numpy can read it, else zeros."""
-    dims, elem = vtensor_type(str(attr.type))
+    dims, elem = vtensor_type(str(attr.type), builtin_ok=True)
     try:
         array = np.array(ir.DenseElementsAttr(attr)).reshape(dims)
     except (ValueError, TypeError, RuntimeError):

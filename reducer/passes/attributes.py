@@ -20,8 +20,6 @@ def droppable(name: str) -> bool:
 
 
 class DropAttributes(IrPass):
-    name = "drop-attributes"
-    description = "drop attributes the verifier does not require"
 
     def targets(self, module: ir.Module) -> list[tuple[ir.Operation, str]]:
         found = []

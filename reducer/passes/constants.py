@@ -6,7 +6,7 @@ from iree.compiler import ir
 
 from oracles.mlir import ir as irx
 from reducer.passes.base import IrPass
-from reducer.passes.replace_ops import _zero_attr
+from reducer.passes.replacing import zero_attr
 
 
 def _is_resource(attr: ir.Attribute) -> bool:
@@ -24,19 +24,17 @@ def _strippable(attr: ir.Attribute) -> bool:
 
 
 class SplatConstants(IrPass):
-    name = "splat-constants"
-    description = "turn dense and dense_resource constants into zero splats (strip data)"
 
     def targets(self, module: ir.Module) -> list[tuple[ir.Operation, str]]:
         found = []
         for op in irx.walk_ops(module.operation):
             for name in op.attributes:
                 attr = op.attributes[name]
-                if _strippable(attr) and _zero_attr(ir.ShapedType(attr.type).element_type) is not None:
+                if _strippable(attr) and zero_attr(ir.ShapedType(attr.type).element_type) is not None:
                     found.append((op, name))
         return found
 
     def edit(self, module: ir.Module, chosen: list[tuple[ir.Operation, str]]) -> None:
         for op, name in chosen:
             shaped = ir.ShapedType(op.attributes[name].type)
-            op.attributes[name] = ir.DenseElementsAttr.get_splat(shaped, _zero_attr(shaped.element_type))
+            op.attributes[name] = ir.DenseElementsAttr.get_splat(shaped, zero_attr(shaped.element_type))

@@ -9,8 +9,6 @@ from reducer.passes.base import IrPass
 
 
 class RemoveSymbols(IrPass):
-    name = "remove-symbols"
-    description = "remove functions, globals and symbols nothing needs"
 
     def targets(self, module: ir.Module) -> list[ir.Operation]:
         tops = [op.operation for op in module.body.operations if "sym_name" in op.operation.attributes]

@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from iree.compiler import ir
 
 from oracles.mlir import ir as irx
-from reducer.passes.base import Proposal, ReductionPass
+from reducer.passes.base import Proposal, ShrinkPass
+from reducer.passes.registry import PassRow, Search
 from reducer.search import ddmin
 from reducer.search.problem import ReductionProblem
 
@@ -38,7 +39,7 @@ class Reduction:
 class Reducer:
     """Runs passes over a problem's best candidate; every verdict and improvement goes through it."""
 
-    def __init__(self, problem: ReductionProblem, passes: Sequence[ReductionPass], context: ir.Context | None = None) -> None:
+    def __init__(self, problem: ReductionProblem, passes: Sequence[PassRow], context: ir.Context | None = None) -> None:
         self.problem = problem
         self.passes = list(passes)
         self.ctx = context or irx.new_context()
@@ -66,8 +67,8 @@ class Reducer:
                     record.bytes_removed += before.candidate.size - result.best.candidate.size
         return result
 
-    def _run_pass(self, reduction: ReductionPass, record: PassRecord) -> None:
-        problem = self.problem
+    def _run_pass(self, row: PassRow, record: PassRecord) -> None:
+        problem, reduction = self.problem, row.impl
 
         def count() -> int:
             return reduction.count(problem.best, self.ctx)
@@ -79,11 +80,12 @@ class Reducer:
 
         def commit(proposal: Proposal) -> None:
             record.successes += 1
-            problem.incorporate(proposal, by=reduction.name)
+            problem.incorporate(proposal, by=row.name)
 
-        if reduction.search == "shrink":
-            self._shrink(reduction, commit)
-        elif reduction.search == "bisect":
+        if row.search is Search.SHRINK:
+            self._shrink(row.name, reduction, commit)
+            return
+        if row.search is Search.BISECT:
             found = ddmin.bisect(count, propose, problem.judge_all, commit)
             if not found and count() <= LINEAR_SCAN_LIMIT:
                 # Few targets left: try each one, so the result is 1-minimal for this pass too.
@@ -91,7 +93,7 @@ class Reducer:
         else:
             ddmin.ddmin(count, propose, problem.judge_all, commit)
 
-    def _shrink(self, reduction: ReductionPass, commit: Callable[[Proposal], None]) -> None:
+    def _shrink(self, name: str, reduction: ShrinkPass, commit: Callable[[Proposal], None]) -> None:
         """One dimension at a time, sweeping until a sweep shrinks nothing.
 
         Dimensions interact (a smaller one can let another shrink further); resolving that here,
@@ -108,10 +110,10 @@ class Reducer:
                 base = self.problem.best
 
                 def propose(size: int, key: str = key, base: Proposal = base) -> Proposal | None:
-                    proposal = reduction.resize(base, key, size, self.ctx)
+                    proposal = reduction.resize(base, key, size, self.ctx, self.problem.import_onnx)
                     return proposal if proposal is not None and proposal.ops <= base.ops else None
 
-                settled = (reduction.name, key)
+                settled = (name, key)
                 recheck = self._settled.get(settled) == current
                 if ddmin.shrink_value(current, propose, self.problem.judge_all, commit, recheck):
                     shrunk = True

@@ -21,6 +21,7 @@ class EvaluationStats:
     cache_hits: int = 0  # answered without a call: this run's memory or the disk store
     stored_hits: int = 0  # of those, from verdicts an earlier run left on disk
     failed_calls: int = 0  # the call itself broke (a cluster worker died): counted uninteresting
+    conversions: int = 0  # format changes run for passes (an ONNX graph imported back to MLIR)
 
 
 def _settled(verdict: Verdict) -> Future:

@@ -20,7 +20,7 @@ from oracles import Candidate
 from oracles.mlir import ir as irx
 from oracles.mlir.locations import FailureSite, SourceLoc, location_leaves
 from reducer.passes.base import Proposal
-from reducer.passes.replace_ops import is_constant_like
+from reducer.passes.replacing import is_constant_like
 from reducer.search.problem import ReductionProblem
 
 # Rings of producers and consumers added to the failing ops, tried in this order after the bare ops.

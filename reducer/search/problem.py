@@ -10,10 +10,14 @@ which writes the result before anyone announces it.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterable
 from concurrent.futures import Executor
+from pathlib import Path
 
 from oracles import Candidate, Oracle, Verdict
+from oracles.onnx.importer import import_model
+from oracles.toolchain.tools import scratch_dir
 from oracles.toolchain.warm import WarmCompiler
 from reducer.passes.base import Proposal
 from reducer.search.evaluate import EvaluationStats, Evaluator
@@ -45,6 +49,7 @@ class ReductionProblem:
         self.log = log or (lambda _: None)
         self._write = write or (lambda _: None)
         self._evaluator = Evaluator(oracle, jobs, executor, store=store, interruption=self.interruption)
+        self._imported: dict[str, str | None] = {}
 
     # -- the oracle's configuration ---------------------------------------------------------
 
@@ -123,6 +128,17 @@ class ReductionProblem:
     def _fresh(self, oracle: Oracle, candidate: Candidate) -> Verdict:
         self.stats.oracle_calls += 1
         return oracle.judge(candidate)
+
+    def import_onnx(self, model: bytes) -> str | None:
+        """A shape pass's lifted graph imported back to MLIR, under the oracle's limits (None: it
+        does not import). Cached by content: a representation change is a pure function."""
+        key = hashlib.sha256(model).hexdigest()
+        if key not in self._imported:
+            self.stats.conversions += 1
+            options = self.oracle.options
+            with scratch_dir() as tmp:
+                self._imported[key], _ = import_model(model, Path(tmp), options.limits, options.opset_version)
+        return self._imported[key]
 
     # -- the best candidate -------------------------------------------------------------------
 

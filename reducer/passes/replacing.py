@@ -1,4 +1,4 @@
-"""Replace an op's results with something simpler, then erase the op and what became dead."""
+"""What passes that replace an op's results share: the walk over replaceable ops, zero constants of any type."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ def is_constant_like(op: ir.Operation) -> bool:
     return op.name == "torch.operator" and str(op.attributes["name"]).strip('"') == "onnx.Constant"
 
 
-def _zero_attr(element: ir.Type) -> ir.Attribute | None:
+def zero_attr(element: ir.Type) -> ir.Attribute | None:
     if isinstance(element, (ir.IntegerType, ir.IndexType)):
         return ir.IntegerAttr.get(element, 0)
     if isinstance(element, ir.FloatType):
@@ -29,12 +29,12 @@ def create_zero(value_type: ir.Type) -> ir.Operation | None:
     """A zero constant of `value_type` at the current insertion point, if the type has one."""
     if isinstance(value_type, ir.RankedTensorType):
         tensor = value_type
-        zero = _zero_attr(tensor.element_type)
+        zero = zero_attr(tensor.element_type)
         if zero is None or not tensor.has_static_shape:
             return None
         splat = ir.DenseElementsAttr.get_splat(tensor, zero)
         return ir.Operation.create("arith.constant", results=[value_type], attributes={"value": splat})
-    zero = _zero_attr(value_type)
+    zero = zero_attr(value_type)
     if zero is not None:
         return ir.Operation.create("arith.constant", results=[value_type], attributes={"value": zero})
     return _create_torch_zero(value_type)
@@ -47,7 +47,7 @@ def _create_torch_zero(value_type: ir.Type) -> ir.Operation | None:
         if not vtensor.static:
             return None
         builtin = ir.RankedTensorType(ir.Type.parse(vtensor.builtin()))
-        zero = _zero_attr(builtin.element_type)
+        zero = zero_attr(builtin.element_type)
         if zero is None:
             return None
         splat = ir.DenseElementsAttr.get_splat(builtin, zero)
@@ -65,7 +65,7 @@ def _create_torch_zero(value_type: ir.Type) -> ir.Operation | None:
     return None
 
 
-class _ReplaceResults(IrPass):
+class ReplaceResults(IrPass):
     """Shared walk: subclasses say which ops qualify and what replaces one result."""
 
     top_level_only = False
@@ -92,69 +92,3 @@ class _ReplaceResults(IrPass):
                 op.erase()
         for func in irx.functions(module):
             irx.erase_dead(func)
-
-
-class ReplaceWithOperand(_ReplaceResults):
-    name = "replace-with-operand"
-    description = "forward a same-typed operand in place of each result, erase the op"
-
-    def qualifies(self, op: ir.Operation) -> bool:
-        operand_types = [str(v.type) for v in op.operands]
-        return all(str(r.type) in operand_types for r in op.results)
-
-    def replace(self, op: ir.Operation, func: ir.Operation) -> bool:
-        for result in op.results:
-            operand = next(v for v in op.operands if v.type == result.type)
-            result.replace_all_uses_with(operand)
-        return True
-
-
-class ReplaceWithArgument(_ReplaceResults):
-    name = "replace-with-argument"
-    description = "turn each result into a new function argument, erase the op"
-    top_level_only = True
-
-    def qualifies(self, op: ir.Operation) -> bool:
-        return irx.has_uses(op) and not is_constant_like(op)
-
-    def replace(self, op: ir.Operation, func: ir.Operation) -> bool:
-        block = irx.entry_block(func)
-        for result in op.results:
-            argument = block.add_argument(result.type, ir.Location.unknown())
-            result.replace_all_uses_with(argument)
-        irx.sync_arguments(func)
-        return True
-
-
-class ReplaceWithConstant(_ReplaceResults):
-    name = "replace-with-constant"
-    description = "replace each result with a zero constant, erase the op"
-
-    def qualifies(self, op: ir.Operation) -> bool:
-        return irx.has_uses(op) and not is_constant_like(op) and len(op.operands) > 0
-
-    def replace(self, op: ir.Operation, func: ir.Operation) -> bool:
-        zeros = []
-        with ir.InsertionPoint(op):
-            for result in op.results:
-                zero = create_zero(result.type)
-                if zero is None:
-                    for made in zeros:
-                        made.erase()
-                    return False
-                zeros.append(zero)
-        for result, zero in zip(op.results, zeros):
-            result.replace_all_uses_with(zero.results[0])
-        return True
-
-
-class ConstantsToArguments(ReplaceWithArgument):
-    """Not in the main list (a source repro keeps its constants, which const-eval and folding
-    see); a one-pass repro runs one pass, where an argument is as good as a constant if the
-    failure stays."""
-
-    name = "constants-to-arguments"
-    description = "turn each constant's result into a new function argument, erase it"
-
-    def qualifies(self, op: ir.Operation) -> bool:
-        return irx.has_uses(op) and is_constant_like(op)
