@@ -103,7 +103,7 @@ def run_case(name: str, jobs: int, check_minimal: bool, passes_only: bool = Fals
         oracle = make_oracle(oracle_name, options)
         request = Request(
             input_path=src, oracle=oracle, flags=list(flags), output_path=src.with_name("out" + src.suffix), passes=passes, jobs=jobs,
-            localize=not passes_only, warm=not passes_only,
+            localize=not passes_only, warm=not passes_only, culprit=False,  # the reduction alone is measured
         )
         start = time.monotonic()
         outcome = reduce_file(request)

@@ -172,5 +172,7 @@ def _save_corpus_entry(directory: Path, finding: Finding, case: CaseResult, outc
         outcome.verdict,
         f"{finding.kind} ({finding.pipeline}): {outcome.verdict.detail}",
         f"fuzz seed {case.seed}: {case.description}",
+        culprit=outcome.culprit,
+        dispatch_config=outcome.dispatch_config,
     )
 

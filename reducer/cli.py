@@ -12,10 +12,11 @@ from oracles import OracleOptions, OracleSetupError, make_oracle
 from oracles.registry import table as oracle_table
 from oracles.toolchain.flags import PasteError, parse_pasted
 from oracles.toolchain.tools import Limits
+from reducer.culprit_only import culprit_only
 from reducer.passes.registry import pass_by_name, passes_for
 from reducer.passes.registry import table as pass_table
 from reducer.progress import ReductionProgress
-from reducer.report import markdown, summary
+from reducer.report import culprit_only_markdown, culprit_only_summary, markdown, summary
 from reducer.search.interrupt import exit_status, signals_interrupt
 from reducer.trust import check_limits
 from reducer.session import (
@@ -67,6 +68,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-cache", action="store_true", help="judge every candidate afresh; keep no verdicts on disk")
     parser.add_argument("--no-localize", action="store_true", help="skip failure localisation: the passes start from the whole input")
     parser.add_argument("--no-warm", action="store_true", help="run every compile as its own iree-compile process")
+    parser.add_argument("--culprit", action=argparse.BooleanOptionalAction, default=True,
+                        help="compile-error/crash: name the failing pass, write its reduced one-pass repro and lit test; "
+                        "lds-limit: the dispatch's configuration (default on)")
+    parser.add_argument("--culprit-only", action="store_true", help="INPUT is reduced already: only the --culprit step")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress: neither improvement lines nor the live status line")
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object (errors too) instead of text")
     parser.add_argument("--list-oracles", action="store_true", help="print the oracles and exit")
@@ -170,7 +175,10 @@ def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
         cache_dir=None if args.no_cache else args.cache_dir,
         localize=not args.no_localize,
         warm=not args.no_warm,
+        culprit=args.culprit,
     )
+    if args.culprit_only:
+        return _culprit_only(args, request)
     with progress:
         outcome = reduce_file(request)
     show = (lambda _: None) if args.json else print
@@ -188,6 +196,8 @@ def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
                 outcome.verdict.detail,
                 f"reduce {args.input.name} --oracle={oracle.name}",
                 args.opset_version,
+                culprit=outcome.culprit,
+                dispatch_config=outcome.dispatch_config,
             )
         except ValueError as err:
             raise UserError(str(err)) from None
@@ -200,6 +210,17 @@ def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
     if args.json:
         print(to_json(summary_record(outcome, written)))
     return 0 if outcome.complete else exit_status()
+
+
+def _culprit_only(args: argparse.Namespace, request: Request) -> int:
+    if args.save_to_corpus:
+        raise UserError("--save-to-corpus saves a reduction; run without --culprit-only")
+    found = culprit_only(request, args.output or args.input)
+    print(culprit_only_summary(found.oracle, found.input_path, found.verdict, found.culprit, found.dispatch_config, found.seconds))
+    if args.report:
+        write_atomically(args.report, culprit_only_markdown(found.oracle, found.verdict, found.culprit, found.dispatch_config))
+        print(f"  report        {args.report}")
+    return 0
 
 
 if __name__ == "__main__":

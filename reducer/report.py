@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from oracles import Verdict
+from oracles.compiling.dispatch_config import DispatchConfig
 from oracles.toolchain.tools import iree_version
+from reducer.culprit import Culprit, markdown_section, summary_lines
 from reducer.passes.base import Proposal
 from reducer.passes.shape_search import shapes_of
 from reducer.search.evaluate import EvaluationStats
@@ -31,6 +33,8 @@ class Outcome:
     imported_mlir: str | None = None
     input_text: str | None = None  # ONNX input: the reduced model in ONNX's textual syntax (if small)
     dispatch: IsolatedDispatch | None = None  # the result's failing dispatch, standalone
+    culprit: Culprit | None = None  # compile-error / crash: the failing pass, its one-pass repro
+    dispatch_config: DispatchConfig | None = None  # lds-limit: how the compiler configured the dispatch
 
 
 def summary(outcome: Outcome) -> str:
@@ -49,6 +53,8 @@ def summary(outcome: Outcome) -> str:
         *([f"  imported      {outcome.imported_path}"] if outcome.imported_path else []),
         f"  reproduce     {outcome.command}",
         *_dispatch_lines(outcome.dispatch),
+        *_config_lines(outcome.dispatch_config),
+        *(summary_lines(outcome.culprit) if outcome.culprit else []),
     ]
     before, after = shapes_of(o.candidate), shapes_of(b.candidate)
     if before and before != after:
@@ -70,6 +76,16 @@ def _dispatch_lines(dispatch: IsolatedDispatch | None) -> list[str]:
         return []
     alone = "shows the same failure alone" if dispatch.reproduces else "alone it does not show the failure"
     return [f"  dispatch      {dispatch.path} ({alone})", f"  alone         {dispatch.command}"]
+
+
+def _config_lines(config: DispatchConfig | None) -> list[str]:
+    return [f"  configured    {config.describe()} ({config.dispatch})"] if config else []
+
+
+def _config_section(config: DispatchConfig | None) -> str:
+    if config is None:
+        return ""
+    return f"\n## Dispatch configuration (`{config.dispatch}`)\n\nAs the compiler chose it: {config.describe()}.\n"
 
 
 def _dispatch_section(dispatch: IsolatedDispatch | None) -> str:
@@ -118,7 +134,7 @@ def markdown(outcome: Outcome) -> str:
 ```
 
 {_reduced_input(outcome)}
-{_dispatch_section(outcome.dispatch)}
+{_dispatch_section(outcome.dispatch)}{_config_section(outcome.dispatch_config)}{markdown_section(outcome.culprit)}
 ## Error
 
 ```
@@ -131,3 +147,26 @@ Reduced from {outcome.original.ops} {outcome.unit} / {outcome.original.candidate
 to {b.ops} {outcome.unit} / {b.candidate.size} bytes / {len(b.candidate.flags)} flags with `reduce --oracle={outcome.oracle}`
 ({outcome.stats.oracle_calls} oracle calls, {outcome.seconds:.1f} s).
 """
+
+
+def culprit_only_summary(oracle: str, input_path: str, verdict: Verdict, culprit: Culprit | None,
+                         config: DispatchConfig | None, seconds: float) -> str:
+    """`reduce --culprit-only`: the failure and where it breaks, no reduction figures."""
+    lines = [
+        f"reduce --culprit-only: {oracle} on {input_path}",
+        f"  failure       {verdict.detail}",
+        f"  IREE          {iree_version()}",
+        f"  wall time     {seconds:.1f} s",
+        *_config_lines(config),
+        *(summary_lines(culprit) if culprit else []),
+    ]
+    if config is None and culprit is None:
+        lines.append("  configured    no dumped dispatch configuration matched the failing dispatch")
+    return "\n".join(lines)
+
+
+def culprit_only_markdown(oracle: str, verdict: Verdict, culprit: Culprit | None, config: DispatchConfig | None) -> str:
+    return f"""# {oracle}: {verdict.detail}
+
+**IREE version:** `{iree_version()}`
+{_config_section(config)}{markdown_section(culprit)}"""

@@ -14,6 +14,7 @@ from oracles.mlir import ir as irx
 from oracles.onnx.importer import INNER_DIR, import_model, mlir_path_for, onnx_oracle
 from oracles.toolchain.tools import ToolNotFound, find_tool, kill_all, scratch_dir
 from oracles.toolchain.warm import WarmCompiler
+from reducer.culprit import where_it_breaks
 from reducer.formats import onnx_model
 from reducer.formats.kinds import input_kind
 from reducer.passes.base import Proposal
@@ -60,6 +61,7 @@ class Request:
     warm: bool = True  # compile in warm worker processes where the oracle allows it
     scheduler: str | None = None  # a Dask scheduler address: oracle calls run on its cluster
     cache_dir: Path | None = None  # verdicts kept across runs here (None: this run only)
+    culprit: bool = True  # after the reduction: the failing pass (or an LDS dispatch's configuration)
     observer: ReductionObserver = field(default_factory=ReductionObserver)  # told the step, the counts, the best
 
 
@@ -220,6 +222,12 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         problem.shutdown()
     best = problem.best
     mlir_path, mlir_text = _write_imported(request, best) if onnx_input else (None, None)
+    seconds = time.monotonic() - start
+    culprit, config = None, None
+    if complete and request.culprit:
+        case = best.candidate if not onnx_input else Candidate(mlir_text, best.candidate.flags) if mlir_text else None
+        culprit, config = where_it_breaks(request.oracle, case, verdict, request.output_path, request.jobs, request.log,
+                                          interruption, request.time_budget_s)
     return Outcome(
         oracle=oracle.name,
         input_path=str(request.input_path),
@@ -229,7 +237,7 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         verdict=verdict,
         command=problem.oracle.reproduce_command(best.candidate, str(request.output_path)),
         stats=problem.stats,
-        seconds=time.monotonic() - start,
+        seconds=seconds,
         jobs=request.jobs,
         dropped_flags=request.dropped_flags,
         complete=complete,
@@ -238,6 +246,8 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         imported_mlir=mlir_text,
         input_text=onnx_model.to_text(onnx_model.parse(best.candidate.binary)) if onnx_input else None,
         dispatch=dispatch,
+        culprit=culprit,
+        dispatch_config=config,
     )
 
 

@@ -7,12 +7,14 @@ cache hits, time, the failure, the IREE version, the commands and the files writ
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
 from oracles.toolchain.tools import iree_version
 from reducer.passes.base import Proposal
 from reducer.passes.shape_search import shapes_of
+from reducer.culprit import Culprit
 from reducer.report import Outcome
 
 FORMAT_VERSION = 1
@@ -46,6 +48,9 @@ def summary_record(outcome: Outcome, written: dict[str, str] | None = None) -> d
         files["imported"] = outcome.imported_path
     if outcome.dispatch is not None:
         files["dispatch"] = outcome.dispatch.path
+    culprit = outcome.culprit
+    if culprit is not None and culprit.concluded:
+        files.update({"pass_repro": culprit.repro_path, "lit_test": culprit.lit_path})
     files.update(written or {})
     dispatch = outcome.dispatch
     return {
@@ -69,8 +74,19 @@ def summary_record(outcome: Outcome, written: dict[str, str] | None = None) -> d
         "dispatch": None
         if dispatch is None
         else {"path": dispatch.path, "reproduces_alone": dispatch.reproduces, "command": dispatch.command},
+        "culprit": _culprit(culprit),
+        "dispatch_config": dataclasses.asdict(outcome.dispatch_config) if outcome.dispatch_config else None,
         "files": files,
     }
+
+
+def _culprit(culprit: Culprit | None) -> dict[str, Any] | None:
+    if culprit is None:
+        return None
+    found = {"concluded": culprit.concluded, "why": culprit.why or None, **culprit.record(), "seconds": round(culprit.seconds, 3)}
+    if culprit.concluded:
+        found.update(command=culprit.command, lit_test_check=culprit.lit.detail if culprit.lit else None)
+    return found
 
 
 def error_record(message: str, exit_code: int) -> dict[str, Any]:

@@ -92,6 +92,14 @@ def test_reduce_json_carries_every_figure_of_the_text_summary(tmp_path, iree_com
     check("reproduce", fields["reproduce"] == record["reproduce"])
     check("corpus", fields["corpus"] == record["files"]["corpus"])
     check("report", fields["report"] == record["files"]["report"])
+    found, files = record["culprit"], record["files"]
+    check("culprit", fields["culprit"].startswith(f"{found['pass']} (phase {found['phase']}): {found['compiles']} compiles, "
+                                                  f"{found['seconds']:.1f} s ({found['find_seconds']:.1f} s to find it, "
+                                                  f"{found['reduction_calls']} iree-opt calls"))
+    check("pass repro", fields["pass repro"] == f"{files['pass_repro']}: {found['pass_repro_ops']} ops "
+                                                f"(the compiler's reproducer: {found['reproducer_ops']})")
+    check("pass command", fields["pass command"] == found["command"])
+    check("lit test", fields["lit test"] == f"{files['lit_test']} ({found['lit_test_check']})")
     assert handled == set(fields), f"text figures with no JSON check: {set(fields) - handled}"
 
     assert unit == "nodes" and before["size"] > after["size"] >= 1

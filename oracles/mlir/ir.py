@@ -8,6 +8,8 @@ from collections.abc import Iterator
 from iree.compiler import ir
 
 FUNCTION_OPS = ("func.func", "util.func")
+# Where a compile keeps each dispatch's code: an executable > (variant >) builtin.module > func.
+EXECUTABLE_OPS = ("flow.executable", "stream.executable", "hal.executable", "hal.executable.source")
 _DIAG_LOCATION = re.compile(r'loc\("[^"]*":(\d+):(\d+)\)')
 
 
@@ -51,7 +53,12 @@ def to_text(module: ir.Module) -> str:
 
 
 def functions(module: ir.Module) -> list[ir.Operation]:
-    return [op.operation for op in module.body.operations if op.operation.name in FUNCTION_OPS]
+    """Top-level functions, then those inside executables (IR from the middle of a compile)."""
+    found = [op.operation for op in module.body.operations if op.operation.name in FUNCTION_OPS]
+    for op in module.body.operations:
+        if op.operation.name in EXECUTABLE_OPS:
+            found += [f for f in walk_ops(op.operation) if f.name in FUNCTION_OPS and f.parent.name == "builtin.module"]
+    return found
 
 
 def entry_block(func: ir.Operation) -> ir.Block | None:

@@ -203,13 +203,14 @@ def compile_candidate(
     limits: Limits,
     output_name: str = "out.vmfb",
     warm: CompileElsewhere | None = None,
+    tool: str = "iree-compile",
 ) -> CompileResult:
-    """Writes the candidate into workdir and runs iree-compile on it with the given flags
-    (through `warm` first when given; the tool when that declines)."""
+    """Writes the candidate into workdir and runs `tool` (iree-compile, or iree-opt for one pass
+    pipeline) on it with the given flags (through `warm` first when given; the tool when that declines)."""
     source = workdir / f"input{candidate.suffix}"
     candidate.write(source)
     output = workdir / output_name
-    argv = [find_tool("iree-compile"), *flags, str(source), "-o", str(output)]
+    argv = [find_tool(tool), *flags, str(source), "-o", str(output)]
     process = warm(flags, source, output, limits) if warm is not None else None
     if process is None:
         process = run_tool(argv, limits, cwd=str(workdir))

@@ -26,7 +26,7 @@ def input_kind(candidate: Candidate) -> InputKind:
         return InputKind.ONNX
     module = irx.parse(candidate.text)
     top = {op.operation.name for op in module.body.operations}
-    if "hal.executable" in top and not irx.functions(module):
+    if "hal.executable" in top and not top & set(irx.FUNCTION_OPS):  # the dispatch's own functions are nested
         return InputKind.HAL_EXECUTABLE
     dialects = {op.name.split(".", 1)[0] for op in irx.walk_ops(module.operation)}
     if "torch" in dialects:

@@ -21,6 +21,7 @@ from reducer.passes.attributes import DropAttributes
 from reducer.passes.base import ReductionPass
 from reducer.passes.canonicalize import Canonicalize
 from reducer.passes.constants import SplatConstants
+from reducer.passes.constants_to_arguments import ConstantsToArguments
 from reducer.passes.cut import CutAtValue
 from reducer.passes.drop_results import DropResults
 from reducer.passes.drop_unused_arguments import DropUnusedArguments
@@ -80,6 +81,12 @@ PASSES: tuple[PassRow, ...] = (
     PassRow("onnx-drop-attributes", "node attributes",      D, ONNX,       "drop node attributes the op schema does not require", OnnxDropAttributes()),
     PassRow("shrink-shapes",        "tensor dimensions",    S, ONNX,       "shrink each tensor dimension of an ONNX model: 1, 2, divisions, then bisect; shapes re-inferred", ShrinkOnnxShapes()),
     PassRow("reduce-flags",         "compile flags",        D, EVERY_KIND, "remove compile flags the failure does not need", ReduceFlags()),
+)
+
+# Rows a one-pass repro (the IR in front of a failing pass, reducer/culprit.py) runs after the
+# rows of its kind; never a source repro's.
+ONE_PASS_REPRO_PASSES: tuple[PassRow, ...] = (
+    PassRow("constants-to-arguments", "constants",          D, MLIR_KINDS, "turn each constant into a new function argument, erase it", ConstantsToArguments()),
 )
 
 

@@ -12,9 +12,9 @@ class RemoveSymbols(IrPass):
 
     def targets(self, module: ir.Module) -> list[ir.Operation]:
         tops = [op.operation for op in module.body.operations if "sym_name" in op.operation.attributes]
-        funcs = [op for op in tops if op.name in irx.FUNCTION_OPS]
-        # Removing the only function leaves nothing to compile: never a repro.
-        return [op for op in tops if not (len(funcs) == 1 and op in funcs)]
+        # Removing the only function (an executable's count too) leaves nothing to compile: never a repro.
+        only = irx.functions(module) if len(irx.functions(module)) == 1 else []
+        return [op for op in tops if op not in only]
 
     def edit(self, module: ir.Module, chosen: list[ir.Operation]) -> None:
         for op in chosen:

@@ -16,10 +16,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from oracles import Candidate, OracleOptions, Verdict, make_oracle
+from oracles.compiling.dispatch_config import DispatchConfig
+from oracles.compiling.pass_repro import LitCheck, one_pass_oracle, run_lit_test
 from oracles.onnx.importer import onnx_oracle
 from oracles.toolchain.tools import iree_version
+from reducer.culprit import Culprit
 
 ENTRY_FILE = "entry.json"
+PASS_REPRO_FILE, LIT_TEST_FILE = "pass.mlir", "lit.mlir"
 REPRODUCES, FIXED = "reproduces", "fixed"
 _NAME = re.compile(r"^[A-Za-z0-9][\w.-]*$")
 # Options that name things on the machine that wrote the entry, or only set resource limits.
@@ -40,6 +44,8 @@ class CorpusEntry:
     input_file: str
     opset_version: int | None = None
     seconds: float = 0.0  # how long the check took when it was written
+    culprit: dict | None = None  # compile-error / crash: the failing pass, its repro and lit test files
+    dispatch_config: dict | None = None  # lds-limit: the over-limit dispatch's configuration
     directory: Path = field(default=Path("."), compare=False)
 
     @property
@@ -67,6 +73,8 @@ def save_entry(
     description: str,
     source: str,
     opset_version: int | None = None,
+    culprit: Culprit | None = None,
+    dispatch_config: DispatchConfig | None = None,
 ) -> Path:
     """Writes the entry directory and returns it; ValueError for a bad or taken name."""
     if not _NAME.match(name):
@@ -92,10 +100,28 @@ def save_entry(
         input_file=input_file,
         opset_version=opset_version,
         seconds=round(verdict.seconds, 2),
+        culprit=culprit_record(directory, culprit),
+        dispatch_config=dataclasses.asdict(dispatch_config) if dispatch_config else None,
+        directory=directory,
     )
-    fields = {k: v for k, v in dataclasses.asdict(entry).items() if k != "directory"}
-    (directory / ENTRY_FILE).write_text(json.dumps(fields, indent=2) + "\n")
+    write_entry(entry)
     return directory
+
+
+def write_entry(entry: CorpusEntry) -> None:
+    """(Re)writes `entry.json`; the optional records are left out when there are none."""
+    optional = ("culprit", "dispatch_config")
+    fields = {k: v for k, v in dataclasses.asdict(entry).items() if k != "directory" and not (k in optional and v is None)}
+    (entry.directory / ENTRY_FILE).write_text(json.dumps(fields, indent=2) + "\n")
+
+
+def culprit_record(directory: Path, culprit: Culprit | None) -> dict | None:
+    """Copies a concluded culprit's one-pass repro and lit test into the entry; their record."""
+    if culprit is None or not culprit.concluded:
+        return None
+    (directory / PASS_REPRO_FILE).write_text(culprit.repro_text)
+    (directory / LIT_TEST_FILE).write_text(culprit.lit_text)
+    return {**culprit.record(), "pass_repro": PASS_REPRO_FILE, "lit_test": LIT_TEST_FILE}
 
 
 def load_entries(root: Path) -> list[CorpusEntry]:
@@ -121,6 +147,22 @@ def check_entry(entry: CorpusEntry) -> Verdict:
     verdict = oracle.judge(candidate)
     verdict.seconds = time.monotonic() - start
     return verdict
+
+
+def check_pass_repro(entry: CorpusEntry) -> Verdict | None:
+    """`iree-opt` on the entry's one-pass repro, pinned to the entry's signature (None: it has none)."""
+    if not entry.culprit or not entry.culprit.get("pass_repro"):
+        return None
+    reference = Verdict(True, entry.signature)
+    oracle = one_pass_oracle(entry.culprit["pipeline"], reference, OracleOptions(**entry.options))
+    return oracle.judge(Candidate((entry.directory / entry.culprit["pass_repro"]).read_text()))
+
+
+def check_lit_test(entry: CorpusEntry) -> LitCheck | None:
+    """Runs the entry's lit test (None when it has none)."""
+    if not entry.culprit or not entry.culprit.get("lit_test"):
+        return None
+    return run_lit_test(entry.directory / entry.culprit["lit_test"])
 
 
 def entry_problem(entry: CorpusEntry, verdict: Verdict) -> str | None:

@@ -1,0 +1,6 @@
+module {
+  func.func @main(%arg0: !torch.vtensor<[1,1,1,1],si8>, %arg1: !torch.vtensor<[2],si8>, %arg2: !torch.vtensor<[2,1,1,1],si8>, %arg3: !torch.vtensor<[],si8>) -> !torch.vtensor<[1,2,1,1],si32> attributes {torch.onnx_meta.opset_version = 21 : si64} {
+    %0 = torch.operator "onnx.ConvInteger"(%arg0, %arg2, %arg3, %arg1) : (!torch.vtensor<[1,1,1,1],si8>, !torch.vtensor<[2,1,1,1],si8>, !torch.vtensor<[],si8>, !torch.vtensor<[2],si8>) -> !torch.vtensor<[1,2,1,1],si32> 
+    return %0 : !torch.vtensor<[1,2,1,1],si32>
+  }
+}

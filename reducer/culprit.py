@@ -1,0 +1,293 @@
+"""Where it breaks: the failing pass of a reduced case, its one-pass repro (reduced), and a lit test.
+
+What an IREE engineer does by hand after a reduction: find the pass that fails, dump the IR in
+front of it, and write an `iree-opt` lit test of that pass. One compile with the local crash
+reproducer names the pass (and, with the phases dumped, its phase) and writes the IR in front of
+it; `iree-opt --pass-pipeline` on that IR must show the original's signature (a second call), or
+the step did not conclude. The one-pass repro is then reduced with the reducer's own passes,
+the oracle being `iree-opt` on that fixed pipeline, and annotated where the pass reports its
+diagnostics. A step that cannot conclude says why; it never fails the reduction it follows.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from oracles import Candidate, Oracle, Verdict
+from oracles.compiling.dispatch_config import DispatchConfig, dispatch_configuration
+from oracles.compiling.pass_repro import (
+    IREE_OPT,
+    LitCheck,
+    expected_diagnostics,
+    lit_test_text,
+    one_pass_oracle,
+    read_reproducer,
+    reproducer_flags,
+    run_lit_test,
+)
+from oracles.compiling.signature import first_error
+from oracles.mlir import ir as irx
+from oracles.mlir.locations import PHASES_DUMP, first_failing_phase
+from oracles.toolchain.flags import PHASES
+from oracles.toolchain.tools import ToolNotFound, compile_candidate, find_tool, kill_all, scratch_dir
+from reducer.passes.base import Proposal
+from reducer.formats.kinds import input_kind
+from reducer.passes.registry import ONE_PASS_REPRO_PASSES, PassRow, passes_for
+from reducer.search.engine import Reducer
+from reducer.search.interrupt import Interruption
+from reducer.search.problem import ReductionProblem
+
+CULPRIT_ORACLES = ("compile-error", "crash")
+DEFAULT_BUDGET_S = 120.0  # for reducing the one-pass repro; the best so far is kept after it
+
+
+def pass_repro_passes(repro: Candidate) -> list[PassRow]:
+    """The reducer's passes for the repro's kind, then constants to arguments: a one-pass repro
+    needs no constant the pass does not read as one (the oracle keeps those)."""
+    return [*passes_for(input_kind(repro)), *ONE_PASS_REPRO_PASSES]
+
+
+def pass_repro_path(output: Path) -> Path:
+    """`bug.reduced.mlir` -> `bug.reduced.pass.mlir` (an `.onnx` result gets the same)."""
+    return output.with_name(f"{output.stem}.pass.mlir")
+
+
+def lit_test_path(output: Path) -> Path:
+    """`bug.reduced.mlir` -> `bug.reduced.lit.mlir`."""
+    return output.with_name(f"{output.stem}.lit.mlir")
+
+
+@dataclass
+class Culprit:
+    """What the step found; `why` says what stopped it when it did not conclude."""
+
+    concluded: bool = False
+    why: str = ""
+    pass_name: str = ""
+    phase: str = ""
+    pipeline: str = ""
+    source_ops: int = 0  # the reduced case the step ran on (an ONNX result's import)
+    reproducer_ops: int = 0  # the IR the compiler wrote in front of the pass
+    repro_ops: int = 0  # the one-pass repro after its reduction
+    repro_path: str = ""
+    repro_text: str = ""
+    command: str = ""
+    lit_path: str = ""
+    lit_text: str = ""
+    lit: LitCheck | None = None
+    compiles: int = 0  # iree-compile / iree-opt calls to name the pass and check its repro
+    find_seconds: float = 0.0
+    reduction_calls: int = 0  # iree-opt calls of the repro's reduction
+    reduction_seconds: float = 0.0
+    seconds: float = 0.0
+
+    def record(self) -> dict:
+        """Plain data for a corpus entry."""
+        return {
+            "pass": self.pass_name,
+            "phase": self.phase,
+            "pipeline": self.pipeline,
+            "source_ops": self.source_ops,
+            "reproducer_ops": self.reproducer_ops,
+            "pass_repro_ops": self.repro_ops,
+            "compiles": self.compiles,
+            "find_seconds": round(self.find_seconds, 2),
+            "reduction_calls": self.reduction_calls,
+            "reduction_seconds": round(self.reduction_seconds, 2),
+            "seconds": round(self.seconds, 2),
+        }
+
+
+@dataclass
+class CulpritRequest:
+    """The reduced case (MLIR; an ONNX result's imported text), its oracle, its verdict, where to write."""
+
+    candidate: Candidate
+    oracle: Oracle  # the compiling oracle (compile-error or crash), for its flags and options
+    reference: Verdict  # the signature the one-pass repro must show
+    output: Path  # the reduced case's path: the repro and lit test are written beside it
+    jobs: int = 1
+    budget_s: float = DEFAULT_BUDGET_S
+    log: Callable[[str], None] = lambda _: None
+    interruption: Interruption | None = None
+
+
+def where_it_breaks(
+    oracle: Oracle, case: Candidate | None, verdict: Verdict, output: Path, jobs: int,
+    log: Callable[[str], None], interruption: Interruption | None = None, budget_s: float | None = None,
+) -> tuple[Culprit | None, DispatchConfig | None]:
+    """After a reduction: the culprit pass of a compile error or crash, the configuration of an
+    LDS overrun's dispatch. `case` is the reduced MLIR (an ONNX result's import; None if it has none)."""
+    if oracle.name == "lds-limit" and case is not None:
+        start = time.monotonic()
+        config = dispatch_configuration(oracle, case, str(verdict.metrics.get("dispatch", "")))
+        log(f"dispatch configuration read in {time.monotonic() - start:.1f} s" if config else "no dumped dispatch configuration matched")
+        return None, config
+    if oracle.name not in CULPRIT_ORACLES:
+        return None, None
+    if verdict.signature.startswith("import:"):
+        return Culprit(why="the model fails in iree-import-onnx, before any compiler pass"), None
+    if case is None:
+        return Culprit(why="the reduced model does not import"), None
+    budget = DEFAULT_BUDGET_S if budget_s is None else min(budget_s, DEFAULT_BUDGET_S)
+    request = CulpritRequest(case, oracle, verdict, output, jobs, budget, log, interruption)
+    try:
+        return find_culprit(request), None
+    except Exception as err:  # noqa: BLE001  (an extra step: whatever breaks it, the reduction's result stands)
+        return Culprit(why=f"the step broke: {type(err).__name__}: {err}"), None
+
+
+def find_culprit(request: CulpritRequest) -> Culprit:
+    """Runs the whole step: two calls (iree-compile with the reproducer, iree-opt on its IR) name the
+    pass and check it; then the repro's reduction and the lit test. Any problem ends it with
+    `concluded=False` and the reason."""
+    start = time.monotonic()
+    culprit = Culprit()
+    try:
+        find_tool(IREE_OPT)
+        _find(request, culprit)
+    except ToolNotFound as err:
+        culprit.why = str(err)
+    except KeyboardInterrupt:
+        kill_all()
+        culprit.concluded, culprit.why = False, "interrupted"
+    culprit.seconds = time.monotonic() - start
+    if not culprit.concluded:
+        for path in (pass_repro_path(request.output), lit_test_path(request.output)):
+            path.unlink(missing_ok=True)  # never leave files of an earlier run beside this result
+    return culprit
+
+
+def _find(request: CulpritRequest, culprit: Culprit) -> None:
+    start = time.monotonic()
+    located = _reproducer(request, culprit)
+    culprit.find_seconds = time.monotonic() - start
+    if located is None:
+        return
+    text, ops = located
+    oracle = one_pass_oracle(culprit.pipeline, request.reference, request.oracle.options)
+    best = _reduce(request, oracle, Proposal(Candidate(text), ops), culprit)
+    culprit.repro_ops, culprit.repro_text = best.ops, best.candidate.text
+    repro = pass_repro_path(request.output)
+    repro.write_text(best.candidate.text)
+    culprit.repro_path = str(repro)
+    culprit.command = oracle.reproduce_command(best.candidate, repro.name)
+    _write_lit_test(request, culprit, repro)
+    culprit.concluded = culprit.lit is not None and culprit.lit.passed
+    if culprit.lit is not None and not culprit.lit.passed:
+        culprit.why = f"the lit test does not pass: {culprit.lit.detail}"
+
+
+def _reproducer(request: CulpritRequest, culprit: Culprit) -> tuple[str, int] | None:
+    """The IR in front of the failing pass, checked alone: (text, ops), or None with `why` set."""
+    oracle, candidate = request.oracle, request.candidate
+    with scratch_dir() as tmp:
+        work = Path(tmp)
+        path, phases = work / "reproducer.mlir", work / "phases"
+        flags = [*oracle.compile_flags(candidate.flags), *reproducer_flags(path), f"{PHASES_DUMP}={phases}"]
+        (work / "run").mkdir()
+        result = compile_candidate(candidate, flags, work / "run", oracle.options.limits, oracle.output_name)
+        culprit.compiles += 1
+        reproducer = read_reproducer(path)
+        if reproducer is None:
+            state = "compiles fine" if result.ok else first_error(result.process.stderr)
+            culprit.why = f"the compiler wrote no pass reproducer: the failure is not inside a pass ({state})"
+            return None
+        culprit.pipeline, culprit.pass_name = reproducer.pipeline, reproducer.pass_name
+        culprit.phase = first_failing_phase(phases, PHASES)
+    ctx = irx.new_context()
+    try:
+        culprit.source_ops = irx.count_ops(irx.parse(candidate.text, ctx))
+        module = irx.parse(reproducer.text, ctx, source_name="the compiler's reproducer")
+    except irx.ParseError as err:
+        culprit.why = f"the reproducer does not parse: {err}"
+        return None
+    text, culprit.reproducer_ops = irx.to_text(module), irx.count_ops(module)
+    request.log(f"culprit: {culprit.pass_name} (phase {culprit.phase}), {culprit.reproducer_ops} ops in front of it")
+    check = one_pass_oracle(culprit.pipeline, request.reference, request.oracle.options).judge(Candidate(text))
+    culprit.compiles += 1
+    if not check.interesting:
+        culprit.why = (
+            f"the IR in front of {culprit.pass_name} does not reproduce alone "
+            f"(the pass may depend on state the reproducer does not carry): {check.detail}"
+        )
+        return None
+    return text, culprit.reproducer_ops
+
+
+def _reduce(request: CulpritRequest, oracle: Oracle, start: Proposal, culprit: Culprit) -> Proposal:
+    """The one-pass repro reduced with the reducer's passes (pipeline fixed, IR shrinking)."""
+    began = time.monotonic()
+    problem = ReductionProblem(start, oracle, jobs=request.jobs, interruption=request.interruption, log=request.log)
+    problem.set_deadline(began + request.budget_s)
+    try:
+        Reducer(problem, pass_repro_passes(start.candidate), irx.new_context()).run()
+        best = problem.best
+        if best is not start and not problem.judge_fresh(best.candidate).interesting:  # as the main result's check
+            request.log("culprit: the reduced one-pass repro failed its fresh check; the unreduced one is kept")
+            best = start
+    finally:
+        problem.shutdown()
+    culprit.reduction_calls = problem.stats.oracle_calls
+    culprit.reduction_seconds = time.monotonic() - began
+    request.log(f"culprit: one-pass repro {start.ops} -> {best.ops} ops in {culprit.reduction_calls} iree-opt calls")
+    return best
+
+
+def _write_lit_test(request: CulpritRequest, culprit: Culprit, repro: Path) -> None:
+    """The repro with its RUN line and the pass's diagnostics expected where it reports them."""
+    limits = request.oracle.options.limits
+    crash = request.reference.signature.startswith("crash:")
+    expected = [] if crash else expected_diagnostics(repro, culprit.pipeline, limits)[0]
+    if not crash and not any(item.kind == "error" for item in expected):
+        culprit.why = "the pass reports its error at no line of the repro: nothing to annotate"
+        return
+    reason = f"crashes in this IREE: {request.reference.signature}" if crash else ""
+    path = lit_test_path(request.output)
+    culprit.lit_text = lit_test_text(culprit.repro_text, culprit.pipeline, expected, reason)
+    path.write_text(culprit.lit_text)
+    culprit.lit_path = str(path)
+    culprit.lit = run_lit_test(path, limits)
+
+
+def summary_lines(culprit: Culprit) -> list[str]:
+    """The culprit's lines of the terminal summary (the cost always shown)."""
+    cost = f"{culprit.compiles} compiles, {culprit.seconds:.1f} s"
+    if not culprit.concluded:
+        found = f" ({culprit.pass_name})" if culprit.pass_name else ""
+        return [f"  culprit       did not conclude{found}: {culprit.why} ({cost})"]
+    lit = culprit.lit.detail if culprit.lit else ""
+    return [
+        f"  culprit       {culprit.pass_name} (phase {culprit.phase}): {cost} "
+        f"({culprit.find_seconds:.1f} s to find it, {culprit.reduction_calls} iree-opt calls to reduce its repro)",
+        f"  pass repro    {culprit.repro_path}: {culprit.repro_ops} ops (the compiler's reproducer: {culprit.reproducer_ops})",
+        f"  pass command  {culprit.command}",
+        f"  lit test      {culprit.lit_path} ({lit})",
+    ]
+
+
+def markdown_section(culprit: Culprit | None) -> str:
+    if culprit is None:
+        return ""
+    if not culprit.concluded:
+        return f"\n## Failing pass\n\nThe culprit step did not conclude: {culprit.why}\n"
+    return f"""
+## Failing pass: `{culprit.pass_name}` (phase `{culprit.phase}`)
+
+The IR in front of the pass, reduced from the compiler's {culprit.reproducer_ops}-op reproducer to
+{culprit.repro_ops} ops (`{culprit.repro_path}`), shows the same failure with this one pass:
+
+```shell
+{culprit.command}
+```
+
+Lit test (`{culprit.lit_path}`, {culprit.lit.detail if culprit.lit else "not run"}):
+
+```mlir
+{culprit.lit_text.strip()}
+```
+"""
+

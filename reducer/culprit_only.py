@@ -1,0 +1,67 @@
+"""`reduce --culprit-only FILE`: where a case that is already reduced breaks, without reducing it.
+
+One judgement of FILE pins the failure's signature (the original's, as a reduction would); the
+culprit step (or, for lds-limit, the dispatch configuration) follows. The files go beside FILE,
+or beside `-o`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from oracles import Candidate, Verdict
+from oracles.base import renamed
+from oracles.compiling.dispatch_config import DispatchConfig
+from oracles.mlir import ir as irx
+from oracles.onnx.importer import import_model, onnx_oracle
+from oracles.toolchain.tools import ToolNotFound, find_tool, scratch_dir
+from reducer.culprit import CULPRIT_ORACLES, Culprit, where_it_breaks
+from reducer.search.interrupt import Interruption
+from reducer.session import INTERRUPTED, Request, UserError, is_onnx, load
+
+
+@dataclass
+class CulpritOnly:
+    oracle: str
+    input_path: str
+    verdict: Verdict
+    culprit: Culprit | None
+    dispatch_config: DispatchConfig | None
+    seconds: float
+
+
+def culprit_only(request: Request, base: Path) -> CulpritOnly:
+    """The culprit step on `request.input_path`; its files are named after `base`."""
+    if request.oracle.name not in (*CULPRIT_ORACLES, "lds-limit"):
+        raise UserError(f"--culprit-only is for compile-error, crash and lds-limit, not --oracle={request.oracle.name}")
+    try:
+        find_tool("iree-compile")
+        if is_onnx(request.input_path):
+            find_tool("iree-import-onnx")
+    except ToolNotFound as err:
+        raise UserError(str(err)) from None
+    try:
+        case = load(request, irx.new_context()).candidate
+    except irx.ParseError as err:
+        raise UserError(f"cannot parse {err}") from None
+    start = time.monotonic()
+    onnx_input = case.binary is not None
+    oracle = onnx_oracle(request.oracle) if onnx_input else request.oracle
+    with Interruption().installed() as interruption:
+        verdict = renamed(oracle.judge(case), f"input{case.suffix}", request.input_path.name)
+        if interruption.requested:
+            raise UserError("interrupted; nothing written", INTERRUPTED)
+        if not verdict.interesting:
+            raise UserError(f"{request.input_path} is not interesting for {oracle.name}: {verdict.detail}", exit_code=2)
+        mlir = _imported(case, request) if onnx_input else case
+        culprit, config = where_it_breaks(request.oracle, mlir, verdict, base, request.jobs, request.log, interruption)
+    return CulpritOnly(oracle.name, str(request.input_path), verdict, culprit, config, time.monotonic() - start)
+
+
+def _imported(case: Candidate, request: Request) -> Candidate | None:
+    with scratch_dir() as tmp:
+        options = request.oracle.options
+        text, _ = import_model(case.binary, Path(tmp), options.limits, options.opset_version)
+    return Candidate(text, case.flags) if text is not None else None
