@@ -9,7 +9,7 @@ from oracles.toolchain import iree_version
 from reducer.evaluate import EvaluationStats
 from reducer.localize import IsolatedDispatch
 from reducer.passes.base import Proposal
-from reducer.passes.shapes import shapes_of
+from reducer.passes.shapes import shapes_kept_by, shapes_of
 
 
 @dataclass
@@ -51,6 +51,9 @@ def summary(outcome: Outcome) -> str:
         *_dispatch_lines(outcome.dispatch),
     ]
     before, after = shapes_of(o.candidate), shapes_of(b.candidate)
+    kept = shapes_kept_by(b.candidate)
+    if kept:
+        lines.insert(4, f"  shapes kept   by {kept}")
     if before and before != after:
         lines.insert(4, f"  shapes        {before}\n             -> {after}")
     if outcome.dropped_flags:

@@ -13,6 +13,7 @@ from reducer.passes.canonicalize import Canonicalize
 from reducer.passes.constants import SplatConstants
 from reducer.passes.cut import CutAtValue
 from reducer.passes.flags import ReduceFlags
+from reducer.passes.linalg_shapes import ShrinkLinalgShapes
 from reducer.passes.onnx_graph import (
     OnnxCutInputs,
     OnnxCutOutputs,
@@ -41,6 +42,7 @@ REDUCTION_PASSES: list[ReductionPass] = [
     DropAttributes(),       # 5. attributes the verifier does not require
     Canonicalize(),         # 6. canonicalize + cse as a candidate
     ShrinkTorchOnnxShapes(),  # dimensions of torch-onnx IR, shrunk on its lifted ONNX graph
+    ShrinkLinalgShapes(),   # dimensions of linalg / tensor IR and hal.executables, tied by op rules
     ReduceFlags(),          # 7. compile flags the failure does not need
 ]
 

@@ -20,7 +20,7 @@ from oracles import Candidate
 from oracles.onnx_import import import_model
 from oracles.toolchain import Limits
 from reducer import ir as irx
-from reducer import onnx_model
+from reducer import mlir_shapes, onnx_model
 from reducer.onnx_lift import NotLiftable, lift
 from reducer.onnx_shapes import Dimension, dimensions, resize, shape_summary
 from reducer.passes.base import Proposal, ReductionPass
@@ -108,8 +108,15 @@ class ShrinkTorchOnnxShapes(_ShrinkShapes):
 
 
 def shapes_of(candidate: Candidate) -> str:
-    """The input and constant shapes of an ONNX or torch-onnx candidate ('' for other IR)."""
+    """The input and constant shapes of an ONNX, torch-onnx or linalg-level candidate ('' for other IR)."""
     if candidate.binary is not None:
         return shape_summary(onnx_model.parse(candidate.binary))
     lifted = _lifted(candidate.text) if '"onnx.' in candidate.text else None
-    return shape_summary(lifted, named=False) if lifted is not None else ""
+    if lifted is not None:
+        return shape_summary(lifted, named=False)
+    return mlir_shapes.summaries(candidate.text)[0]
+
+
+def shapes_kept_by(candidate: Candidate) -> str:
+    """What keeps dimensions of a linalg-level candidate from shrinking ('' when nothing does)."""
+    return "" if candidate.binary is not None else mlir_shapes.summaries(candidate.text)[1]
