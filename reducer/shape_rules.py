@@ -85,7 +85,7 @@ def constant(op: ir.Operation, graph: ShapeGraph) -> bool:
     element = ir.ShapedType(op.results[0].type).element_type
     if not isinstance(element, (ir.IntegerType, ir.IndexType, ir.FloatType)):
         return False
-    if not isinstance(attr, ir.DenseElementsAttr) and not ir.DenseResourceElementsAttr.isinstance(attr):
+    if not isinstance(attr, ir.DenseElementsAttr) and not _is_resource(attr):
         return False
     result = op.results[0]
 
@@ -96,6 +96,13 @@ def constant(op: ir.Operation, graph: ShapeGraph) -> bool:
 
     graph.fixup(resplat)
     return True
+
+
+def _is_resource(attr: ir.Attribute) -> bool:
+    try:
+        return ir.DenseResourceElementsAttr(attr) is not None
+    except ValueError:
+        return False
 
 
 def _first_element(attr: ir.Attribute, element: ir.Type) -> ir.Attribute:
@@ -258,19 +265,29 @@ def _groups(op: ir.Operation) -> list[list[int]]:
 
 
 def _reshape(graph: ShapeGraph, op: ir.Operation, whole: ir.Value, split: ir.Value) -> bool:
-    """One dim of `whole` per group of `split` dims: exact when one dim of the group is not 1.
+    """One dim of `whole` per group of `split` dims, the product of the group.
 
-    A group of several non-unit dims multiplies sizes, which no linear tie expresses: those
-    dims keep their sizes.
+    A product of sizes is no linear tie unless one factor moves: the largest non-unit dim of
+    the group does (the channels of a channel shuffle, of a flatten), the others keep their
+    sizes, and the whole dim is that dim times their product.
     """
     whole_dims, split_dims = graph.dims(whole), graph.dims(split)
     for dim, group in enumerate(_groups(op)):
         non_unit = [k for k in group if graph.size(split_dims[k]) != 1]
-        if len(non_unit) == 1:
-            pair = (whole_dims[dim], split_dims[non_unit[0]])
+        if not non_unit:
+            continue
+        moving = max(non_unit, key=lambda k: graph.size(split_dims[k]))  # the first of the largest
+        others = [split_dims[k] for k in non_unit if k != moving]
+        factor = 1
+        for place in others:
+            factor *= graph.size(place)
+        if others:
+            graph.keep(op, others, "a product of several non-unit dims")
+        if factor == 1:
+            pair = (whole_dims[dim], split_dims[moving])
             graph.equal(*(pair if whole == op.results[0] else reversed(pair)))  # the result is derived
-        elif non_unit:
-            graph.keep(op, [whole_dims[dim], *(split_dims[k] for k in group)], "a product of several non-unit dims")
+        else:
+            graph.tie([(whole_dims[dim], 1), (split_dims[moving], -factor)])
     return True
 
 

@@ -120,6 +120,26 @@ def test_matmul_k_moves_on_both_operands_the_constant_becomes_a_splat_and_slices
     assert _resized(MATMUL, "%arg0[0]", 1) is None  # the slice at offset 1 needs two rows
 
 
+def test_a_resource_constant_becomes_a_zero_splat_of_the_new_shape():
+    text = """
+func.func @f(%a: tensor<4x3xf32>) -> tensor<4x3xf32> {
+  %c = arith.constant dense_resource<blob> : tensor<4x3xf32>
+  %0 = arith.addf %a, %c : tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      blob: "0x04000000000080BF000080BF000080BF000080BF000080BF000080BF000080BF000080BF000080BF000080BF000080BF000080BF"
+    }
+  }
+#-}
+"""
+    resized = _resized(text, "%arg0[0]", 2)
+    assert "%cst = arith.constant dense<0.000000e+00> : tensor<2x3xf32>" in resized
+    assert "func.func @f(%arg0: tensor<2x3xf32>) -> tensor<2x3xf32>" in resized
+
+
 def test_an_op_without_a_shape_rule_keeps_its_dims_and_is_named():
     targets = _targets(RESHAPED)
     assert list(targets) == ["%arg0[1]"]  # K only: M and N feed the reshape
