@@ -130,13 +130,13 @@ CASES: dict[str, tuple[Callable[[Path], Path], str, OracleOptions, list[str], bo
 
 
 def minimal_dimensions(oracle: Oracle, passes, best) -> str:
-    """'k/n': how many of the n dimensions (single ones, not size groups) lose the failure one step smaller."""
+    """'k/n': how many of the n dimension targets (size groups too) lose the failure one step smaller."""
     ctx = irx.new_context()
     judge = onnx_oracle(oracle) if best.candidate.binary is not None else oracle  # ONNX candidates are imported first
     lost = total = 0
     for shrink in (p for p in passes if p.search == "shrink"):
         for key, value in shrink.dimensions(best, ctx):
-            if value <= 1 or key.startswith("size "):
+            if value <= 1:
                 continue
             total += 1
             smaller = shrink.resize(best, key, value - 1, ctx)
@@ -145,11 +145,11 @@ def minimal_dimensions(oracle: Oracle, passes, best) -> str:
 
 
 def largest_tensor(proposal: Proposal) -> str:
-    """Elements of the largest tensor of an MLIR candidate ('-' for ONNX)."""
+    """Elements of the largest builtin tensor of an MLIR candidate ("-" for ONNX and torch IR)."""
     if proposal.candidate.binary is not None:
         return "-"
     ctx = irx.new_context()
-    return str(mlir_shapes.largest_tensor(irx.parse(proposal.candidate.text, ctx)))
+    return str(mlir_shapes.largest_tensor(irx.parse(proposal.candidate.text, ctx)) or "-")  # torch tensors are not counted
 
 
 def degenerate(best: Proposal) -> str:

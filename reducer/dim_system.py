@@ -125,7 +125,3 @@ class DimSystem:
             result.append(total)
         return result
 
-
-def changed_places(before: Sequence[int], after: Iterable[int]) -> dict[int, int]:
-    """place -> new size, for the places whose size differs."""
-    return {p: new for p, (old, new) in enumerate(zip(before, after)) if old != new}

@@ -64,9 +64,6 @@ class Analysis:
     def equal(self, a: int, b: int) -> None:
         self.system.equal(a, b)
 
-    def fix(self, place: int) -> None:
-        self.system.fix(place)
-
     def keep(self, op: ir.Operation, places: list[int], why: str) -> None:
         for place in places:
             self.system.fix(place)

@@ -40,8 +40,6 @@ class ShapeGraph(Protocol):
 
     def equal(self, a: int, b: int) -> None: ...
 
-    def fix(self, place: int) -> None: ...
-
     def keep(self, op: ir.Operation, places: list[int], why: str) -> None:
         """These dimensions keep their sizes because of `op`, which the summary names."""
 
@@ -90,7 +88,7 @@ def constant(op: ir.Operation, graph: ShapeGraph) -> bool:
     result = op.results[0]
 
     def resplat(shape_of: ShapeOf) -> None:
-        if isinstance(op.attributes["value"].type, ir.RankedTensorType) and op.attributes["value"].type == result.type:
+        if op.attributes["value"].type == result.type:
             return
         op.attributes["value"] = ir.DenseElementsAttr.get_splat(ir.ShapedType(result.type), _first_element(attr, element))
 
@@ -192,7 +190,7 @@ def structured(op: ir.Operation, graph: ShapeGraph) -> bool:
             continue
         for place, form in zip(graph.dims(value), linear):
             if form is None or not form[0] or any(c <= 0 for c in form[0].values()):
-                graph.fix(place)
+                graph.keep(op, [place], "an indexing map that is not a positive linear form")
             elif form[1] == 0 and list(form[0].values()) == [1]:
                 graph.equal(loops[next(iter(form[0]))], place)
             else:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 import subprocess
 
-import numpy as np
 import onnx
 import pytest
 from iree.compiler import ir
