@@ -49,9 +49,9 @@ sys.path.insert(0, str(ROOT))
 import onnx
 
 from oracles import Candidate, make_oracle
-from oracles.judge import load_spec, write_spec
-from oracles.toolchain import find_tool, iree_version
-from reducer import ir as irx
+from oracles.cli.judge import load_spec, write_spec
+from oracles.mlir import ir as irx
+from oracles.toolchain.tools import find_tool, iree_version
 from reducer.cli import build_parser, oracle_options
 from tests.models import global_cache_update, linalg_chain, torch_chain
 from tests.test_reduce_onnx import conv_det_network
@@ -125,7 +125,7 @@ def _script(setup: Setup, counter: Path) -> Path:
         "# The candidate is $1 (reduce --oracle=script), ./case.mlir (C-Vise) or stdin (Shrink Ray).\n"
         f"echo call >> {shlex.quote(str(counter))}\n"
         f'if [ -n "$1" ]; then f=$1; elif [ -f {CASE_NAME} ]; then f={CASE_NAME}; else f=-; fi\n'
-        f'PYTHONPATH={shlex.quote(str(ROOT))} exec {shlex.quote(sys.executable)} -m oracles.judge {shlex.quote(str(setup.spec))} "$f"\n'
+        f'PYTHONPATH={shlex.quote(str(ROOT))} exec {shlex.quote(sys.executable)} -m oracles.cli.judge {shlex.quote(str(setup.spec))} "$f"\n'
     )
     path.chmod(0o755)
     return path

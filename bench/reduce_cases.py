@@ -27,15 +27,16 @@ sys.path.insert(0, str(ROOT))
 import onnx
 
 from oracles import Oracle, OracleOptions, make_oracle
-from oracles.onnx_import import onnx_oracle
-from oracles.toolchain import find_tool
-from reducer import ir as irx
-from reducer import mlir_shapes
-from reducer.degenerate import candidate_sites
+from oracles.mlir import ir as irx
+from oracles.onnx.importer import onnx_oracle
+from oracles.toolchain.tools import find_tool
+from reducer.formats.degenerate import candidate_sites
 from reducer.passes.base import Proposal
 from reducer.passes.registry import passes_for
-from reducer.passes.shapes import shapes_of
+from reducer.passes.shape_search import shapes_of
+from reducer.search.problem import ReductionProblem
 from reducer.session import Request, reduce_file
+from reducer.shapes import mlir_shapes
 from tests.models import linalg_chain, matmul_like_block, torch_chain
 from tests.test_reduce_onnx import conv_det_network
 
@@ -132,15 +133,20 @@ CASES: dict[str, tuple[Callable[[Path], Path], str, OracleOptions, list[str], bo
 def minimal_dimensions(oracle: Oracle, passes, best) -> str:
     """'k/n': how many of the n dimension targets (size groups too) lose the failure one step smaller."""
     ctx = irx.new_context()
-    judge = onnx_oracle(oracle) if best.candidate.binary is not None else oracle  # ONNX candidates are imported first
+    judged = onnx_oracle(oracle) if best.candidate.binary is not None else oracle  # ONNX candidates are imported first
+    problem = ReductionProblem(best, judged)
     lost = total = 0
-    for shrink in (p for p in passes if p.search == "shrink"):
-        for key, value in shrink.dimensions(best, ctx):
-            if value <= 1:
-                continue
-            total += 1
-            smaller = shrink.resize(best, key, value - 1, ctx)
-            lost += smaller is None or not judge.judge(smaller.candidate).interesting
+    try:
+        problem.calibrate()  # pinned to the result's own failure
+        for shrink in (p for p in passes if p.search == "shrink"):
+            for key, value in shrink.impl.dimensions(best, ctx):
+                if value <= 1:
+                    continue
+                total += 1
+                smaller = shrink.impl.resize(best, key, value - 1, ctx, problem.import_onnx)
+                lost += smaller is None or not problem.judge(smaller.candidate).interesting
+    finally:
+        problem.shutdown()
     return f"{lost}/{total}"
 
 

@@ -25,12 +25,12 @@ sys.path.insert(0, str(ROOT))
 from iree.compiler import ir
 
 from oracles import OracleOptions, make_oracle
-from reducer import ir as irx
-from reducer import mlir_shapes
-from reducer.corpus import check_entry, entry_problem, load_entries
-from reducer.passes.registry import REDUCTION_PASSES
+from oracles.mlir import ir as irx
+from reducer.passes.registry import passes_for
 from reducer.session import Request, UserError, reduce_file
-from reducer.tensor_types import elements, static_shape
+from reducer.shapes import mlir_shapes
+from reducer.shapes.tensor_types import elements, static_shape
+from reducer.storage.corpus import check_entry, entry_problem, load_entries
 
 ENTRIES = ROOT / "corpus" / "entries"
 
@@ -78,7 +78,7 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             request = Request(
                 input_path=entry.input_path, oracle=oracle, flags=list(entry.flags), output_path=Path(tmp) / "out.mlir",
-                passes=REDUCTION_PASSES, jobs=args.jobs, time_budget_s=args.budget,
+                passes=passes_for(".mlir"), jobs=args.jobs, time_budget_s=args.budget,
             )
             start = time.monotonic()
             try:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from reducer.corpus import check_entry, entry_problem, load_entries
+from reducer.storage.corpus import check_entry, entry_problem, load_entries
 
 ENTRIES = load_entries(Path(__file__).parent / "entries")
 

@@ -16,7 +16,7 @@ import onnx
 from onnx import helper, numpy_helper
 
 from fuzz.spec import Const, GraphSpec, Node
-from oracles.onnx_reference import reference_outputs  # noqa: F401  (re-exported: the fuzzer's reference)
+from oracles.onnx.reference import reference_outputs  # noqa: F401  (re-exported: the fuzzer's reference)
 
 _NP = {"float32": np.float32, "int8": np.int8, "uint8": np.uint8, "int32": np.int32}
 _ONNX = {"float32": onnx.TensorProto.FLOAT, "int8": onnx.TensorProto.INT8, "uint8": onnx.TensorProto.UINT8, "int32": onnx.TensorProto.INT32}

@@ -21,8 +21,8 @@ from fuzz.findings import FindingsDB
 from fuzz.pipelines import DEFAULT_PIPELINES, resolve
 from fuzz.pool import run_with_isolated_reruns
 from fuzz.strategies import spec_for_seed
-from oracles.toolchain import Limits
-from reducer.cluster import ClusterExecutor
+from oracles.toolchain.tools import Limits
+from reducer.search.cluster import ClusterExecutor
 
 DB_NAME = "findings.db"
 
@@ -92,6 +92,7 @@ def run_campaign(
         stats.isolated_reruns += ran_again
         if on_case:
             on_case(case)
+        db.record_case(case, started_wall, ran_again)
         for finding in case.findings:
             stats.by_kind[finding.kind] += 1
             stats.by_signature[finding.signature] += 1

@@ -13,7 +13,7 @@ import importlib
 import re
 import tempfile
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -25,9 +25,10 @@ from onnx import numpy_helper
 from fuzz.execute import InProcess, Isolated, classify_compile_failure
 from fuzz.pipelines import Pipeline, resolve
 from fuzz.pool import run_with_isolated_reruns
-from oracles.miscompile import compare_outputs, looks_quantized, reduction_length_hint
-from oracles.signature import first_error
-from oracles.toolchain import Limits
+from oracles.compiling.signature import first_error
+from oracles.numeric.arrays import looks_quantized, reduction_length_hint
+from oracles.numeric.compare import compare_outputs
+from oracles.toolchain.tools import Limits
 
 # The families the run covers, by the op a node test is about. The one place the selection lives.
 FAMILIES: dict[str, frozenset[str]] = {
@@ -162,6 +163,7 @@ def run_node_tests(
     opset: int = IMPORT_OPSET,
     tool_timeout_s: float = 60.0,
     test_timeout_s: float = 180.0,
+    on_outcome: Callable[[Outcome], None] | None = None,
 ) -> dict[str, Outcome]:
     """Every test's outcome, by name, from warm in-process workers as the campaign runs its cases:
     a worker that dies or a test past `test_timeout_s` costs a pool, and its tests run isolated."""
@@ -170,6 +172,8 @@ def run_node_tests(
 
     def finish(outcome: Outcome, ran_again: bool) -> None:
         outcomes[outcome.name] = outcome
+        if on_outcome:
+            on_outcome(outcome)
 
     work = partial(_work, pipeline=pipeline, opset=opset, tool_timeout_s=tool_timeout_s)
     run_with_isolated_reruns(work, iter(tests), finish, max(1, jobs), test_timeout_s)

@@ -25,19 +25,20 @@ from fuzz.build import build_model, describe, make_inputs
 from fuzz.pipelines import Pipeline
 from fuzz.spec import GraphSpec
 from oracles import Candidate
-from oracles.lds import OVERRUN
-from oracles.miscompile import compare_outputs, run_module
-from oracles.onnx_import import import_error_line, import_model
-from oracles.onnx_reference import is_quantized, reduction_length, reference_outputs
-from oracles.signature import (
+from oracles.compiling.lds import OVERRUN
+from oracles.compiling.signature import (
     crash_signature,
     error_signature,
     first_error,
     is_crash,
     normalise,
 )
-from oracles.toolchain import Limits, ProcessResult, compile_candidate
-from oracles.warm import COMPILE_FROM, COMPILE_TO, compile_capturing
+from oracles.numeric.compare import compare_outputs
+from oracles.numeric.run import run_module
+from oracles.onnx.importer import import_error_line, import_model
+from oracles.onnx.reference import is_quantized, reduction_length, reference_outputs
+from oracles.toolchain.tools import Limits, ProcessResult, compile_candidate
+from oracles.toolchain.warm import COMPILE_FROM, COMPILE_TO, compile_capturing
 
 SHARED_PHASE = "input"  # compiled once per case, then each pipeline goes on from it
 # Finding classes, as the fuzzer reports them.

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 from fuzz.campaign import CampaignStats
 from fuzz.findings import StoredFinding
-from oracles.toolchain import iree_version
-from reducer.corpus import CorpusEntry, check_entry, entry_problem
+from oracles.toolchain.tools import iree_version
+from reducer.storage.corpus import CorpusEntry, check_entry, entry_problem
 
 
 @dataclass

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from oracles.flags import GENERIC_CPU
+from oracles.toolchain.flags import GENERIC_CPU
 
 
 @dataclass(frozen=True)

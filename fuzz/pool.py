@@ -22,7 +22,7 @@ from concurrent.futures import (
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from oracles.warm import kill_pool, spawn_pool
+from oracles.toolchain.warm import kill_pool, spawn_pool
 
 _NONE_LEFT = object()
 

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
+import copy
 import shlex
 import time
-from abc import ABC, abstractmethod
+from abc import ABC, ABCMeta, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
 from oracles.candidate import Candidate
-from oracles.flags import PHASES
-from oracles.locations import (
+from oracles.mlir.locations import (
     DEBUGINFO,
     ELIDE_RESOURCES,
     PHASES_DUMP,
@@ -21,15 +21,23 @@ from oracles.locations import (
     failing_dispatch,
     first_failing_phase,
 )
-from oracles.toolchain import (
+from oracles.toolchain.flags import PHASES
+from oracles.toolchain.tools import (
     CompileResult,
     Limits,
     compile_candidate,
     find_tool,
     scratch_dir,
 )
+from oracles.toolchain.warm import WarmCompiler
 from oracles.verdict import Verdict
-from oracles.warm import WarmCompiler
+
+
+def renamed(verdict: Verdict, old: str, new: str) -> Verdict:
+    """The verdict with every mention of the path `old` in its messages spelled `new`."""
+    verdict.detail = verdict.detail.replace(old, new)
+    verdict.excerpt = verdict.excerpt.replace(old, new)
+    return verdict
 
 
 class OracleSetupError(ValueError):
@@ -50,30 +58,54 @@ class OracleOptions:
     pipeline_a: list[str] = field(default_factory=list)  # miscompile: flag sets compared
     pipeline_b: list[str] = field(default_factory=list)
     seed: int = 0  # miscompile: input data seed
+    opset_version: int | None = None  # ONNX input: iree-import-onnx --opset-version
     limits: Limits = field(default_factory=Limits)
 
 
-class Oracle(ABC):
+class _ConfiguredOnce(ABCMeta):
+    """Freezes an oracle when its constructor returns: it is configured once, never mutated."""
+
+    def __call__(cls, *args, **kwargs):
+        oracle = super().__call__(*args, **kwargs)
+        object.__setattr__(oracle, "_configured", True)
+        return oracle
+
+
+class Oracle(ABC, metaclass=_ConfiguredOnce):
     """Decides whether a candidate still shows the failure.
 
-    `judge` before `calibrate` uses the oracle's loose criterion (any compile error, any LDS
-    overrun); after `calibrate(original_verdict)` it also requires what pins the failure to the
-    original bug (same signature, same copy count).
+    An oracle is configured once and never changes: `calibrated`, `stopping_at` and
+    `with_compiler` return a new oracle. Uncalibrated, `judge` uses the oracle's loose criterion
+    (any compile error, any LDS overrun); `calibrated(original_verdict)` also requires what pins
+    the failure to the original bug (same signature, same copy count). Verdicts of one oracle
+    can be cached: nothing it judges by changes after it is made.
     """
 
     name: ClassVar[str]
-    summary: ClassVar[str]
     # Whether crash isolation allows a warm compiler: a failure is judged by its text, a crash
     # (which costs the worker) is re-run isolated. Not for oracles whose failure is a crash or hang.
     warm_ok: ClassVar[bool] = False
-    warm: WarmCompiler | None = None
     # Whether it judges a serialised ONNX model itself (it runs the model, e.g. against
     # onnx.reference) instead of the imported MLIR; such an oracle needs ONNX input.
     judges_onnx: ClassVar[bool] = False
 
     def __init__(self, options: OracleOptions | None = None) -> None:
         self.options = options or OracleOptions()
-        self.reference: Verdict | None = None
+        self.reference: Verdict | None = None  # the original's verdict, once calibrated
+        self.warm: WarmCompiler | None = None  # the warm compiler service compiles run on, if any
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if self.__dict__.get("_configured"):
+            raise AttributeError(f"{type(self).__name__} is configured once; {name!r} cannot change "
+                                 "(calibrated / stopping_at / with_compiler return a new oracle)")
+        super().__setattr__(name, value)
+
+    def _evolved(self, **changes: object) -> Oracle:
+        """A copy with `changes` applied: the one way a configured oracle gets a new setting."""
+        new = copy.copy(self)
+        for name, value in changes.items():
+            object.__setattr__(new, name, value)
+        return new
 
     def judge(self, candidate: Candidate) -> Verdict:
         with scratch_dir() as tmp:
@@ -81,20 +113,24 @@ class Oracle(ABC):
             verdict = self.observe(candidate, Path(tmp))
             verdict.seconds = time.monotonic() - start
             # Messages name the candidate as `input.mlir`, not by its throw-away scratch path.
-            verdict.detail = verdict.detail.replace(f"{tmp}/", "")
-            verdict.excerpt = verdict.excerpt.replace(f"{tmp}/", "")
-            return verdict
+            return renamed(verdict, f"{tmp}/", "")
 
-    def calibrate(self, original: Verdict) -> None:
-        self.reference = original
+    def calibrated(self, original: Verdict) -> Oracle:
+        """This oracle pinned to the original's failure."""
+        return self._evolved(reference=original)
+
+    def with_compiler(self, warm: WarmCompiler | None) -> Oracle:
+        """This oracle compiling on `warm` (None: every compile as its own process)."""
+        return self._evolved(warm=warm)
 
     # Whether `locate` can say where the failure is (compiling oracles), and whether `stop_at`
     # can cut this oracle's compiles short (compile-error, crash).
     locates: ClassVar[bool] = False
     stops_early: ClassVar[bool] = False
 
-    def stop_at(self, phase: str | None) -> None:
-        """Compile candidates only up to `phase` (None: as far as the oracle always did)."""
+    def stopping_at(self, phase: str | None) -> Oracle:
+        """This oracle compiling candidates only up to `phase` (None: as far as it always did)."""
+        return self
 
     def locate(self, candidate: Candidate, debuginfo: bool = True) -> Verdict:
         """Judges once more with every dispatch's source dumped, and says where the failure is.

@@ -1,25 +1,32 @@
-"""What an oracle judges: program text plus the user's compile flags."""
+"""What an oracle judges: program text (or a serialised model), the compile flags, and input data."""
 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True)
 class Candidate:
-    """An immutable input to an oracle; its content hash keys the verdict cache."""
+    """An immutable input to an oracle; its content hash keys the verdict cache.
+
+    `data` carries named input arrays (serialised `.npy` bytes) that travel with the program
+    through a reduction: a verdict that runs the program depends on them, so the key covers them.
+    """
 
     text: str
     flags: tuple[str, ...] = ()
     suffix: str = ".mlir"
     binary: bytes | None = None  # set for binary inputs (ONNX); `text` is then a description
+    data: tuple[tuple[str, bytes], ...] = ()
 
     @property
     def key(self) -> str:
         digest = hashlib.sha256()
         digest.update(self.binary if self.binary is not None else self.text.encode())
         digest.update(b"\0" + "\0".join(self.flags).encode() + b"\0" + self.suffix.encode())
+        for name, array in self.data:
+            digest.update(b"\0" + name.encode() + b"\0" + hashlib.sha256(array).digest())
         return digest.hexdigest()
 
     @property
@@ -27,10 +34,13 @@ class Candidate:
         return len(self.binary) if self.binary is not None else len(self.text.encode())
 
     def with_text(self, text: str) -> Candidate:
-        return Candidate(text, self.flags, self.suffix, None)
+        return replace(self, text=text, binary=None)
+
+    def with_binary(self, description: str, binary: bytes) -> Candidate:
+        return replace(self, text=description, binary=binary)
 
     def with_flags(self, flags: tuple[str, ...]) -> Candidate:
-        return Candidate(self.text, tuple(flags), self.suffix, self.binary)
+        return replace(self, flags=tuple(flags))
 
     def write(self, path) -> None:
         if self.binary is not None:

@@ -1,34 +1,82 @@
-"""Every oracle by name, in the order `reduce --list-oracles` prints them."""
+"""Every oracle, in the order `reduce --list-oracles` prints them: the whole declaration.
+
+One row per oracle: what makes a candidate interesting, the inputs it judges, what it runs and
+reads, and how it is pinned to the original's failure once calibrated. `fuzz` finds cases with
+these oracles; `reduce` shrinks them with the same ones.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from oracles.base import Oracle, OracleOptions, OracleSetupError
-from oracles.compile_failure import CompileError, Crash, Timeout
-from oracles.ir_phase import DispatchCount, IrMatch, ReadwriteConstant, TransientCopy
-from oracles.lds import LdsLimit
-from oracles.miscompile import Miscompile
-from oracles.reference_mismatch import ReferenceMismatch
+from oracles.compiling.compile_failure import CompileError, Crash, Timeout
+from oracles.compiling.ir_phase import (
+    DispatchCount,
+    IrMatch,
+    ReadwriteConstant,
+    TransientCopy,
+)
+from oracles.compiling.lds import LdsLimit
+from oracles.numeric.miscompile import Miscompile
+from oracles.numeric.reference_mismatch import ReferenceMismatch
 from oracles.script import Script
 
-ORACLES: dict[str, type[Oracle]] = {
-    oracle.name: oracle
-    for oracle in (
-        LdsLimit,
-        CompileError,
-        Crash,
-        Timeout,
-        TransientCopy,
-        ReadwriteConstant,
-        DispatchCount,
-        IrMatch,
-        Miscompile,
-        ReferenceMismatch,
-        Script,
-    )
-}
+
+@dataclass(frozen=True)
+class OracleRow:
+    """One oracle: its class (which holds its name) and its declaration."""
+
+    oracle: type[Oracle]
+    inputs: str  # what it judges: MLIR (any level), ONNX (a model, imported per candidate)
+    runs: str  # what one call runs and reads
+    summary: str  # when a candidate is interesting
+
+    @property
+    def name(self) -> str:
+        return self.oracle.name
+
+
+MLIR_OR_ONNX = "MLIR, ONNX"
+
+ORACLE_TABLE: tuple[OracleRow, ...] = (
+    OracleRow(LdsLimit, MLIR_OR_ONNX, "full compile; kernel metadata (group_segment_fixed_size, .shared)",
+              "a dispatch overruns shared memory (LDS): the compiler's own error, or with --lds-bytes N any "
+              "dispatch above N; gfx942 unless the flags name a GPU"),
+    OracleRow(CompileError, MLIR_OR_ONNX, "compile to the first failing phase; diagnostics",
+              "compilation fails with the original's normalised error signature (or --match REGEX)"),
+    OracleRow(Crash, MLIR_OR_ONNX, "full compile, isolated; signal and assertion text",
+              "the compiler dies by a signal or an assertion with the original's signature"),
+    OracleRow(Timeout, MLIR_OR_ONNX, "full compile, isolated, cut at --hang-seconds",
+              "compilation runs past --hang-seconds"),
+    OracleRow(TransientCopy, MLIR_OR_ONNX, "--compile-to=stream; the stream schedule",
+              "the stream schedule keeps every kind of copy (op or *_slow_memcpy dispatch, source -> target "
+              "lifetime) and transient allocation the original had, or --threshold N in total"),
+    OracleRow(ReadwriteConstant, MLIR_OR_ONNX, "--compile-to=flow; flow.dispatch ties",
+              "a flow.dispatch updates a constant or an immutable global in place"),
+    OracleRow(DispatchCount, MLIR_OR_ONNX, "--compile-to=--phase (default flow); dispatch ops",
+              "at least --threshold N dispatches at --phase (a missed fusion)"),
+    OracleRow(IrMatch, MLIR_OR_ONNX, "--compile-to=--phase; the printed IR",
+              "regex --pattern matches the IR at --phase at least --threshold times (default 1)"),
+    OracleRow(Miscompile, "MLIR", "two compiles (--pipeline-a, --pipeline-b) and two iree-run-module runs",
+              "the two pipelines give different results on the same seeded inputs beyond a dtype-aware tolerance"),
+    OracleRow(ReferenceMismatch, "ONNX", "import, compile, iree-run-module; onnx.reference on the same inputs",
+              "IREE's outputs (the flags' pipeline, seeded inputs) differ from onnx.reference beyond tolerance"),
+    OracleRow(Script, MLIR_OR_ONNX, "--cmd with {} the candidate path; flags in $IREE_FLAGS",
+              "the external command exits 0 (as in C-Vise and llvm-reduce)"),
+)
+
+ORACLES: dict[str, type[Oracle]] = {row.name: row.oracle for row in ORACLE_TABLE}
 
 
 def make_oracle(name: str, options: OracleOptions | None = None) -> Oracle:
     if name not in ORACLES:
         raise OracleSetupError(f"unknown oracle {name!r}; valid: {', '.join(ORACLES)}")
     return ORACLES[name](options)
+
+
+def table() -> str:
+    """The table as `reduce --list-oracles` prints it."""
+    lines = [f"{'oracle':19} {'inputs':11} {'one call runs':72} interesting when"]
+    lines += [f"{row.name:19} {row.inputs:11} {row.runs:72} {row.summary}" for row in ORACLE_TABLE]
+    return "\n".join(lines)

@@ -7,13 +7,12 @@ from pathlib import Path
 
 from oracles.base import Oracle, OracleSetupError
 from oracles.candidate import Candidate
-from oracles.toolchain import run_tool
+from oracles.toolchain.tools import run_tool
 from oracles.verdict import Verdict
 
 
 class Script(Oracle):
     name = "script"
-    summary = "an external command (--cmd, `{}` is the candidate path) exits 0; flags after -- are passed as $IREE_FLAGS"
 
     def __init__(self, options=None) -> None:
         super().__init__(options)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from oracles.locations import FailureSite
+from oracles.mlir.locations import FailureSite
 
 
 @dataclass

@@ -6,19 +6,15 @@ import argparse
 import os
 import shlex
 import sys
-import time
 from pathlib import Path
 
-from oracles import ORACLES, OracleOptions, OracleSetupError, make_oracle
-from oracles.flags import parse_pasted
-from oracles.toolchain import Limits
-from reducer.corpus import save_entry
-from reducer.passes.registry import (
-    ONNX_REDUCTION_PASSES,
-    REDUCTION_PASSES,
-    pass_by_name,
-    passes_for,
-)
+from oracles import OracleOptions, OracleSetupError, make_oracle
+from oracles.registry import table as oracle_table
+from oracles.toolchain.flags import parse_pasted
+from oracles.toolchain.tools import Limits
+from reducer.passes.registry import pass_by_name, passes_for
+from reducer.passes.registry import table as pass_table
+from reducer.progress import ReductionProgress
 from reducer.report import markdown, summary
 from reducer.session import (
     INTERRUPTED,
@@ -28,7 +24,9 @@ from reducer.session import (
     reduce_file,
     write_atomically,
 )
-from reducer.verdict_store import default_cache_dir
+from reducer.storage.corpus import save_entry
+from reducer.storage.verdict_store import default_cache_dir
+from reducer.summary_json import error_record, summary_record, to_json
 
 EXAMPLES = """examples:
   reduce bug.mlir --oracle=lds-limit
@@ -66,7 +64,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-cache", action="store_true", help="judge every candidate afresh; keep no verdicts on disk")
     parser.add_argument("--no-localize", action="store_true", help="skip failure localisation: the passes start from the whole input")
     parser.add_argument("--no-warm", action="store_true", help="run every compile as its own iree-compile process")
-    parser.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress: neither improvement lines nor the live status line")
+    parser.add_argument("--json", action="store_true", help="print the summary as one JSON object (errors too) instead of text")
     parser.add_argument("--list-oracles", action="store_true", help="print the oracles and exit")
     parser.add_argument("--list-passes", action="store_true", help="print the reduction passes in order and exit")
     group = parser.add_argument_group("oracle options")
@@ -95,19 +94,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(ours)
     if args.list_oracles:
-        for name, oracle in ORACLES.items():
-            print(f"{name:20} {oracle.summary}")
+        print(oracle_table())
         return 0
     if args.list_passes:
-        for title, passes in (("MLIR input", REDUCTION_PASSES), ("ONNX input", ONNX_REDUCTION_PASSES)):
-            print(f"{title}:")
-            for i, reduction in enumerate(passes, 1):
-                print(f"{i:2}. {reduction.name:26} {reduction.description}")
+        print(pass_table())
         return 0
     try:
         return _reduce(args, pasted)
     except (UserError, OracleSetupError) as err:
         print(f"reduce: error: {err}", file=sys.stderr)
+        if args.json:
+            print(to_json(error_record(str(err), getattr(err, "exit_code", 1))))
         return getattr(err, "exit_code", 1)
     except KeyboardInterrupt:  # before the reduction started or after it ended: nothing half-written
         print("reduce: interrupted", file=sys.stderr)
@@ -127,6 +124,7 @@ def oracle_options(args: argparse.Namespace) -> OracleOptions:
         pipeline_a=shlex.split(args.pipeline_a),
         pipeline_b=shlex.split(args.pipeline_b),
         seed=args.seed,
+        opset_version=args.opset_version,
         limits=Limits(timeout_s=args.timeout, memory_cap_mb=args.memory_cap_mb),
     )
 
@@ -142,14 +140,9 @@ def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
         passes = [pass_by_name(n.strip(), available) for n in args.passes.split(",")] if args.passes else available
     except KeyError as err:
         raise UserError(str(err.args[0])) from None
-    start = time.monotonic()
-
-    def log(line: str) -> None:
-        if not args.quiet:
-            print(f"[{time.monotonic() - start:7.1f}s] {line}", file=sys.stderr, flush=True)
-
+    progress = ReductionProgress(sys.stderr, quiet=args.quiet)
     for old, new in command.renamed:
-        log(f"renamed flag {old} -> {new} (the old name is rejected by this IREE)")
+        progress.log(f"renamed flag {old} -> {new} (the old name is rejected by this IREE)")
     request = Request(
         input_path=args.input,
         oracle=oracle,
@@ -159,15 +152,18 @@ def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
         jobs=max(1, args.jobs),
         dropped_flags=command.dropped,
         time_budget_s=args.time_budget,
-        log=log,
-        opset_version=args.opset_version,
+        log=progress.log,
+        observer=progress,
         scheduler=args.scheduler,
         cache_dir=None if args.no_cache else args.cache_dir,
         localize=not args.no_localize,
         warm=not args.no_warm,
     )
-    outcome = reduce_file(request)
-    print(summary(outcome))
+    with progress:
+        outcome = reduce_file(request)
+    show = (lambda _: None) if args.json else print
+    show(summary(outcome))
+    written: dict[str, str] = {}
     if args.save_to_corpus and outcome.complete:
         try:
             where = save_entry(
@@ -183,10 +179,14 @@ def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
             )
         except ValueError as err:
             raise UserError(str(err)) from None
-        print(f"  corpus        {where}")
+        written["corpus"] = str(where)
+        show(f"  corpus        {where}")
     if args.report:
         write_atomically(args.report, markdown(outcome))
-        print(f"  report        {args.report}")
+        written["report"] = str(args.report)
+        show(f"  report        {args.report}")
+    if args.json:
+        print(to_json(summary_record(outcome, written)))
     return 0 if outcome.complete else INTERRUPTED
 
 

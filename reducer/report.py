@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from oracles import Verdict
-from oracles.toolchain import iree_version
-from reducer.evaluate import EvaluationStats
-from reducer.localize import IsolatedDispatch
+from oracles.toolchain.tools import iree_version
 from reducer.passes.base import Proposal
-from reducer.passes.shapes import shapes_kept_by, shapes_of
+from reducer.passes.shape_search import shapes_kept_by, shapes_of
+from reducer.search.evaluate import EvaluationStats
+from reducer.search.localize import IsolatedDispatch
 
 
 @dataclass

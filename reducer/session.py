@@ -9,26 +9,29 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from oracles import Candidate, Oracle, Verdict
-from oracles.onnx_import import INNER_DIR, import_model, mlir_path_for, onnx_oracle
-from oracles.toolchain import ToolNotFound, find_tool, kill_all, scratch_dir
-from oracles.warm import WarmCompiler
-from reducer import ir as irx
-from reducer import onnx_model
-from reducer.cluster import ClusterError, ClusterExecutor
-from reducer.engine import Reducer
-from reducer.evaluate import Evaluator
-from reducer.interrupt import Interruption
-from reducer.localize import (
+from oracles.base import renamed
+from oracles.mlir import ir as irx
+from oracles.onnx.importer import INNER_DIR, import_model, mlir_path_for, onnx_oracle
+from oracles.toolchain.tools import ToolNotFound, find_tool, kill_all, scratch_dir
+from oracles.toolchain.warm import WarmCompiler
+from reducer.formats import onnx_model
+from reducer.formats.kinds import input_kind
+from reducer.passes.base import Proposal
+from reducer.passes.registry import PassRow
+from reducer.progress import ReductionObserver
+from reducer.report import Outcome
+from reducer.search.cluster import ClusterError, ClusterExecutor
+from reducer.search.engine import Reducer
+from reducer.search.interrupt import Interruption
+from reducer.search.localize import (
     IsolatedDispatch,
     Localization,
     dispatch_path,
     isolate_dispatch,
     localize,
 )
-from reducer.passes.base import Proposal, ReductionPass
-from reducer.report import Outcome
-from reducer.verdict_store import StoreError, VerdictStore
-from reducer.warm_oracle import attach_warm_compiler
+from reducer.search.problem import ReductionProblem
+from reducer.storage.verdict_store import StoreError, VerdictStore
 
 INTERRUPTED = 130  # the exit status of a run stopped by Ctrl-C, as shells report SIGINT
 
@@ -47,16 +50,16 @@ class Request:
     oracle: Oracle
     flags: list[str]
     output_path: Path
-    passes: list[ReductionPass]
+    passes: list[PassRow]  # the input runs those whose inputs hold its kind
     jobs: int = 1
     dropped_flags: list[str] = field(default_factory=list)
     time_budget_s: float | None = None  # after it, the best so far is the result
     log: Callable[[str], None] = lambda _: None
-    opset_version: int | None = None  # ONNX input: iree-import-onnx --opset-version
     localize: bool = True  # cut down to the ops the failure points at before the passes
     warm: bool = True  # compile in warm worker processes where the oracle allows it
     scheduler: str | None = None  # a Dask scheduler address: oracle calls run on its cluster
     cache_dir: Path | None = None  # verdicts kept across runs here (None: this run only)
+    observer: ReductionObserver = field(default_factory=ReductionObserver)  # told the step, the counts, the best
 
 
 def is_onnx(path: Path) -> bool:
@@ -106,14 +109,21 @@ def _load_onnx(request: Request) -> Proposal:
     return Proposal(candidate, onnx_model.node_count(model))
 
 
-def _evaluator(request: Request, oracle: Oracle, interruption: Interruption) -> Evaluator:
-    """The local pool, or the cluster at `request.scheduler`; with the disk store unless disabled."""
+def _problem(request: Request, original: Proposal, oracle: Oracle, interruption: Interruption) -> ReductionProblem:
+    """The problem on the local pool, or the cluster at `request.scheduler`; with the disk store unless disabled."""
     try:
         store = VerdictStore(request.cache_dir) if request.cache_dir is not None else None
         executor = ClusterExecutor(request.scheduler) if request.scheduler else None
     except (StoreError, ClusterError) as err:
         raise UserError(str(err)) from None
-    return Evaluator(oracle, request.jobs, executor, store=store, interruption=interruption)
+
+    def write(best: Proposal) -> None:
+        request.observer.improved(best)
+        data = best.candidate.binary if best.candidate.binary is not None else best.candidate.text
+        write_atomically(request.output_path, data)
+
+    return ReductionProblem(original, oracle, jobs=request.jobs, executor=executor, store=store,
+                            interruption=interruption, write=write, log=request.log)
 
 
 def reduce_file(request: Request) -> Outcome:
@@ -142,69 +152,66 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
     except irx.ParseError as err:
         raise UserError(f"cannot parse {err}") from None
     # ONNX input: each candidate is imported first; the oracle judges the imported MLIR (or the model).
-    oracle = onnx_oracle(request.oracle, request.opset_version) if onnx_input else request.oracle
+    oracle = onnx_oracle(request.oracle) if onnx_input else request.oracle
 
     start = time.monotonic()
-    evaluator = _evaluator(request, oracle, interruption)
+    problem = _problem(request, original, oracle, interruption)
+    observer = request.observer
+    observer.started(problem.stats, "nodes" if onnx_input else "ops")
+    observer.phase("judging the original")
     try:
-        verdict = evaluator.judge(original.candidate)
+        verdict = problem.calibrate()
         interruption.check()
     except KeyboardInterrupt:
-        evaluator.shutdown()
+        problem.shutdown()
         raise UserError("interrupted while judging the original; nothing written", INTERRUPTED) from None
     if request.time_budget_s is not None:
-        evaluator.deadline = start + request.time_budget_s
+        problem.set_deadline(start + request.time_budget_s)
     if not verdict.interesting:
-        name = oracle.name
-        raise UserError(f"the original is not interesting for {name}: {verdict.detail}", exit_code=2)
-    oracle.calibrate(verdict)
+        problem.shutdown()
+        raise UserError(f"the original is not interesting for {oracle.name}: {verdict.detail}", exit_code=2)
     unit = "nodes" if onnx_input else "ops"
     request.log(f"original: {original.ops} {unit}, {original.candidate.size} bytes: {verdict.detail}")
 
-    latest = [original]
-
-    def on_improvement(best: Proposal) -> None:
-        latest[0] = best
-        data = best.candidate.binary if best.candidate.binary is not None else best.candidate.text
-        write_atomically(request.output_path, data)
-
-    reducer = Reducer(evaluator, request.passes, on_improvement, request.log, ctx)
-    best, complete, located, dispatch = original, True, Localization(None), None
+    kind = input_kind(original.candidate)
+    reducer = Reducer(problem, [row for row in request.passes if kind in row.inputs], ctx, on_pass=observer.phase)
+    complete, located, dispatch = True, Localization(None), None
     # Not with --scheduler: the calls run on the cluster, where a pickled warm compiler is switched off.
     use_warm = request.warm and oracle.warm_ok and request.scheduler is None
     warm = WarmCompiler(request.jobs, oracle.options.limits.memory_cap_mb) if use_warm else None
     if warm is not None:
         warm.start()  # the workers load the compiler during localisation
-    on_improvement(original)
+    problem.incorporate(original)
     try:
         if request.localize:
-            located = localize(original, oracle, evaluator, ctx, request.log)
+            observer.phase("localising the failure")
+            located = localize(problem, ctx)
         if located.start is not None:
-            on_improvement(located.start)
-        if warm is not None:
-            attach_warm_compiler(oracle, warm, located.start or original, evaluator, request.log)
-        best = reducer.run(located.start or original).best
-        oracle.stop_at(None)  # the final check is the full compile the command shows, by the tool
-        oracle.warm = None
-        final: Verdict = oracle.judge(best.candidate)  # uncached: the written result must still fail
+            problem.incorporate(located.start)
+        observer.phase("warming the compiler" if warm is not None else "starting the passes")
+        if warm is not None and not problem.attach_compiler(warm, problem.best):
+            warm.shutdown()
+        reducer.run()
+        problem.full_compiles()
+        observer.phase("final check of the result")
+        final: Verdict = problem.judge_fresh(problem.best.candidate)  # the written result must still fail
         interruption.check()  # a final check cut short by Ctrl-C says nothing about the result
         if not final.interesting:
             raise UserError(f"the reduced result no longer fails on a fresh check (flaky oracle?): {final.detail}", 3)
-        verdict = _naming(final, f"input{best.candidate.suffix}", request.output_path.name)
+        verdict = renamed(final, f"input{problem.best.candidate.suffix}", request.output_path.name)
         if onnx_input:
-            verdict = _naming(verdict, f"{INNER_DIR}/input.mlir", Path(mlir_path_for(str(request.output_path))).name)
+            verdict = renamed(verdict, f"{INNER_DIR}/input.mlir", Path(mlir_path_for(str(request.output_path))).name)
         if located.site is not None and located.site.dispatch:
-            dispatch = _write_dispatch(request, best, oracle)
+            dispatch = _write_dispatch(request, problem)
     except KeyboardInterrupt:
         kill_all()
         complete = False
-        best = latest[0]
     finally:
-        oracle.stop_at(None)
-        oracle.warm = None
+        problem.full_compiles()
         if warm is not None:
             warm.shutdown()
-        evaluator.shutdown()
+        problem.shutdown()
+    best = problem.best
     mlir_path, mlir_text = _write_imported(request, best) if onnx_input else (None, None)
     return Outcome(
         oracle=oracle.name,
@@ -213,8 +220,8 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         original=original,
         best=best,
         verdict=verdict,
-        command=oracle.reproduce_command(best.candidate, str(request.output_path)),
-        stats=evaluator.stats,
+        command=problem.oracle.reproduce_command(best.candidate, str(request.output_path)),
+        stats=problem.stats,
         seconds=time.monotonic() - start,
         jobs=request.jobs,
         dropped_flags=request.dropped_flags,
@@ -227,10 +234,10 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
     )
 
 
-def _write_dispatch(request: Request, best: Proposal, oracle: Oracle) -> IsolatedDispatch | None:
+def _write_dispatch(request: Request, problem: ReductionProblem) -> IsolatedDispatch | None:
     """Writes the failing dispatch of the result as a standalone hal.executable next to it."""
     path = dispatch_path(request.output_path)
-    dispatch = isolate_dispatch(best, oracle, path.name)
+    dispatch = isolate_dispatch(problem, path.name)
     if dispatch is None:
         path.unlink(missing_ok=True)  # never leave a dispatch from an earlier run beside this result
         request.log("the result's failure is not inside one dispatch; no dispatch source written")
@@ -244,18 +251,11 @@ def _write_imported(request: Request, best: Proposal) -> tuple[str | None, str |
     """Imports the reduced model and writes the MLIR next to it: (path, text), or Nones on failure."""
     path = Path(mlir_path_for(str(request.output_path)))
     with scratch_dir() as tmp:
-        text, _ = import_model(best.candidate.binary, Path(tmp), request.oracle.options.limits, request.opset_version)
+        options = request.oracle.options
+        text, _ = import_model(best.candidate.binary, Path(tmp), options.limits, options.opset_version)
     if text is None:
         path.unlink(missing_ok=True)  # never leave an MLIR from an earlier run beside this result
         request.log(f"the reduced model does not import; no {path.name} written")
         return None, None
     write_atomically(path, text)
     return str(path), text
-
-
-
-def _naming(verdict: Verdict, scratch_name: str, real_name: str) -> Verdict:
-    """Points the final messages at the written result instead of the oracle's scratch file."""
-    verdict.detail = verdict.detail.replace(scratch_name, real_name)
-    verdict.excerpt = verdict.excerpt.replace(scratch_name, real_name)
-    return verdict

@@ -5,7 +5,13 @@ from __future__ import annotations
 import json
 
 from reducer.cli import main
-from reducer.corpus import ENTRY_FILE, FIXED, check_entry, entry_problem, load_entries
+from reducer.storage.corpus import (
+    ENTRY_FILE,
+    FIXED,
+    check_entry,
+    entry_problem,
+    load_entries,
+)
 from tests.models import torch_chain
 
 CPU = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu"]

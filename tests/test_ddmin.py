@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from reducer.ddmin import WINDOW, bisect, ddmin, merge
+from reducer.search.ddmin import WINDOW, bisect, ddmin, merge
 
 
 class SetReduction:

@@ -14,10 +14,10 @@ from fuzz.findings import FindingsDB
 from fuzz.pipelines import PIPELINES, Pipeline
 from fuzz.spec import Const, GraphSpec, Node, Tensor
 from fuzz.triage import reduce_finding
-from oracles.flags import GENERIC_CPU
-from oracles.toolchain import Limits
-from reducer.corpus import check_entry, entry_problem, load_entries
+from oracles.toolchain.flags import GENERIC_CPU
+from oracles.toolchain.tools import Limits
 from reducer.passes.registry import passes_for
+from reducer.storage.corpus import check_entry, entry_problem, load_entries
 
 # A pipeline perturbed for real: matmul inputs demoted to bf16, which rounds integers above 256.
 PERTURBED = Pipeline(
@@ -122,6 +122,8 @@ def test_nightly_writes_its_summary_and_fails_when_a_corpus_entry_changed_state(
     assert "# Nightly fuzz summary" in summary and "2 cases" in summary
     assert "## New findings" in summary and "## Known findings seen again" in summary
     assert "corpus: 1 entries checked, 0 changed state" in summary
+    page = (out / "report.html").read_text()  # the report beside it, for the workflow to upload
+    assert "<svg" in page and "2</b> cases" in page
 
     repro = corpus / "unknown-op" / "repro.mlir"
     repro.write_text(repro.read_text().replace("onnx.NoSuchOp", "onnx.Relu"))  # as if IREE fixed it
@@ -138,7 +140,7 @@ def test_nightly_summary_counts_a_finding_with_a_corpus_entry_as_known():
     from fuzz.campaign import CampaignStats
     from fuzz.findings import StoredFinding
     from fuzz.nightly import summary_markdown
-    from reducer.corpus import CorpusEntry
+    from reducer.storage.corpus import CorpusEntry
 
     def stored(signature: str, kind: str) -> StoredFinding:
         return StoredFinding(signature, kind, "vmvx", "", 1, "{}", "", 1, None, "1 node, 150 bytes")

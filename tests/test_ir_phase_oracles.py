@@ -9,7 +9,7 @@ import pytest
 
 from oracles.base import OracleOptions, OracleSetupError
 from oracles.candidate import Candidate
-from oracles.ir_phase import (
+from oracles.compiling.ir_phase import (
     DispatchCount,
     IrMatch,
     IRParseError,
@@ -17,7 +17,7 @@ from oracles.ir_phase import (
     TransientCopy,
     readwrite_constant_dispatches,
 )
-from oracles.toolchain import ToolNotFound, find_tool
+from oracles.toolchain.tools import ToolNotFound, find_tool
 
 try:
     find_tool("iree-compile")
@@ -128,7 +128,7 @@ def test_transient_copy_without_a_global_is_not_interesting():
 def test_transient_copy_calibrates_to_the_originals_count():
     oracle = TransientCopy()
     original = judge(oracle, CACHE_UPDATE)
-    oracle.calibrate(original)
+    oracle = oracle.calibrated(original)
     assert oracle.threshold() == original.metrics["count"] == 2
     assert judge(oracle, CACHE_UPDATE).interesting
     fewer = judge(oracle, PLAIN_UPDATE)  # one copy, no transient
@@ -139,7 +139,7 @@ def test_transient_copy_calibrates_to_the_originals_count():
 
 def test_transient_copy_explicit_threshold_wins_over_calibration():
     oracle = TransientCopy(OracleOptions(threshold=1))
-    oracle.calibrate(judge(oracle, CACHE_UPDATE))
+    oracle = oracle.calibrated(judge(oracle, CACHE_UPDATE))
     assert oracle.threshold() == 1
     assert judge(oracle, PLAIN_UPDATE).interesting
 
@@ -170,7 +170,7 @@ def test_transient_copy_counts_slow_memcpy_dispatches_of_a_global_context():
 
     # Calibrated on it, a plain in-place update (one stream copy, no context) is not the bug.
     oracle = TransientCopy()
-    oracle.calibrate(verdict)
+    oracle = oracle.calibrated(verdict)
     assert not judge(oracle, PLAIN_UPDATE).interesting
 
 
@@ -244,10 +244,11 @@ util.func public @main(%a: tensor<8x4xf32>, %n: index)
 
 
 def test_readwrite_constant_detection_on_flow_ir():
-    from iree.compiler import ir
+    from oracles.mlir import ir as irx
 
-    with ir.Context():
-        module = ir.Module.parse(FLOW_SNIPPET)
+    ctx = irx.new_context(lenient=True)
+    with ctx:
+        module = irx.parse(FLOW_SNIPPET, ctx)
         found = readwrite_constant_dispatches(module)
     # The first dispatch has a workload: its tied index 1 is operand 3 (%splat), not %c1.
     assert found == [("@ex::@splat_acc", "flow.tensor.splat"), ("@ex::@weights_acc", "util.global.load @weights")]

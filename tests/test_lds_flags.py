@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from oracles.compile_failure import CompileError
-from oracles.lds import LdsLimit
+from oracles.compiling.compile_failure import CompileError
+from oracles.compiling.lds import LdsLimit
 
 HIP = "--iree-hal-target-device=hip"
 

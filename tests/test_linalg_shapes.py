@@ -10,11 +10,11 @@ import pytest
 from iree.compiler import ir
 from onnx import TensorProto, helper
 
-from reducer import ir as irx
-from reducer import mlir_shapes
-from reducer.degenerate import mlir_sites, onnx_model_sites
-from reducer.dim_system import DimSystem
-from reducer.onnx_shapes import dimensions, resize
+from oracles.mlir import ir as irx
+from reducer.formats.degenerate import mlir_sites, onnx_model_sites
+from reducer.formats.onnx_shapes import dimensions, resize
+from reducer.shapes import mlir_shapes
+from reducer.shapes.dim_system import DimSystem
 
 CPU = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu"]
 

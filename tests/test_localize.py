@@ -5,19 +5,19 @@ from __future__ import annotations
 from pathlib import Path
 
 from oracles import Candidate, OracleOptions, make_oracle
-from oracles.locations import SourceLoc, diagnostic_locations, location_leaves
-from oracles.signature import normalise
-from reducer import ir as irx
+from oracles.compiling.signature import normalise
+from oracles.mlir import ir as irx
+from oracles.mlir.locations import SourceLoc, diagnostic_locations, location_leaves
 from reducer.cli import main
-from reducer.evaluate import Evaluator
-from reducer.localize import isolate_dispatch, localize
 from reducer.passes.base import Proposal
-from reducer.passes.registry import REDUCTION_PASSES
+from reducer.passes.registry import passes_for
+from reducer.search.localize import isolate_dispatch, localize
+from reducer.search.problem import ReductionProblem
 from tests.models import linalg_chain, torch_chain
 
 CPU = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu"]
 GFX942 = ["--iree-hal-target-device=hip", "--iree-rocm-target=gfx942"]
-OP_LEVEL = ",".join(p.name for p in REDUCTION_PASSES if p.search != "shrink")
+OP_LEVEL = ",".join(p.name for p in passes_for(".mlir") if p.search != "shrink")
 
 
 def proposal(text: str, flags: list[str]) -> Proposal:
@@ -28,15 +28,14 @@ def localized(text: str, oracle_name: str, flags: list[str], options: OracleOpti
     """(localisation, oracle calls it cost including the original's) at -j 1, so counts are exact."""
     oracle = make_oracle(oracle_name, options or OracleOptions())
     original = proposal(text, flags)
-    evaluator = Evaluator(oracle, jobs=1)
+    problem = ReductionProblem(original, oracle, jobs=1)
     try:
-        verdict = evaluator.judge(original.candidate)
+        verdict = problem.calibrate()
         assert verdict.interesting, verdict.detail
-        oracle.calibrate(verdict)
-        found = localize(original, oracle, evaluator, irx.new_context(), lambda _: None)
+        found = localize(problem, irx.new_context())
     finally:
-        evaluator.shutdown()
-    return found, evaluator.stats.oracle_calls, oracle
+        problem.shutdown()
+    return found, problem.stats.oracle_calls, problem
 
 
 def test_locations_are_read_from_diagnostics_and_printed_locations():
@@ -65,14 +64,15 @@ def test_compile_error_in_a_long_chain_is_localised_in_four_calls(iree_compile):
 
 
 def test_lds_overrun_is_localised_to_the_conv_and_its_dispatch_compiles_alone(iree_compile):
-    found, calls, oracle = localized(torch_chain(12, 6, "conv"), "lds-limit", [], OracleOptions(lds_bytes=16384))
+    found, calls, problem = localized(torch_chain(12, 6, "conv"), "lds-limit", [], OracleOptions(lds_bytes=16384))
 
     assert calls == 3  # the original, the located compile, the conv alone
     assert found.site is not None and found.site.dispatch  # the dispatch over the threshold
     assert found.start is not None and found.start.ops == 1
     assert '"onnx.Conv"' in found.start.candidate.text
 
-    dispatch = isolate_dispatch(found.start, oracle, "bug.reduced.dispatch.mlir")
+    problem.incorporate(found.start)
+    dispatch = isolate_dispatch(problem, "bug.reduced.dispatch.mlir")
     assert dispatch is not None and dispatch.reproduces  # alone it still uses 17152 bytes of LDS
     assert dispatch.source.startswith("hal.executable")
     assert "--compile-mode=hal-executable" in dispatch.command and "bug.reduced.dispatch.mlir" in dispatch.command

@@ -11,18 +11,17 @@ import pytest
 
 from oracles.base import OracleOptions, OracleSetupError
 from oracles.candidate import Candidate
-from oracles.miscompile import (
-    Miscompile,
-    compare_outputs,
+from oracles.cli.miscompile import main
+from oracles.numeric.arrays import (
     entry_signature,
     inputs_for_signature,
     looks_quantized,
-    main,
     reduction_length_hint,
-    run_module,
-    tolerance_for,
 )
-from oracles.toolchain import Limits, compile_candidate
+from oracles.numeric.compare import compare_outputs, tolerance_for
+from oracles.numeric.miscompile import Miscompile
+from oracles.numeric.run import run_module
+from oracles.toolchain.tools import Limits, compile_candidate
 
 LLVM_CPU = [
     "--iree-hal-target-device=local",

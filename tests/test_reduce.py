@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from oracles import Candidate, OracleOptions, make_oracle
-from reducer import ir as irx
+from oracles import ORACLES, Candidate, OracleOptions, make_oracle
+from oracles.mlir import ir as irx
 from reducer.cli import main
+from reducer.formats.kinds import InputKind
 from reducer.passes.base import Proposal
-from reducer.passes.registry import REDUCTION_PASSES
+from reducer.passes.registry import PASSES, Search, passes_for
 from tests.models import global_cache_update, torch_chain
 
 CPU = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu"]
@@ -30,7 +31,7 @@ def test_lds_threshold_reduces_torch_chain_to_the_conv(tmp_path, iree_compile, c
 
     # The op-level criterion: shapes stay (each LDS probe compiles for ~1 s; tests/test_shapes.py
     # covers shape shrinking with a cheaper oracle).
-    op_level = ",".join(p.name for p in REDUCTION_PASSES if p.search != "shrink")
+    op_level = ",".join(p.name for p in passes_for(".mlir") if p.search != "shrink")
     assert main([str(src), "--oracle=lds-limit", "--lds-bytes", "16384", "-j", "2", "-q", "--passes", op_level]) == 0
 
     out = tmp_path / "bug.reduced.mlir"
@@ -104,12 +105,14 @@ def test_reduced_result_is_one_minimal_for_every_pass(tmp_path):
     ctx = irx.new_context()
     best = Proposal(Candidate(out.read_text()), ops_in(out))
     tried = 0
-    for reduction in REDUCTION_PASSES:
-        for index in range(reduction.count(best, ctx)):
-            proposal = reduction.apply(best, [index], ctx)
+    for row in passes_for(InputKind.TORCH):
+        if row.search is Search.SHRINK:
+            continue
+        for index in range(row.impl.count(best, ctx)):
+            proposal = row.impl.apply(best, [index], ctx)
             if proposal is not None and proposal.cost < best.cost:
                 tried += 1
-                assert not oracle.judge(proposal.candidate).interesting, f"{reduction.name} #{index} still reduces"
+                assert not oracle.judge(proposal.candidate).interesting, f"{row.name} #{index} still reduces"
     assert tried > 0
 
 
@@ -164,6 +167,18 @@ def test_bad_invocations_get_one_actionable_line(tmp_path, monkeypatch, args, me
 
 def test_list_oracles_prints_every_oracle_with_one_line():
     result = run_cli("--list-oracles")
-    names = [line.split()[0] for line in result.stdout.strip().splitlines()]
-    assert names[:3] == ["lds-limit", "compile-error", "crash"]
+    header, *rows = result.stdout.strip().splitlines()
+    assert header.split()[:2] == ["oracle", "inputs"]
+    names = [line.split()[0] for line in rows]
+    assert names[:3] == ["lds-limit", "compile-error", "crash"] and len(names) == len(ORACLES)
     assert {"transient-copy", "readwrite-constant", "script", "timeout", "ir-match", "dispatch-count"} <= set(names)
+
+
+def test_list_passes_prints_the_table_with_search_and_inputs():
+    result = run_cli("--list-passes")
+    header, *rows = result.stdout.strip().splitlines()
+    assert header.split()[:5] == ["#", "pass", "reduces", "search", "inputs"]
+    by_name = {row.split()[1]: row for row in rows}
+    assert len(by_name) == len(PASSES)
+    assert " bisect " in by_name["cut-at-value"] and " shrink " in by_name["shrink-shapes"]
+    assert "onnx" in by_name["onnx-remove-nodes"] and "torch" not in by_name["onnx-remove-nodes"]

@@ -12,8 +12,8 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-from oracles.toolchain import find_tool
-from reducer import ir as irx
+from oracles.mlir import ir as irx
+from oracles.toolchain.tools import find_tool
 from reducer.cli import main
 from tests.models import torch_chain
 

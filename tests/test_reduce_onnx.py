@@ -19,16 +19,14 @@ from onnx import TensorProto, helper, numpy_helper
 
 from oracles import make_oracle
 from oracles.candidate import Candidate
-from oracles.onnx_import import ImportedOnnx
-from oracles.toolchain import find_tool
-from reducer import onnx_model
+from oracles.onnx.importer import ImportedOnnx
+from oracles.toolchain.tools import find_tool
 from reducer.cli import main
-from reducer.passes.onnx_graph import (
-    OnnxDropAttributes,
-    OnnxRemoveNodes,
-    OnnxSimplifyInitializers,
-    onnx_proposal,
-)
+from reducer.formats import onnx_model
+from reducer.passes.onnx_drop_attributes import OnnxDropAttributes
+from reducer.passes.onnx_pass import onnx_proposal
+from reducer.passes.onnx_remove_nodes import OnnxRemoveNodes
+from reducer.passes.onnx_simplify_initializers import OnnxSimplifyInitializers
 
 CPU = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu"]
 DET_ERROR = "'linalg.generic' op expected operand #0 rank (4) to match the result rank of indexing_map (2)"

@@ -24,8 +24,8 @@ from fuzz.execute import MISMATCH, InProcess, run_case
 from fuzz.pipelines import PIPELINES
 from fuzz.spec import Const, GraphSpec, Node, Tensor
 from oracles import Candidate, OracleOptions
-from oracles.reference_mismatch import ReferenceMismatch
-from oracles.toolchain import Limits, find_tool
+from oracles.numeric.reference_mismatch import ReferenceMismatch
+from oracles.toolchain.tools import Limits, find_tool
 from reducer.cli import main
 from tests.test_reduce_onnx import run_cli
 

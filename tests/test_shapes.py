@@ -7,9 +7,9 @@ import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from reducer.ddmin import shrink_value
-from reducer.onnx_lift import NotLiftable, lift
-from reducer.onnx_shapes import dimensions, resize, shape_summary
+from reducer.formats.onnx_lift import NotLiftable, lift
+from reducer.formats.onnx_shapes import dimensions, resize, shape_summary
+from reducer.search.ddmin import shrink_value
 from tests.models import torch_chain
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from oracles.flags import GENERIC_CPU
-from oracles.signature import crash_signature, error_signature
-from oracles.toolchain import Limits, find_tool, run_tool
+from oracles.compiling.signature import crash_signature, error_signature
+from oracles.toolchain.flags import GENERIC_CPU
+from oracles.toolchain.tools import Limits, find_tool, run_tool
 
 DATA = Path(__file__).parent / "data"
 

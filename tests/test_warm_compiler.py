@@ -8,8 +8,8 @@ import threading
 import time
 
 from oracles import Candidate, make_oracle
-from oracles.toolchain import Limits
-from oracles.warm import WarmCompiler, compile_in_process
+from oracles.toolchain.tools import Limits
+from oracles.toolchain.warm import WarmCompiler, compile_in_process
 from tests.models import global_cache_update, torch_chain
 
 CPU = ("--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu")
@@ -23,8 +23,7 @@ def test_warm_verdicts_equal_the_tools(iree_compile):
         for name, candidate in (("compile-error", failing), ("transient-copy", copying)):
             oracle = make_oracle(name)
             isolated = oracle.judge(candidate)
-            oracle.warm = warm
-            warmed = oracle.judge(candidate)
+            warmed = oracle.with_compiler(warm).judge(candidate)
             assert warmed.interesting and isolated.interesting
             assert (warmed.signature, warmed.detail, warmed.metrics) == (isolated.signature, isolated.detail, isolated.metrics)
             assert warmed.excerpt == isolated.excerpt
@@ -34,9 +33,8 @@ def test_warm_verdicts_equal_the_tools(iree_compile):
 
 
 def test_a_dead_worker_is_rerun_isolated_and_replaced(iree_compile):
-    oracle = make_oracle("compile-error")
     warm = WarmCompiler(1, 8192)
-    oracle.warm = warm
+    oracle = make_oracle("compile-error").with_compiler(warm)
     slow = Candidate(torch_chain(160, 150, "onnx.Relu"), CPU)  # compiles, in seconds of work for the worker
     found = {}
     try:

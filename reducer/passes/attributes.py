@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from iree.compiler import ir
 
-from reducer import ir as irx
+from oracles.mlir import ir as irx
 from reducer.passes.base import IrPass
 
 _OPTIONAL_INHERENT = {"sym_visibility", "arg_attrs", "res_attrs"}
@@ -20,8 +20,6 @@ def droppable(name: str) -> bool:
 
 
 class DropAttributes(IrPass):
-    name = "drop-attributes"
-    description = "drop attributes the verifier does not require"
 
     def targets(self, module: ir.Module) -> list[tuple[ir.Operation, str]]:
         found = []

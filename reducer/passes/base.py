@@ -8,14 +8,14 @@ The engine decides which indices to try (ddmin chunks or a bisection).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from iree.compiler import ir
 
 from oracles import Candidate
-from reducer import ir as irx
+from oracles.mlir import ir as irx
 
 
 @dataclass(frozen=True)
@@ -42,20 +42,10 @@ def content_size(candidate: Candidate) -> int:
 
 
 class ReductionPass(ABC):
-    name: ClassVar[str]
-    description: ClassVar[str]
-    # "ddmin": any subset of targets may be applied together; "bisect": one target at a time,
-    # targets ordered so that, usually, once one works every later one works too; "shrink":
-    # targets are sizes (`dimensions`), each made as small as the failure allows (`resize`).
-    search: ClassVar[str] = "ddmin"
+    """Lists the targets of one kind of edit and applies a chosen subset of them (ddmin, bisect).
 
-    def dimensions(self, current: Proposal, ctx: ir.Context) -> list[tuple[str, int]]:
-        """For "shrink" passes: (stable key, current size) of each dimension target."""
-        return []
-
-    def resize(self, current: Proposal, key: str, size: int, ctx: ir.Context) -> Proposal | None:
-        """For "shrink" passes: the candidate with dimension `key` set to `size`."""
-        return None
+    Its name, search and inputs are declared in reducer/passes/registry.py, not here.
+    """
 
     @abstractmethod
     def count(self, current: Proposal, ctx: ir.Context) -> int:
@@ -64,6 +54,23 @@ class ReductionPass(ABC):
     @abstractmethod
     def apply(self, current: Proposal, chosen: Sequence[int], ctx: ir.Context) -> Proposal | None:
         """The candidate with the chosen targets reduced, or None if invalid or unchanged."""
+
+
+# Changes a candidate's representation (a serialised ONNX model -> its imported MLIR, or None when
+# it does not import): the problem runs it under the oracle's limits and counts it.
+Convert = Callable[[bytes], "str | None"]
+
+
+class ShrinkPass(ABC):
+    """Targets are sizes (tensor dimensions), each made as small as the failure allows."""
+
+    @abstractmethod
+    def dimensions(self, current: Proposal, ctx: ir.Context) -> list[tuple[str, int]]:
+        """(stable key, current size) of each dimension target."""
+
+    @abstractmethod
+    def resize(self, current: Proposal, key: str, size: int, ctx: ir.Context, convert: Convert) -> Proposal | None:
+        """The candidate with dimension `key` set to `size`, or None if it cannot be made."""
 
 
 class IrPass(ReductionPass):

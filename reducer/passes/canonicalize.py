@@ -9,8 +9,6 @@ from reducer.passes.base import IrPass
 
 
 class Canonicalize(IrPass):
-    name = "canonicalize"
-    description = "run canonicalize and cse as one candidate"
 
     def targets(self, module: ir.Module) -> list[ir.Module]:
         return [module]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from iree.compiler import ir
 
-from reducer import ir as irx
+from oracles.mlir import ir as irx
 from reducer.passes.base import IrPass
-from reducer.passes.replace_ops import _zero_attr
+from reducer.passes.replacing import zero_attr
 
 
 def _is_resource(attr: ir.Attribute) -> bool:
@@ -23,26 +23,18 @@ def _strippable(attr: ir.Attribute) -> bool:
     return _is_resource(attr)
 
 
-def _all_ops(module: ir.Module):
-    for op in module.body.operations:
-        yield op.operation
-        yield from irx.walk_ops(op.operation)
-
-
 class SplatConstants(IrPass):
-    name = "splat-constants"
-    description = "turn dense and dense_resource constants into zero splats (strip data)"
 
     def targets(self, module: ir.Module) -> list[tuple[ir.Operation, str]]:
         found = []
-        for op in _all_ops(module):
+        for op in irx.walk_ops(module.operation):
             for name in op.attributes:
                 attr = op.attributes[name]
-                if _strippable(attr) and _zero_attr(ir.ShapedType(attr.type).element_type) is not None:
+                if _strippable(attr) and zero_attr(ir.ShapedType(attr.type).element_type) is not None:
                     found.append((op, name))
         return found
 
     def edit(self, module: ir.Module, chosen: list[tuple[ir.Operation, str]]) -> None:
         for op, name in chosen:
             shaped = ir.ShapedType(op.attributes[name].type)
-            op.attributes[name] = ir.DenseElementsAttr.get_splat(shaped, _zero_attr(shaped.element_type))
+            op.attributes[name] = ir.DenseElementsAttr.get_splat(shaped, zero_attr(shaped.element_type))

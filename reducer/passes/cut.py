@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from iree.compiler import ir
 
-from reducer import ir as irx
+from oracles.mlir import ir as irx
 from reducer.passes.base import IrPass
 
 
@@ -15,9 +15,6 @@ def _largest_function(module: ir.Module) -> ir.Operation | None:
 
 
 class CutAtValue(IrPass):
-    name = "cut-at-value"
-    description = "make an earlier value the function's only result, dropping everything after it"
-    search = "bisect"
 
     def targets(self, module: ir.Module) -> list[ir.Value]:
         func = _largest_function(module)

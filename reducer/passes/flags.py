@@ -10,8 +10,6 @@ from reducer.passes.base import Proposal, ReductionPass
 
 
 class ReduceFlags(ReductionPass):
-    name = "reduce-flags"
-    description = "remove compile flags the failure does not need"
 
     def count(self, current: Proposal, ctx: ir.Context) -> int:
         return len(current.candidate.flags)

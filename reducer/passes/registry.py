@@ -1,71 +1,110 @@
-"""Every reduction pass, in the order the reducer runs them (to a fixpoint).
+"""Every reduction pass, in the order the reducer runs them (to a fixpoint): the whole declaration.
 
-Cheap, large cuts first; data and attribute polish later; flags last, once the IR is small and
-each compile is cheap. MLIR input runs `REDUCTION_PASSES`; ONNX input (`.onnx`) runs
-`ONNX_REDUCTION_PASSES`, which edit the model itself and let the oracle import each candidate.
+In the spirit of llvm-reduce's DeltaPasses.def, one row per pass says everything about it: its
+name, what it reduces, how its targets are searched, the inputs it applies to and what it does.
+Cheap, large cuts first; data and attribute polish later; shapes once the program is small;
+flags last, once each compile is cheap. An input runs the rows whose `inputs` hold its kind
+(reducer/formats/kinds.py). `reduce --list-passes` prints this table and nothing else.
+
+Searches: `ddmin` (any subset of targets may go together: delta debugging in chunks), `bisect`
+(one target at a time, ordered so that once one works every later one usually works too),
+`shrink` (targets are sizes, each made as small as the failure allows).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from enum import Enum
+
+from reducer.formats.kinds import EVERY_KIND, MLIR_KINDS, InputKind
 from reducer.passes.attributes import DropAttributes
 from reducer.passes.base import ReductionPass
 from reducer.passes.canonicalize import Canonicalize
 from reducer.passes.constants import SplatConstants
 from reducer.passes.cut import CutAtValue
+from reducer.passes.drop_results import DropResults
+from reducer.passes.drop_unused_arguments import DropUnusedArguments
 from reducer.passes.flags import ReduceFlags
-from reducer.passes.linalg_shapes import ShrinkLinalgShapes
-from reducer.passes.onnx_graph import (
-    OnnxCutInputs,
-    OnnxCutOutputs,
-    OnnxDropAttributes,
-    OnnxRemoveNodes,
-    OnnxSimplifyInitializers,
-)
-from reducer.passes.replace_ops import (
-    ReplaceWithArgument,
-    ReplaceWithConstant,
-    ReplaceWithOperand,
-)
-from reducer.passes.shapes import ShrinkOnnxShapes, ShrinkTorchOnnxShapes
-from reducer.passes.signature import DropResults, DropUnusedArguments
+from reducer.passes.onnx_cut_inputs import OnnxCutInputs
+from reducer.passes.onnx_cut_outputs import OnnxCutOutputs
+from reducer.passes.onnx_drop_attributes import OnnxDropAttributes
+from reducer.passes.onnx_remove_nodes import OnnxRemoveNodes
+from reducer.passes.onnx_simplify_initializers import OnnxSimplifyInitializers
+from reducer.passes.replace_with_argument import ReplaceWithArgument
+from reducer.passes.replace_with_constant import ReplaceWithConstant
+from reducer.passes.replace_with_operand import ReplaceWithOperand
+from reducer.passes.shrink_linalg_shapes import ShrinkLinalgShapes
+from reducer.passes.shrink_onnx_shapes import ShrinkOnnxShapes
+from reducer.passes.shrink_torch_onnx_shapes import ShrinkTorchOnnxShapes
 from reducer.passes.symbols import RemoveSymbols
 
-REDUCTION_PASSES: list[ReductionPass] = [
-    RemoveSymbols(),        # 1. functions, globals and symbols nothing needs
-    CutAtValue(),           # 2. an earlier value becomes the result; the rest goes
-    ReplaceWithOperand(),   # 2. results -> a same-typed operand
-    ReplaceWithArgument(),  # 2. results -> new function arguments
-    ReplaceWithConstant(),  # 2. results -> zero constants
-    DropResults(),          # 3. function results
-    DropUnusedArguments(),  # 3. unused arguments
-    SplatConstants(),       # 4. dense data -> splats
-    DropAttributes(),       # 5. attributes the verifier does not require
-    Canonicalize(),         # 6. canonicalize + cse as a candidate
-    ShrinkTorchOnnxShapes(),  # dimensions of torch-onnx IR, shrunk on its lifted ONNX graph
-    ShrinkLinalgShapes(),   # dimensions of linalg / tensor IR and hal.executables, tied by op rules
-    ReduceFlags(),          # 7. compile flags the failure does not need
-]
+
+class Search(str, Enum):
+    DDMIN = "ddmin"
+    BISECT = "bisect"
+    SHRINK = "shrink"
 
 
-ONNX_REDUCTION_PASSES: list[ReductionPass] = [
-    OnnxCutOutputs(),            # 1. one node's output becomes the only output; the rest goes
-    OnnxCutInputs(),             # 1. nodes before a cut go; crossing tensors become inputs
-    OnnxRemoveNodes(),           # 2. nodes -> new graph inputs
-    OnnxSimplifyInitializers(),  # 3. weights and Constant values -> zeros
-    OnnxDropAttributes(),        # 4. attributes the op schema does not require
-    ShrinkOnnxShapes(),          # 5. tensor dimensions: 1, 2, then bisect; shapes re-inferred
-    ReduceFlags(),               # 6. compile flags the failure does not need
-]
+@dataclass(frozen=True)
+class PassRow:
+    """One pass: its declaration and the object that lists and edits its targets."""
+
+    name: str
+    reduces: str
+    search: Search
+    inputs: frozenset[InputKind]
+    description: str
+    impl: ReductionPass
 
 
-def passes_for(input_suffix: str) -> list[ReductionPass]:
-    """The pass list for an input file by its suffix."""
-    return ONNX_REDUCTION_PASSES if input_suffix == ".onnx" else REDUCTION_PASSES
+ONNX = frozenset({InputKind.ONNX})
+TORCH = frozenset({InputKind.TORCH})
+BELOW_TORCH = frozenset({InputKind.LINALG, InputKind.FLOW_STREAM, InputKind.HAL_EXECUTABLE})
+D, B, S = Search.DDMIN, Search.BISECT, Search.SHRINK
+
+PASSES: tuple[PassRow, ...] = (
+    # name                          reduces                 search inputs      description
+    PassRow("remove-symbols",       "symbols",              D, MLIR_KINDS, "remove functions, globals and symbols nothing needs", RemoveSymbols()),
+    PassRow("cut-at-value",         "ops after a value",    B, MLIR_KINDS, "make an earlier value the function's only result, dropping everything after it", CutAtValue()),
+    PassRow("replace-with-operand", "ops",                  D, MLIR_KINDS, "forward a same-typed operand in place of each result, erase the op", ReplaceWithOperand()),
+    PassRow("replace-with-argument", "ops",                 D, MLIR_KINDS, "turn each result into a new function argument, erase the op", ReplaceWithArgument()),
+    PassRow("replace-with-constant", "ops",                 D, MLIR_KINDS, "replace each result with a zero constant, erase the op", ReplaceWithConstant()),
+    PassRow("drop-results",         "function results",     D, MLIR_KINDS, "drop function results (and what only they needed)", DropResults()),
+    PassRow("drop-unused-arguments", "function arguments",  D, MLIR_KINDS, "drop function arguments nothing reads", DropUnusedArguments()),
+    PassRow("splat-constants",      "constant data",        D, MLIR_KINDS, "turn dense and dense_resource constants into zero splats (strip data)", SplatConstants()),
+    PassRow("drop-attributes",      "attributes",           D, MLIR_KINDS, "drop attributes the verifier does not require", DropAttributes()),
+    PassRow("canonicalize",         "the whole module",     D, MLIR_KINDS, "run canonicalize, cse and symbol-dce as one candidate", Canonicalize()),
+    PassRow("shrink-torch-onnx-shapes", "tensor dimensions", S, TORCH,     "lift torch.operator \"onnx.*\" IR to ONNX, shrink its dimensions there, import it again", ShrinkTorchOnnxShapes()),
+    PassRow("shrink-linalg-shapes", "tensor dimensions",    S, BELOW_TORCH, "shrink tied dims of linalg / tensor IR and hal.executables: 1, 2, divisions, then bisect; every type follows", ShrinkLinalgShapes()),
+    PassRow("onnx-cut-outputs",     "nodes after a tensor", B, ONNX,       "make one node's output the graph's only output, dropping what it does not need", OnnxCutOutputs()),
+    PassRow("onnx-cut-inputs",      "nodes before a cut",   B, ONNX,       "drop every node before a cut point; the tensors crossing it become graph inputs", OnnxCutInputs()),
+    PassRow("onnx-remove-nodes",    "nodes",                D, ONNX,       "remove nodes; their outputs become graph inputs, and what only fed them goes", OnnxRemoveNodes()),
+    PassRow("onnx-simplify-initializers", "weights",        D, ONNX,       "initializers and Constant values -> zeros of the same shape and type", OnnxSimplifyInitializers()),
+    PassRow("onnx-drop-attributes", "node attributes",      D, ONNX,       "drop node attributes the op schema does not require", OnnxDropAttributes()),
+    PassRow("shrink-shapes",        "tensor dimensions",    S, ONNX,       "shrink each tensor dimension of an ONNX model: 1, 2, divisions, then bisect; shapes re-inferred", ShrinkOnnxShapes()),
+    PassRow("reduce-flags",         "compile flags",        D, EVERY_KIND, "remove compile flags the failure does not need", ReduceFlags()),
+)
 
 
-def pass_by_name(name: str, passes: list[ReductionPass] | None = None) -> ReductionPass:
-    passes = REDUCTION_PASSES if passes is None else passes
-    for reduction in passes:
-        if reduction.name == name:
-            return reduction
-    raise KeyError(f"unknown pass {name!r}; valid: {', '.join(p.name for p in passes)}")
+def passes_for(kind: InputKind | str) -> list[PassRow]:
+    """The rows that apply to an input of `kind` (an InputKind, or a file suffix: `.onnx` or MLIR)."""
+    if isinstance(kind, str) and not isinstance(kind, InputKind):
+        return [row for row in PASSES if (InputKind.ONNX in row.inputs) == (kind == ".onnx") or row.inputs == EVERY_KIND]
+    return [row for row in PASSES if kind in row.inputs]
+
+
+def pass_by_name(name: str, rows: list[PassRow] | None = None) -> PassRow:
+    rows = list(PASSES) if rows is None else rows
+    for row in rows:
+        if row.name == name:
+            return row
+    raise KeyError(f"unknown pass {name!r}; valid: {', '.join(r.name for r in rows)}")
+
+
+def table() -> str:
+    """The table as `reduce --list-passes` prints it."""
+    lines = [f"{'#':>2}  {'pass':28} {'reduces':22} {'search':7} {'inputs':50} description"]
+    for i, row in enumerate(PASSES, 1):
+        inputs = ", ".join(k.value for k in InputKind if k in row.inputs)
+        lines.append(f"{i:2}. {row.name:28} {row.reduces:22} {row.search.value:7} {inputs:50} {row.description}")
+    return "\n".join(lines)

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from iree.compiler import ir
 
-from reducer import ir as irx
+from oracles.mlir import ir as irx
 from reducer.passes.base import IrPass
 
 
 class RemoveSymbols(IrPass):
-    name = "remove-symbols"
-    description = "remove functions, globals and symbols nothing needs"
 
     def targets(self, module: ir.Module) -> list[ir.Operation]:
         tops = [op.operation for op in module.body.operations if "sym_name" in op.operation.attributes]

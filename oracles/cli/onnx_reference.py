@@ -1,0 +1,48 @@
+"""`python -m oracles.onnx_reference write-inputs MODEL | check MODEL [-- FLAGS]`: what the
+reference-mismatch oracle saw, for an engineer at a shell."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from google.protobuf.message import DecodeError
+
+from oracles.base import OracleOptions
+from oracles.candidate import Candidate
+from oracles.numeric.reference_mismatch import ReferenceMismatch
+from oracles.onnx.reference import write_inputs
+
+
+def main(argv: list[str] | None = None) -> int:
+    words = list(sys.argv[1:] if argv is None else argv)
+    at = words.index("--") if "--" in words else len(words)
+    parser = argparse.ArgumentParser(prog="python -m oracles.onnx_reference")
+    commands = parser.add_subparsers(dest="command", required=True)
+    write = commands.add_parser("write-inputs", help="write the seeded inputs (arg<i>) and onnx.reference's outputs (expected<j>)")
+    check = commands.add_parser("check", help="import, compile with the flags after --, run, compare; exit 0 when IREE differs")
+    for sub in (write, check):
+        sub.add_argument("model", type=Path)
+        sub.add_argument("--seed", type=int, default=0)
+    write.add_argument("--dir", type=Path, default=Path("."), help="where to write (default: here)")
+    check.add_argument("--opset-version", type=int, help="passed to iree-import-onnx")
+    args = parser.parse_args(words[:at])
+    try:
+        if args.command == "write-inputs":
+            print(" ".join(write_inputs(args.model, args.seed, args.dir)))
+            return 0
+        data = args.model.read_bytes()
+    except (OSError, ValueError, DecodeError) as err:
+        print(f"error: {args.model}: {' '.join(str(err).split())}", file=sys.stderr)
+        return 2
+    oracle = ReferenceMismatch(OracleOptions(seed=args.seed, opset_version=args.opset_version))
+    verdict = oracle.judge(Candidate(args.model.name, tuple(words[at + 1 :]), ".onnx", data))
+    print(verdict.excerpt or verdict.detail)
+    if verdict.excerpt:
+        print(verdict.detail)
+    return 0 if verdict.interesting else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,410 @@
+"""Oracles that compile only to a phase (`--compile-to=PHASE`) and count something in the IR.
+
+Each one compiles the candidate to its phase, parses the printed IR with the MLIR Python
+bindings (a fresh `ir.Context` per candidate) and counts ops of interest; the candidate is
+interesting while the count reaches a threshold. A compile that fails before the phase is not
+interesting: the failure is someone else's bug.
+
+- transient-copy: copies and transient allocations in the stream schedule (at `stream`).
+- readwrite-constant: a `flow.dispatch` updates a constant in place (at `flow`).
+- dispatch-count: the number of dispatches at a phase (`flow.dispatch` at flow, the phase's own
+  dispatch op elsewhere: see DISPATCH_OPS).
+- ir-match: a regex over the IR text at a phase.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import ClassVar
+
+from oracles.base import Oracle, OracleSetupError
+from oracles.candidate import Candidate
+from oracles.compiling.signature import error_signature, excerpt, first_error
+from oracles.mlir.locations import location_leaves
+from oracles.toolchain.flags import PHASES, with_default_target, without_phase
+from oracles.verdict import Verdict
+
+# `end` writes a binary module (vmfb), not IR.
+TEXT_PHASES = PHASES[:-1]
+
+# The op that launches a dispatch, by phase: dispatch regions are outlined to `flow.dispatch`
+# in the flow phase, become `stream.cmd.dispatch` in the stream schedule, and command-buffer
+# recordings at hal. Phases before dispatch-creation have no dispatches; at vm they are calls.
+DISPATCH_OPS: dict[str, tuple[str, ...]] = {
+    "dispatch-creation": ("flow.dispatch.workgroups", "flow.dispatch.region"),
+    "flow": ("flow.dispatch",),
+    "stream": ("stream.cmd.dispatch", "stream.async.dispatch"),
+    "executable-sources": ("stream.cmd.dispatch", "stream.async.dispatch"),
+    "executable-configurations": ("stream.cmd.dispatch", "stream.async.dispatch"),
+    "executable-targets": ("stream.cmd.dispatch", "stream.async.dispatch"),
+    "hal": ("hal.command_buffer.dispatch", "hal.command_buffer.dispatch.indirect"),
+}
+
+COPY_OPS = ("stream.cmd.copy", "stream.async.copy", "stream.async.clone")
+# IREE 3.13 lowers the copies of a concatenated KV-cache context (tensor.concat and
+# extract_slice around a global, seed 000) to dispatches of this name rather than stream copies:
+# they move the same bytes, so the transient-copy oracle counts them as copies.
+SLOW_MEMCPY_SUFFIX = "_slow_memcpy"
+STREAM_DISPATCH_OPS = ("stream.cmd.dispatch", "stream.async.dispatch")
+TRANSIENT_RESOURCE = "!stream.resource<transient>"
+CONSTANT_OPS = ("arith.constant", "flow.tensor.splat", "flow.tensor.constant")
+
+
+def _check_phase(phase: str | None, oracle: str, allowed: tuple[str, ...] = TEXT_PHASES) -> str:
+    if not phase:
+        raise OracleSetupError(f"--oracle={oracle} needs --phase PHASE (one of: {', '.join(allowed)})")
+    if phase not in allowed:
+        why = "is not a --compile-to phase" if phase not in PHASES else "is not a phase this oracle can inspect"
+        raise OracleSetupError(f"--phase {phase!r} {why}; valid for --oracle={oracle}: {', '.join(allowed)}")
+    return phase
+
+
+def _check_threshold(threshold: int | None) -> None:
+    if threshold is not None and threshold < 1:
+        raise OracleSetupError(f"--threshold {threshold} must be at least 1")
+
+
+class IRParseError(RuntimeError):
+    """The IR a phase printed did not parse with the bindings (an oracle problem, not the candidate's)."""
+
+
+@dataclass
+class Count:
+    """What a phase oracle measured: the count it judges by, plus metrics and a place to point at."""
+
+    count: int
+    metrics: dict[str, float | int | str] = field(default_factory=dict)
+    where: str = ""  # e.g. the first offending dispatch, for the detail sentence
+    locations: list[str] = field(default_factory=list)  # printed locations of the offending ops
+
+
+def walk_ops(module) -> list:
+    """Every operation in `module` (an `ir.Module`), outer before inner; valid while it lives."""
+    from iree.compiler import ir
+
+    ops = []
+
+    def visit(op):
+        ops.append(op)
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return ops
+
+
+def _defining_op(value):
+    """The op that defines `value`, or None for a block argument."""
+    from iree.compiler import ir
+
+    return value.owner.operation if isinstance(value, ir.OpResult) else None
+
+
+def tied_operands(dispatch) -> list[int]:
+    """Operand indices (into all operands) that a `flow.dispatch`'s results are tied to.
+
+    `tied_operands` holds, per result, an index into the `arguments` operand segment (or -1
+    for an untied result); the segments are workload, arguments, argument_dims, result_dims,
+    so an argument index is shifted by the workload's length.
+    """
+    from iree.compiler import ir
+
+    attributes = dispatch.attributes
+    if "tied_operands" not in attributes:
+        return []
+    workload = next(iter(attributes["operandSegmentSizes"])) if "operandSegmentSizes" in attributes else 0
+    indices = []
+    for entry in attributes["tied_operands"]:
+        index = ir.IntegerAttr(entry).value
+        if index >= 0:
+            indices.append(workload + index)
+    return indices
+
+
+def _symbol_name(attr) -> str:
+    """The name in a `sym_name` (StringAttr) or a symbol reference (FlatSymbolRefAttr)."""
+    from iree.compiler import ir
+
+    if isinstance(attr, ir.FlatSymbolRefAttr):
+        return attr.value
+    if isinstance(attr, ir.StringAttr):
+        return attr.value
+    return str(attr).lstrip("@").strip('"')
+
+
+def readwrite_constant_dispatches(module) -> list[tuple[str, str]]:
+    """(dispatch entry point, constant it updates in place) for each offending `flow.dispatch`.
+
+    A constant is an `arith.constant`, `flow.tensor.splat`, `flow.tensor.constant`, or a
+    `util.global.load` of a `util.global` that is not `mutable`.
+    """
+    ops = walk_ops(module)
+    immutable_globals = {
+        _symbol_name(op.attributes["sym_name"])
+        for op in ops
+        if op.name == "util.global" and "is_mutable" not in op.attributes
+    }
+    found = []
+    for op in ops:
+        if op.name != "flow.dispatch":
+            continue
+        for index in tied_operands(op):
+            source = _defining_op(op.operands[index])
+            if source is None:
+                continue
+            if source.name in CONSTANT_OPS:
+                what = source.name
+            elif source.name == "util.global.load" and _symbol_name(source.attributes["global"]) in immutable_globals:
+                what = f"util.global.load @{_symbol_name(source.attributes['global'])}"
+            else:
+                continue
+            entry = op.attributes["entry_points"]
+            found.append((str(entry[0]) if len(entry) else "?", what))
+            break
+    return found
+
+
+def _lifetime(value) -> str:
+    """'transient' for a `!stream.resource<transient>` value (the type's parameter), else its type."""
+    spelled = str(value.type)
+    return spelled[len("!stream.resource<") : -1] if spelled.startswith("!stream.resource<") else spelled
+
+
+def transient_copy_kinds(module) -> Counter:
+    """Copies by (op, source lifetime -> target lifetime) and transient allocations, in a stream-phase module.
+
+    The lifetimes tell copies apart: updating a global copies external -> variable, returning
+    it copies variable -> external; a reduction must keep the kind of copy the bug is about.
+    """
+    return Counter(kind for kind in map(_copy_kind, walk_ops(module)) if kind)
+
+
+def _copy_kind(op) -> str:
+    """The kind of copy or transient allocation `op` is, or '' for any other op."""
+    if op.name in COPY_OPS:
+        operands = [v for v in op.operands if str(v.type).startswith("!stream.resource<")]
+        flow = f"{_lifetime(operands[0])}->{_lifetime(operands[-1])}" if len(operands) >= 2 else ""
+        if op.name != "stream.cmd.copy" and op.results:
+            flow = f"{_lifetime(operands[0]) if operands else '?'}->{_lifetime(op.results[0])}"
+        return f"{op.name} {flow}".strip()
+    if op.name == "stream.resource.alloca" and any(str(r.type) == TRANSIENT_RESOURCE for r in op.results):
+        return "stream.resource.alloca transient"
+    if op.name in STREAM_DISPATCH_OPS and _is_slow_memcpy(op):
+        resources = [v for v in op.operands if str(v.type).startswith("!stream.resource<")]
+        target = op.results[0] if op.results else resources[-1] if resources else None
+        if resources and target is not None:
+            return f"slow_memcpy dispatch {_lifetime(resources[0])}->{_lifetime(target)}"
+    return ""
+
+
+def _is_slow_memcpy(dispatch) -> bool:
+    entries = dispatch.attributes.get("entry_points", [])
+    return any(str(entry).endswith(SLOW_MEMCPY_SUFFIX) for entry in entries)
+
+
+def transient_copy_counts(module) -> dict[str, int]:
+    """Copies/clones and transient allocations in a stream-phase module."""
+    kinds = transient_copy_kinds(module)
+    transients = kinds["stream.resource.alloca transient"]
+    return {"copies": sum(kinds.values()) - transients, "transient_allocas": transients}
+
+
+class PhaseOracle(Oracle):
+    """Compiles to `phase`, measures the IR there, and is interesting while the count >= threshold.
+
+    Subclasses set `phase` (or override `phase_name`), `noun` (singular, plural) and implement
+    `measure(module)` on the parsed IR, or override `measure_text(text)` to work on the text.
+    """
+
+    output_name = "out.mlir"
+    locates = True
+    warm_ok = True
+    phase: ClassVar[str] = "flow"
+    noun: ClassVar[tuple[str, str]] = ("op", "ops")
+
+    def phase_name(self) -> str:
+        return self.phase
+
+    def threshold(self) -> int:
+        return self.options.threshold if self.options.threshold is not None else 1
+
+    def signature(self) -> str:
+        return self.name
+
+    def compile_flags(self, user_flags):
+        return [*with_default_target(without_phase(user_flags)), f"--compile-to={self.phase_name()}"]
+
+    def measure(self, module) -> Count:
+        raise NotImplementedError
+
+    def measure_text(self, text: str) -> Count:
+        from oracles.mlir import (
+            ir as irx,  # imported late: the bindings are slow to load
+        )
+
+        ctx = irx.new_context(lenient=True)
+        with ctx:
+            try:
+                module = irx.parse(text, ctx, source_name="ir")
+            except irx.ParseError as err:
+                raise IRParseError(str(err)) from None
+            return self.measure(module)
+
+    def accepts(self, found: Count) -> bool:
+        return found.count >= self.threshold()
+
+    def describe(self, count: int) -> str:
+        singular, plural = self.noun
+        return f"{count} {singular if count == 1 else plural} at {self.phase_name()}"
+
+    def observe(self, candidate: Candidate, workdir: Path) -> Verdict:
+        phase = self.phase_name()
+        compiled = self.compile(candidate, workdir)
+        result = compiled.process
+        if result.timed_out:
+            return Verdict(False, "timeout", f"timed out after {result.seconds:.0f} s compiling to {phase}")
+        if result.returncode != 0:
+            return Verdict(
+                False,
+                error_signature(result.stderr),
+                f"fails before reaching {phase}: {first_error(result.stderr)}",
+                excerpt=excerpt(result.stderr),
+            )
+        text = compiled.output.read_text(errors="replace")
+        try:
+            found = self.measure_text(text)
+        except IRParseError as err:
+            message = str(err).strip().splitlines()
+            return Verdict(
+                False,
+                "unparseable-ir",
+                f"compiled to {phase}, but its IR did not parse: {' '.join(message[:3])}",
+                excerpt=str(err)[:2000],
+            )
+        threshold = self.threshold()
+        metrics = {"count": found.count, "threshold": threshold, **found.metrics}
+        seen = self.describe(found.count)
+        if self.accepts(found):
+            where = f"; {found.where}" if found.where else ""
+            located = [str(loc) for spelled in found.locations for loc in location_leaves(spelled)]
+            return Verdict(True, self.signature(), f"{seen} (threshold {threshold}){where}", metrics, locations=located)
+        if self.reference is not None and "count" in self.reference.metrics:
+            detail = f"{seen}; the original had {self.reference.metrics['count']} (threshold {threshold})"
+        else:
+            detail = f"{seen}, below the threshold {threshold}"
+        return Verdict(False, "", detail, metrics)
+
+
+class TransientCopy(PhaseOracle):
+    name = "transient-copy"
+    phase = "stream"
+    noun = ("copy/transient allocation", "copies/transient allocations")
+
+    def __init__(self, options=None) -> None:
+        super().__init__(options)
+        _check_threshold(self.options.threshold)
+
+    def threshold(self) -> int:
+        if self.options.threshold is not None:
+            return self.options.threshold
+        if self.reference is not None and isinstance(self.reference.metrics.get("count"), int):
+            return max(1, self.reference.metrics["count"])
+        return 1
+
+    def measure(self, module) -> Count:
+        kinds = transient_copy_kinds(module)
+        counts = transient_copy_counts(module)
+        spelled = ", ".join(f"{n}x {kind}" for kind, n in sorted(kinds.items()))
+        # With --mlir-print-debuginfo (Oracle.locate) these name the source ops behind each copy.
+        where = [str(op.location) for op in walk_ops(module) if _copy_kind(op)]
+        return Count(sum(kinds.values()), {**counts, "kinds": spelled}, spelled, where)
+
+    def accepts(self, found: Count) -> bool:
+        """With no --threshold, after calibration: every kind of copy the original had, as many times."""
+        if self.options.threshold is not None or self.reference is None:
+            return super().accepts(found)
+        have = _parse_kinds(str(found.metrics.get("kinds", "")))
+        need = _parse_kinds(str(self.reference.metrics.get("kinds", "")))
+        return found.count >= 1 and all(have[kind] >= n for kind, n in need.items())
+
+
+def _parse_kinds(spelled: str) -> Counter:
+    kinds: Counter = Counter()
+    for part in filter(None, (p.strip() for p in spelled.split(","))):
+        n, kind = part.split("x ", 1)
+        kinds[kind] = int(n)
+    return kinds
+
+
+class ReadwriteConstant(PhaseOracle):
+    name = "readwrite-constant"
+    phase = "flow"
+    noun = ("dispatch tied in place to a constant", "dispatches tied in place to constants")
+
+    def __init__(self, options=None) -> None:
+        super().__init__(options)
+        _check_threshold(self.options.threshold)  # default 1: any such dispatch
+
+    def measure(self, module) -> Count:
+        found = readwrite_constant_dispatches(module)
+        if not found:
+            return Count(0)
+        dispatch, constant = found[0]
+        return Count(len(found), {"dispatch": dispatch, "constant": constant}, f"first {dispatch} on {constant}")
+
+
+class DispatchCount(PhaseOracle):
+    name = "dispatch-count"
+    noun = ("dispatch", "dispatches")
+
+    def __init__(self, options=None) -> None:
+        super().__init__(options)
+        if self.options.threshold is None:
+            raise OracleSetupError("--oracle=dispatch-count needs --threshold N (the minimum number of dispatches)")
+        _check_threshold(self.options.threshold)
+        allowed = tuple(DISPATCH_OPS)
+        self._phase = _check_phase(self.options.phase or "flow", self.name, allowed)
+
+    def phase_name(self) -> str:
+        return self._phase
+
+    def signature(self) -> str:
+        return f"dispatch-count: at least {self.threshold()} at {self._phase}"
+
+    def measure(self, module) -> Count:
+        names = DISPATCH_OPS[self._phase]
+        return Count(sum(1 for op in walk_ops(module) if op.name in names))
+
+
+class IrMatch(PhaseOracle):
+    name = "ir-match"
+
+    def __init__(self, options=None) -> None:
+        super().__init__(options)
+        pattern = self.options.pattern
+        if not pattern:
+            raise OracleSetupError("--oracle=ir-match needs --pattern REGEX (searched in the IR at --phase)")
+        try:
+            self.regex = re.compile(pattern, re.MULTILINE)
+        except re.error as err:
+            raise OracleSetupError(f"--pattern {pattern!r} is not a valid regex: {err}") from None
+        _check_threshold(self.options.threshold)
+        self._phase = _check_phase(self.options.phase, self.name)
+
+    def phase_name(self) -> str:
+        return self._phase
+
+    def signature(self) -> str:
+        return f"ir-match: /{self.options.pattern}/ at {self._phase}"
+
+    def describe(self, count: int) -> str:
+        return f"{count} match{'' if count == 1 else 'es'} of /{self.options.pattern}/ at {self._phase}"
+
+    def measure_text(self, text: str) -> Count:
+        matches = list(self.regex.finditer(text))
+        if not matches:
+            return Count(0)
+        line = text[: matches[0].start()].count("\n") + 1
+        return Count(len(matches), {"first_line": line}, f"first at line {line}")

@@ -1,0 +1,125 @@
+"""lds-limit: a dispatch needs more workgroup (shared, LDS) memory than allowed.
+
+Two modes. By default the compiler's own resource check must fire ("uses N bytes of shared
+memory; exceeded the limit of M bytes"). With `--lds-bytes N` the use is measured from what
+the compiler emits (AMDGPU kernel metadata, PTX `.shared` declarations) and any dispatch above
+N is interesting: this finds configurations that fit today's limit but not a smaller part's.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+from oracles.base import Oracle
+from oracles.candidate import Candidate
+from oracles.compiling.signature import error_signature, excerpt, first_error
+from oracles.mlir.locations import diagnostic_locations
+from oracles.toolchain.flags import (
+    GFX942,
+    gpu_backend,
+    names_gpu_target,
+    with_device,
+    without_phase,
+)
+from oracles.verdict import Verdict
+
+OVERRUN = re.compile(r"uses (\d+) bytes of shared memory; exceeded the limit of (\d+) bytes")
+_ROCM_SIZE = re.compile(r"\.group_segment_fixed_size:\s*(\d+)")
+_ROCM_SYMBOL = re.compile(r"\.symbol:\s*'?([^'\s]+?)(?:\.kd)?'?\s*$", re.MULTILINE)
+_PTX_ENTRY = re.compile(r"\.entry\s+([\w$.]+)")
+_PTX_SHARED = re.compile(r"\.shared\s+(?:\.align\s+\d+\s+)?\.b8\s+[\w$.]+\[(\d+)\]")
+_DISPATCH = re.compile(r"[\w$]*_dispatch_\d+[\w$]*")
+DUMP_DIR = "dump"
+
+
+def rocm_kernel_lds(asm: str) -> dict[str, int]:
+    """Kernel name -> `.group_segment_fixed_size` from AMDGPU metadata (one of each per kernel)."""
+    metadata = asm.split("amdhsa.kernels:", 1)[1] if "amdhsa.kernels:" in asm else ""
+    sizes = [int(m.group(1)) for m in _ROCM_SIZE.finditer(metadata)]
+    symbols = [m.group(1) for m in _ROCM_SYMBOL.finditer(metadata)]
+    return dict(zip(symbols, sizes))
+
+
+def ptx_kernel_lds(ptx: str) -> dict[str, int]:
+    """Kernel name -> bytes of static `.shared` arrays declared in its body or at module scope."""
+    usage: dict[str, int] = {}
+    module_level = 0
+    entries = list(_PTX_ENTRY.finditer(ptx))
+    head = ptx[: entries[0].start()] if entries else ptx
+    module_level = sum(int(m.group(1)) for m in _PTX_SHARED.finditer(head))
+    for i, entry in enumerate(entries):
+        body = ptx[entry.end() : entries[i + 1].start() if i + 1 < len(entries) else len(ptx)]
+        usage[entry.group(1)] = module_level + sum(int(m.group(1)) for m in _PTX_SHARED.finditer(body))
+    return usage
+
+
+def measured_lds(dump_dir: Path) -> dict[str, int]:
+    usage: dict[str, int] = {}
+    for path in sorted(dump_dir.glob("*.rocmasm")):
+        usage.update(rocm_kernel_lds(path.read_text(errors="replace")))
+    for path in sorted(dump_dir.glob("*.ptx")):
+        usage.update(ptx_kernel_lds(path.read_text(errors="replace")))
+    return usage
+
+
+class LdsLimit(Oracle):
+    name = "lds-limit"
+    output_name = "out.mlir"
+    locates = True
+    warm_ok = True
+
+    def compile_flags(self, user_flags):
+        flags = without_phase(user_flags)
+        flags = with_device(flags, GFX942, accepts=names_gpu_target)
+        return [*flags, "--compile-to=hal"]
+
+    def _dump_flags(self, dump: Path, flags) -> list[str]:
+        kind = "binaries" if gpu_backend(flags) == "cuda" else "intermediates"
+        return [f"--iree-hal-dump-executable-{kind}-to={dump}"]
+
+    def reproduce_command(self, candidate: Candidate, path: str) -> str:
+        flags = self.compile_flags(candidate.flags)
+        dump = self._dump_flags(Path(DUMP_DIR), flags) if self.options.lds_bytes is not None else []
+        words = ["iree-compile", *flags, *dump, path, "-o", self.output_name]
+        return shlex.join(words)
+
+    def observe(self, candidate: Candidate, workdir: Path) -> Verdict:
+        dump = workdir / DUMP_DIR
+        flags = self.compile_flags(candidate.flags)
+        result = self.compile(candidate, workdir, self._dump_flags(dump, flags)).process
+        overrun = OVERRUN.search(result.stderr)
+        if overrun:
+            used, limit = int(overrun.group(1)), int(overrun.group(2))
+            dispatch = _DISPATCH.search(result.stderr)
+            where = dispatch.group(0) if dispatch else first_error(result.stderr).split(" error:")[0]
+            return Verdict(
+                True,
+                error_signature(result.stderr),
+                f"uses {used} bytes of shared memory > limit {limit} ({where})",
+                {"lds_bytes": used, "limit": limit, "dispatch": where},
+                excerpt(result.stderr),
+                locations=[str(loc) for loc in diagnostic_locations(result.stderr)],
+            )
+        if result.timed_out:
+            return Verdict(False, "timeout", f"timed out after {result.seconds:.0f} s")
+        if result.returncode != 0:
+            return Verdict(False, error_signature(result.stderr), f"fails without an LDS overrun: {first_error(result.stderr)}")
+        usage = measured_lds(dump)
+        if not usage:
+            return Verdict(False, "", "compiles fine; no shared-memory overrun reported")
+        kernel, used = max(usage.items(), key=lambda item: (item[1], item[0]))
+        threshold = self.options.lds_bytes
+        if threshold is None:
+            return Verdict(False, "", f"compiles fine; largest LDS use {used} bytes is within the limit ({kernel})")
+        metrics = {"lds_bytes": used, "limit": threshold, "dispatch": kernel}
+        if used > threshold:
+            return Verdict(
+                True,
+                f"lds-limit: workgroup memory above {threshold} bytes",
+                f"largest LDS use {used} bytes > {threshold} ({kernel})",
+                metrics,
+                f"{kernel}: group_segment_fixed_size {used} bytes (threshold {threshold})",
+            )
+        return Verdict(False, "", f"compiles fine; largest LDS use {used} bytes <= {threshold} ({kernel})", metrics)

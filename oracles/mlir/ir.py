@@ -1,0 +1,145 @@
+"""Parsing, printing, verifying and small edits of MLIR through the compiler's Python bindings."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from iree.compiler import ir
+
+FUNCTION_OPS = ("func.func", "util.func")
+_DIAG_LOCATION = re.compile(r'loc\("[^"]*":(\d+):(\d+)\)')
+
+
+class ParseError(ValueError):
+    """Unparseable IR; the message is one line with the location."""
+
+
+def new_context(lenient: bool = False) -> ir.Context:
+    """A context for IR the reducer edits (strict: every op must be known, so edits verify), or
+    `lenient` for IR the compiler printed, which may hold ops of dialects the bindings lack."""
+    ctx = ir.Context()
+    ctx.allow_unregistered_dialects = lenient
+    return ctx
+
+
+def parse(text: str, ctx: ir.Context | None = None, source_name: str = "input") -> ir.Module:
+    """The one place IR text becomes a module; a lenient fresh context when none is given."""
+    try:
+        return ir.Module.parse(text, ctx or new_context(lenient=True))
+    except ir.MLIRError as err:
+        raise ParseError(_first_diagnostic(err, source_name)) from None
+
+
+def _first_diagnostic(err: ir.MLIRError, source_name: str) -> str:
+    for diag in err.error_diagnostics:
+        where = _DIAG_LOCATION.search(str(diag.location))
+        place = f"{source_name}:{where.group(1)}:{where.group(2)}" if where else source_name
+        return f"{place}: {diag.message.strip()}"
+    return f"{source_name}: {str(err).splitlines()[-1].strip()}"
+
+
+def verifies(module: ir.Module) -> bool:
+    try:
+        return bool(module.operation.verify())
+    except ir.MLIRError:
+        return False
+
+
+def to_text(module: ir.Module) -> str:
+    return module.operation.get_asm(assume_verified=True)
+
+
+def functions(module: ir.Module) -> list[ir.Operation]:
+    return [op.operation for op in module.body.operations if op.operation.name in FUNCTION_OPS]
+
+
+def entry_block(func: ir.Operation) -> ir.Block | None:
+    region = func.regions[0]
+    blocks = list(region.blocks)
+    return blocks[0] if blocks else None
+
+
+def is_terminator(op: ir.Operation) -> bool:
+    return op.has_trait(ir.IsTerminatorTrait)
+
+
+def walk_ops(root: ir.Operation) -> Iterator[ir.Operation]:
+    """Pre-order over every op nested under root (root excluded), in textual order."""
+    for region in root.regions:
+        for block in region.blocks:
+            for op in block.operations:
+                op = op.operation
+                yield op
+                yield from walk_ops(op)
+
+
+def body_ops(module: ir.Module) -> Iterator[ir.Operation]:
+    """Every op inside function bodies, terminators excluded (what 'ops' counts)."""
+    for func in functions(module):
+        for op in walk_ops(func):
+            if not is_terminator(op):
+                yield op
+
+
+# Placeholders, not computations: an importer emits them for omitted optional operands.
+_NOT_COUNTED = ("torch.constant.none",)
+
+
+def count_ops(module: ir.Module) -> int:
+    """Ops inside functions plus non-function top-level ops (globals): the reducer's size unit."""
+    top_level = sum(1 for op in module.body.operations if op.operation.name not in FUNCTION_OPS)
+    return top_level + sum(1 for op in body_ops(module) if op.name not in _NOT_COUNTED)
+
+
+def has_uses(op: ir.Operation) -> bool:
+    return any(True for result in op.results for _ in result.uses)
+
+
+def erase_dead(root: ir.Operation) -> None:
+    """Erases ops whose results are all unused, to a fixpoint; ops with no results are kept (they may write state)."""
+    changed = True
+    while changed:
+        changed = False
+        for op in reversed(list(walk_ops(root))):
+            if len(op.results) and not has_uses(op) and not is_terminator(op):
+                op.erase()
+                changed = True
+
+
+def function_type(func: ir.Operation) -> ir.FunctionType:
+    return ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
+
+
+def set_function_type(func: ir.Operation, inputs: list[ir.Type], results: list[ir.Type]) -> None:
+    func.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(inputs, results))
+
+
+def sync_arguments(func: ir.Operation, erased: list[int] | None = None) -> None:
+    """Makes function_type and arg_attrs agree with the entry block's arguments."""
+    block = entry_block(func)
+    if block is None:
+        return
+    fn_type = function_type(func)
+    set_function_type(func, [arg.type for arg in block.arguments], list(fn_type.results))
+    if "arg_attrs" in func.attributes:
+        old = list(ir.ArrayAttr(func.attributes["arg_attrs"]))
+        for index in sorted(erased or [], reverse=True):
+            if index < len(old):
+                del old[index]
+        while len(old) < len(block.arguments):
+            old.append(ir.DictAttr.get({}))
+        func.attributes["arg_attrs"] = ir.ArrayAttr.get(old[: len(block.arguments)])
+
+
+def called_symbols(module: ir.Module) -> set[str]:
+    """Names that call-like ops refer to (functions with callers keep their signature)."""
+    names: set[str] = set()
+    for op in body_ops(module):
+        if "callee" in op.attributes:
+            names.add(str(op.attributes["callee"]).lstrip("@").strip('"'))
+    return names
+
+
+def symbol_name(op: ir.Operation) -> str:
+    return ir.StringAttr(op.attributes["sym_name"]).value if "sym_name" in op.attributes else ""

@@ -1,0 +1,118 @@
+"""miscompile: two compile pipelines give different results for the same program and inputs.
+
+The program is compiled twice (`--pipeline-a`, `--pipeline-b`), both modules run in a child
+`iree-run-module` process (a miscompiled module may crash) on the same seeded inputs, and the
+outputs are compared with a dtype-aware tolerance (oracles/numeric/compare.py).
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from oracles.base import Oracle, OracleSetupError
+from oracles.candidate import Candidate
+from oracles.compiling.signature import excerpt, first_error
+from oracles.numeric.arrays import (
+    entry_function,
+    entry_signature,
+    input_flag,
+    inputs_for_signature,
+    looks_quantized,
+    reduction_length_hint,
+)
+from oracles.numeric.compare import compare_outputs
+from oracles.numeric.run import RUN_DEVICE, result_file, run_module
+from oracles.toolchain.flags import with_default_target
+from oracles.toolchain.tools import compile_candidate
+from oracles.verdict import Verdict
+
+
+class Miscompile(Oracle):
+    name = "miscompile"
+    output_name = "a.vmfb"
+
+    def __init__(self, options=None) -> None:
+        super().__init__(options)
+        if not self.options.pipeline_a and not self.options.pipeline_b:
+            raise OracleSetupError(
+                "--oracle=miscompile needs two pipelines: --pipeline-a 'FLAGS' --pipeline-b 'FLAGS' "
+                "(e.g. --pipeline-b '--iree-hal-target-device=local --iree-hal-local-target-device-backends=vmvx')"
+            )
+
+    def pipeline_flags(self, which: str, user_flags: Sequence[str]) -> list[str]:
+        """Flags of pipeline 'a' or 'b': its own, then the user's; the generic CPU when no target is named."""
+        own = self.options.pipeline_a if which == "a" else self.options.pipeline_b
+        return with_default_target([*own, *user_flags])
+
+    def compile_flags(self, user_flags):
+        return self.pipeline_flags("a", user_flags)
+
+    def reproduce_command(self, candidate: Candidate, path: str) -> str:
+        lines = []
+        try:
+            function, args, results = entry_function(candidate.text)
+        except ValueError:
+            function, args, results = "main", [], []
+        input_flags = [input_flag(v, f"arg{i}")[0] for i, v in enumerate(inputs_for_signature(args, self.options.seed))]
+        if args:
+            lines.append(shlex.join(["python", "-m", "oracles.miscompile", "write-inputs", path, "--seed", str(self.options.seed)]))
+        for which in ("a", "b"):
+            lines.append(shlex.join(["iree-compile", *self.pipeline_flags(which, candidate.flags), path, "-o", f"{which}.vmfb"]))
+        for which in ("a", "b"):
+            output_flags = [f"--output=@{result_file(t, f'{which}_result{j}')[0]}" for j, t in enumerate(results)]
+            run = ["iree-run-module", f"--device={RUN_DEVICE}", f"--module={which}.vmfb", f"--function={function}"]
+            lines.append(shlex.join([*run, *input_flags, *output_flags]))
+        return "\n".join(lines)
+
+    def observe(self, candidate: Candidate, workdir: Path) -> Verdict:
+        if candidate.binary is not None:
+            return Verdict(False, "", "miscompile needs MLIR text; import the model first (iree-import-onnx)")
+        try:
+            function, args = entry_signature(candidate.text)
+            inputs = inputs_for_signature(args, self.options.seed)
+        except ValueError as err:
+            return Verdict(False, "", f"cannot run the program: {err}")
+        limits = self.options.limits
+        outputs: list[list[np.ndarray]] = []
+        for which in ("a", "b"):
+            label = which.upper()
+            subdir = workdir / which
+            subdir.mkdir()
+            compiled = compile_candidate(candidate, self.pipeline_flags(which, candidate.flags), subdir, limits, f"{which}.vmfb")
+            if compiled.process.timed_out:
+                return Verdict(False, "", f"pipeline {label} compile timed out after {compiled.process.seconds:.0f} s")
+            if not compiled.ok:
+                stderr = compiled.process.stderr
+                why = first_error(stderr) or compiled.process.signal_name or f"exit {compiled.process.returncode}"
+                return Verdict(False, "", f"pipeline {label} fails to compile: {why}", excerpt=excerpt(stderr))
+            result = run_module(compiled.output, function, inputs, subdir, limits)
+            if isinstance(result, str):
+                return Verdict(False, "", f"pipeline {label} fails to run @{function}: {result}")
+            outputs.append(result)
+        comparison = compare_outputs(
+            outputs[0],
+            outputs[1],
+            reduction_length=reduction_length_hint(candidate.text),
+            quantized=looks_quantized(candidate.text),
+        )
+        metrics = {
+            "max_abs": comparison.max_abs,
+            "max_rel": comparison.max_rel,
+            "mismatch_fraction": comparison.mismatch_fraction,
+        }
+        if comparison.matches:
+            return Verdict(False, "", f"pipelines agree on @{function}: {comparison.description}", metrics)
+        return Verdict(
+            True,
+            f"miscompile: {function} output {comparison.first_mismatch} differs",
+            f"pipeline B differs from A on @{function}: {comparison.description}",
+            metrics,
+            "\n".join(comparison.examples),
+        )
+
+
+# ---------------------------------------------------------------------------------------------

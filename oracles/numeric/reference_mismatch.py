@@ -1,0 +1,166 @@
+"""reference-mismatch: an ONNX model computed by IREE gives a different answer from `onnx.reference`.
+
+`miscompile` needs a second pipeline that gets the answer right; for a wrong answer every
+pipeline shares (a front-end lowering) or one that the other pipeline cannot compile, there is
+none. This oracle compares with the spec itself: each candidate model is imported
+(`iree-import-onnx`), compiled with the candidate's flags (the generic CPU when they name no
+target), run on local-task with seeded small-integer inputs built from the model's input types,
+and compared with `onnx.reference` on the same inputs (spec rounding for QLinearConv and
+QLinearMatMul, see oracles/onnx_reference.py), with `compare_outputs`' dtype-aware tolerance
+scaled by the graph's longest reduction.
+
+It judges the ONNX model directly (`judges_onnx`), so it is never wrapped in `ImportedOnnx`.
+A candidate that fails to import, compile or run, or whose reference fails, is not finite or
+has a quantization scale that is not positive, is not interesting: a reduction must keep a
+wrong answer, not trade it for another failure or for a degenerate model.
+"""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+from oracles.base import Oracle, OracleOptions
+from oracles.candidate import Candidate
+from oracles.compiling.signature import excerpt, first_error
+from oracles.numeric.arrays import array_file, entry_function, input_flag
+from oracles.numeric.compare import compare_outputs
+from oracles.numeric.run import RUN_DEVICE, run_module
+from oracles.onnx.importer import (
+    import_command,
+    import_error_line,
+    import_model,
+    mlir_path_for,
+)
+from oracles.toolchain.flags import with_default_target
+from oracles.verdict import Verdict
+
+SIGNATURE = "reference-mismatch"
+
+
+def _one_line(error: BaseException) -> str:
+    return " ".join(f"{type(error).__name__}: {error}".split())[:300]
+
+
+class ReferenceMismatch(Oracle):
+    name = "reference-mismatch"
+    judges_onnx = True
+    warm_ok = True  # a compile failure is only "not interesting"; a worker's crash is re-run isolated
+    output_name = "model.vmfb"
+
+    def __init__(self, options: OracleOptions | None = None) -> None:
+        super().__init__(options)
+
+    def compile_flags(self, user_flags):
+        return with_default_target(list(user_flags))
+
+    def observe(self, candidate: Candidate, workdir: Path) -> Verdict:
+        if candidate.binary is None:
+            return Verdict(False, "", "reference-mismatch judges ONNX models; this candidate is MLIR (use miscompile)")
+        ref = _reference()
+        try:
+            model = _parse(candidate.binary)
+            inputs = ref.seeded_inputs(model, self.options.seed)
+        except ValueError as err:
+            return Verdict(False, "", f"cannot build inputs for the model: {err}", {"stage": "inputs"})
+        try:
+            expected = ref.reference_outputs(model, inputs, strict=True)
+        except Exception as err:  # noqa: BLE001  (onnx.reference raises anything for a graph it cannot run)
+            return Verdict(False, "", f"onnx.reference fails: {_one_line(err)}", {"stage": "reference"})
+        bad = ref.non_finite_output(expected)
+        if bad is not None:
+            return Verdict(False, "", f"onnx.reference gives NaN or Inf in output {bad}: no exact answer to compare with", {"stage": "reference"})
+
+        limits = self.options.limits
+        text, imported = import_model(candidate.binary, workdir, limits, self.options.opset_version)
+        if text is None:
+            why = "timed out" if imported.timed_out else import_error_line(imported.stderr)
+            return Verdict(False, "", f"iree-import-onnx fails: {why}", {"stage": "import"}, excerpt(imported.stderr))
+        compiled = self.compile(Candidate(text, candidate.flags), workdir)
+        if compiled.process.timed_out:
+            return Verdict(False, "", f"compile timed out after {compiled.process.seconds:.0f} s", {"stage": "compile"})
+        if not compiled.ok:
+            stderr = compiled.process.stderr
+            why = first_error(stderr) or compiled.process.signal_name or f"exit {compiled.process.returncode}"
+            return Verdict(False, "", f"fails to compile: {why}", {"stage": "compile"}, excerpt(stderr))
+        try:
+            function, arg_types, result_types = entry_function(text)
+        except ValueError as err:
+            return Verdict(False, "", f"cannot run the imported model: {err}", {"stage": "run"})
+        if len(arg_types) != len(inputs):
+            why = f"@{function} takes {len(arg_types)} arguments for the model's {len(inputs)} inputs"
+            return Verdict(False, "", f"cannot run the imported model: {why}", {"stage": "run"})
+        actual = run_module(compiled.output, function, list(inputs.values()), workdir, limits, result_types=result_types)
+        if isinstance(actual, str):
+            return Verdict(False, "", f"fails to run @{function}: {actual}", {"stage": "run"})
+
+        comparison = compare_outputs(
+            expected, actual, reduction_length=ref.reduction_length(model), quantized=ref.is_quantized(model)
+        )
+        metrics = {"max_abs": comparison.max_abs, "max_rel": comparison.max_rel, "mismatch_fraction": comparison.mismatch_fraction}
+        if comparison.matches:
+            return Verdict(False, "", f"IREE matches onnx.reference on @{function}: {comparison.description}", metrics)
+        examples = "; ".join(comparison.examples[:3])
+        return Verdict(
+            True,
+            SIGNATURE,
+            f"IREE differs from onnx.reference on @{function}: {comparison.description}" + (f" ({examples})" if examples else ""),
+            metrics,
+            "\n".join(comparison.examples),
+        )
+
+    def reproduce_command(self, candidate: Candidate, path: str) -> str:
+        """Import, compile, write the inputs (arg<i>) and the reference's outputs (expected<j>),
+        run (result<j>); last, `check` runs the oracle once and prints the differing elements."""
+        mlir, vmfb = mlir_path_for(path), str(Path(path).with_suffix(".vmfb"))
+        model_flags = ["--seed", str(self.options.seed)]
+        opset = [] if self.options.opset_version is None else ["--opset-version", str(self.options.opset_version)]
+        imported = import_command(path, mlir, self.options.opset_version)
+        imported[0] = "iree-import-onnx"
+        lines = [
+            shlex.join(imported),
+            shlex.join(["iree-compile", *self.compile_flags(candidate.flags), mlir, "-o", vmfb]),
+            shlex.join(["python", "-m", "oracles.onnx_reference", "write-inputs", path, *model_flags]),
+        ]
+        try:
+            run = run_command(candidate.binary or b"", vmfb, self.options.seed)
+        except ValueError:
+            run = None
+        if run:
+            lines.append(run)
+        flags = ["--", *candidate.flags] if candidate.flags else []
+        lines.append(shlex.join(["python", "-m", "oracles.onnx_reference", "check", path, *model_flags, *opset, *flags]))
+        return "\n".join(lines)
+
+
+def _reference():
+    """oracles.onnx.reference, imported late: onnx.reference is slow to load, and every user of
+    the oracle registry (an external reducer's per-candidate judge included) would pay for it."""
+    from oracles.onnx import reference
+
+    return reference
+
+
+def _parse(data: bytes):
+    """The ModelProto in `data`; ValueError (one line) when the bytes are no ONNX model."""
+    import onnx
+    from google.protobuf.message import DecodeError
+
+    try:
+        return onnx.load_from_string(data)
+    except (DecodeError, RuntimeError) as err:
+        raise ValueError(f"cannot parse the model: {' '.join(str(err).split())}") from None
+
+
+def run_command(model_bytes: bytes, vmfb: str, seed: int) -> str:
+    """The `iree-run-module` line reading `write-inputs`' files and writing result<j>.npy / .bin."""
+    from onnx import helper
+
+    model = _parse(model_bytes)
+    inputs = _reference().seeded_inputs(model, seed)
+    argv = ["iree-run-module", f"--device={RUN_DEVICE}", f"--module={vmfb}", f"--function={model.graph.name}"]
+    argv += [input_flag(value, f"arg{i}")[0] for i, value in enumerate(inputs.values())]
+    for j, output in enumerate(model.graph.output):
+        dtype = helper.tensor_dtype_to_np_dtype(output.type.tensor_type.elem_type)
+        argv.append(f"--output=@{array_file(dtype, f'result{j}')}")
+    return shlex.join(argv)

@@ -1,0 +1,171 @@
+"""ONNX input: import the candidate model with `iree-import-onnx`, then let any oracle judge the MLIR.
+
+`ImportedOnnx` wraps an oracle. A candidate is a serialised ONNX model (`Candidate.binary`); the
+importer runs isolated like every tool (own session, the inner oracle's timeout and memory cap).
+A model the importer rejects is a verdict too, with the signature `import: <first error>`: it is
+interesting only when the original failed to import the same way (or, before calibration, when
+the inner oracle is `compile-error`, whose failure an import error is).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+from oracles.base import Oracle
+from oracles.candidate import Candidate
+from oracles.compiling.compile_failure import CompileError, Crash, Timeout
+from oracles.compiling.signature import error_signature, first_error, normalise
+from oracles.toolchain.tools import Limits, ProcessResult, find_tool, run_tool
+from oracles.toolchain.warm import WarmCompiler
+from oracles.verdict import Verdict
+
+IMPORT_PREFIX = "import: "
+MODEL_NAME = "model.onnx"
+MLIR_NAME = "model.mlir"
+INNER_DIR = "inner"  # the inner oracle's scratch directory: it names the MLIR `inner/input.mlir`
+_EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Warning|Exit|Interrupt)\b:?")
+
+
+def import_command(model: str, output: str, opset_version: int | None = None) -> list[str]:
+    argv = [find_tool("iree-import-onnx"), model, "-o", output]
+    if opset_version is not None:
+        argv += ["--opset-version", str(opset_version)]
+    return argv
+
+
+def import_model(
+    model_bytes: bytes, workdir: Path, limits: Limits, opset_version: int | None = None
+) -> tuple[str | None, ProcessResult]:
+    """Writes the model into workdir, imports it; (MLIR text or None on failure, the process)."""
+    workdir = Path(workdir)
+    workdir.mkdir(parents=True, exist_ok=True)
+    model, output = workdir / MODEL_NAME, workdir / MLIR_NAME
+    model.write_bytes(model_bytes)
+    result = run_tool(import_command(str(model), str(output), opset_version), limits, cwd=str(workdir))
+    if result.returncode != 0 or result.timed_out or not output.is_file():
+        return None, result
+    return output.read_text(), result
+
+
+def import_error_line(stderr: str) -> str:
+    """The importer's first error: an MLIR `error:` diagnostic, else the Python exception line."""
+    lines = stderr.splitlines()
+    if any("error:" in line for line in lines):
+        return first_error(stderr)
+    starts = [i for i, line in enumerate(lines) if line.startswith("Traceback (most recent call last)")]
+    if starts:
+        for line in lines[starts[-1] + 1 :]:
+            if line and not line[0].isspace():
+                return line.strip()
+    for line in reversed(lines):
+        if _EXCEPTION_LINE.match(line.strip()):
+            return line.strip()
+    return first_error(stderr)
+
+
+def import_signature(result: ProcessResult) -> str:
+    if result.timed_out:
+        return IMPORT_PREFIX + "timeout"
+    if result.signal_name:
+        return f"{IMPORT_PREFIX}crash: {result.signal_name}"
+    line = import_error_line(result.stderr)
+    if "error:" in line:
+        return IMPORT_PREFIX + error_signature(line)
+    return IMPORT_PREFIX + (normalise(line) or f"exit {result.returncode}")
+
+
+def is_import_failure(verdict: Verdict | None) -> bool:
+    return verdict is not None and verdict.signature.startswith(IMPORT_PREFIX)
+
+
+def _excerpt(stderr: str, max_lines: int = 25) -> str:
+    lines = stderr.strip().splitlines()
+    return "\n".join(lines[-max_lines:])
+
+
+class ImportedOnnx(Oracle):
+    """Judges an ONNX model by importing it and asking `inner` about the imported MLIR."""
+
+    def __init__(self, inner: Oracle) -> None:
+        super().__init__(inner.options)
+        self.inner = inner
+        self.name = inner.name
+        self.output_name = inner.output_name
+
+    def compile_flags(self, user_flags):
+        return self.inner.compile_flags(user_flags)
+
+    def import_stage(self, candidate: Candidate, workdir: Path) -> tuple[str | None, ProcessResult]:
+        assert candidate.binary is not None, "ImportedOnnx judges serialised ONNX models"
+        return import_model(candidate.binary, workdir, self.options.limits, self.options.opset_version)
+
+    def observe(self, candidate: Candidate, workdir: Path) -> Verdict:
+        text, result = self.import_stage(candidate, workdir)
+        if text is None:
+            return self._import_failure(result)
+        if is_import_failure(self.reference):
+            return Verdict(False, "", "imports fine (the original failed in iree-import-onnx)", {"stage": "compile"})
+        inner_dir = workdir / INNER_DIR
+        inner_dir.mkdir()
+        return self.inner.observe(Candidate(text, candidate.flags), inner_dir)
+
+    def _import_failure(self, result: ProcessResult) -> Verdict:
+        signature = import_signature(result)
+        line = "timed out" if result.timed_out else import_error_line(result.stderr)
+        verdict = Verdict(
+            False,
+            signature,
+            f"iree-import-onnx fails: {line}",
+            {"stage": "import", "returncode": result.returncode},
+            excerpt=_excerpt(result.stderr),
+        )
+        match = getattr(self.inner, "match", None)
+        if self.reference is None:
+            # Uncalibrated: an import error is the failure of a plain compile-error oracle only.
+            compile_error = isinstance(self.inner, CompileError) and not isinstance(self.inner, (Crash, Timeout))
+            crash = isinstance(self.inner, Crash) and result.signal_name is not None
+            verdict.interesting = (compile_error and not result.timed_out) or crash
+            if verdict.interesting and match is not None:
+                verdict.interesting = bool(match.search(result.stderr))
+        elif is_import_failure(self.reference):
+            if match is not None:
+                verdict.interesting = bool(match.search(result.stderr))
+            else:
+                verdict.interesting = signature == self.reference.signature
+            if not verdict.interesting:
+                verdict.detail = f"iree-import-onnx fails differently: {signature}"
+        return verdict
+
+    def calibrated(self, original: Verdict) -> Oracle:
+        inner = self.inner if is_import_failure(original) else self.inner.calibrated(original)
+        return self._evolved(reference=original, inner=inner)
+
+    def with_compiler(self, warm: WarmCompiler | None) -> Oracle:
+        return self._evolved(warm=warm, inner=self.inner.with_compiler(warm))
+
+    def stopping_at(self, phase: str | None) -> Oracle:
+        return self._evolved(inner=self.inner.stopping_at(phase))
+
+    def reproduce_command(self, candidate: Candidate, path: str) -> str:
+        mlir = mlir_path_for(path)
+        imported = ["iree-import-onnx", path, "-o", mlir]
+        if self.options.opset_version is not None:
+            imported += ["--opset-version", str(self.options.opset_version)]
+        head = shlex.join(imported)
+        if is_import_failure(self.reference):
+            return head
+        return f"{head} && {self.inner.reproduce_command(Candidate('', candidate.flags), mlir)}"
+
+
+def onnx_oracle(oracle: Oracle) -> Oracle:
+    """The oracle that judges serialised ONNX candidates: `oracle` on the imported MLIR, or
+    `oracle` itself when it judges ONNX models directly (it imports them itself)."""
+    return oracle if oracle.judges_onnx else ImportedOnnx(oracle)
+
+
+def mlir_path_for(path: str) -> str:
+    """`model.reduced.onnx` -> `model.reduced.mlir`."""
+    p = Path(path)
+    return str(p.with_suffix(".mlir")) if p.suffix else f"{path}.mlir"

@@ -1,0 +1,204 @@
+"""The ONNX reference an IREE result is judged against: `onnx.reference`, read the way the spec reads.
+
+One implementation for the fuzzer (which builds a model and compares every pipeline with it)
+and the `reference-mismatch` oracle (which does the same for each candidate of a reduction).
+
+`onnx.reference`'s QLinearConv and QLinearMatMul (onnx 1.23) add the output zero point *before*
+rounding, so with an odd zero point every tie lands on the other neighbour; the QLinearMatMul spec
+says y = saturate(round_half_even(x / y_scale) + y_zero_point), as QuantizeLinear does. IREE 3.13
+follows the spec (measured on generated QLinearConv cases: every mismatch against the stock
+reference was a tie, none against the spec formula). `reference_outputs` therefore replaces those
+two kernels by spec-conforming ones unless `stock=True`.
+
+The graph also says how closely a result must match: the longest reduction (K of a matmul,
+C*kh*kw of a conv) scales float tolerances, and a graph that requantizes may round 8-bit
+results 1 LSB apart.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import onnx
+from onnx import helper, shape_inference
+from onnx.reference import ReferenceEvaluator
+from onnx.reference.ops.op_conv import _conv_implementation
+from onnx.reference.ops.op_qlinear_conv import QLinearConv as _StockQLinearConv
+from onnx.reference.ops.op_qlinear_matmul import QLinearMatMul as _StockQLinearMatMul
+
+from oracles.numeric.arrays import (
+    ArgType,
+    array_file,
+    inputs_for_signature,
+    write_array,
+)
+
+MATMULS = frozenset({"MatMul", "Gemm", "MatMulInteger", "QLinearMatMul"})
+CONVS = frozenset({"Conv", "ConvInteger", "QLinearConv"})
+# Ops whose 8-bit results come from rounding a scaled value: IREE may land 1 LSB from the reference.
+REQUANTIZING = frozenset({"QuantizeLinear", "QLinearConv", "QLinearMatMul", "DynamicQuantizeLinear"})
+# Where each quantized op takes its scales (input positions).
+SCALE_INPUTS = {"QuantizeLinear": (1,), "DequantizeLinear": (1,), "QLinearConv": (1, 4, 6), "QLinearMatMul": (1, 4, 6)}
+
+
+def _requantize(acc: np.ndarray, multiplier: np.ndarray, zero_point: np.ndarray) -> np.ndarray:
+    """saturate(round_half_even(acc * multiplier) + zero_point), the spec's order."""
+    info = np.iinfo(zero_point.dtype)
+    q = np.rint(acc * multiplier) + zero_point.astype(np.int64)
+    return np.clip(q, info.min, info.max).astype(zero_point.dtype)
+
+
+class QLinearConv(_StockQLinearConv):
+    def _run(self, x, x_scale, x_zero_point, w, w_scale, w_zero_point, y_scale, y_zero_point, B=None,
+             auto_pad=None, dilations=None, group=None, kernel_shape=None, pads=None, strides=None):  # fmt: skip
+        per_channel = (-1,) + (1,) * (w.ndim - 1)
+        wz = w_zero_point.astype(np.int32)
+        W = w.astype(np.int32) - (wz.reshape(per_channel) if wz.size > 1 else wz)
+        X = x.astype(np.int32) - x_zero_point.astype(np.int32)
+        acc = _conv_implementation(
+            X, W, B, auto_pad or self.auto_pad, dilations or self.dilations, group or self.group,
+            kernel_shape or self.kernel_shape, pads or self.pads, strides or self.strides,
+        ).astype(np.int32)  # fmt: skip
+        ws = w_scale.reshape((1, -1) + (1,) * (x.ndim - 2)) if np.size(w_scale) > 1 else w_scale
+        return (_requantize(acc, x_scale * ws / y_scale, y_zero_point),)
+
+
+class QLinearMatMul(_StockQLinearMatMul):
+    def _run(self, a, a_scale, a_zero_point, b, b_scale, b_zero_point, y_scale, y_zero_point):
+        acc = np.matmul(a.astype(np.int32) - a_zero_point.astype(np.int32), b.astype(np.int32) - b_zero_point.astype(np.int32))
+        return (_requantize(acc, a_scale * b_scale / y_scale, y_zero_point),)
+
+
+def reference_outputs(
+    model: onnx.ModelProto, inputs: dict[str, np.ndarray], *, stock: bool = False, strict: bool = False
+) -> list[np.ndarray]:
+    """`onnx.reference` outputs; QLinearConv/QLinearMatMul round as the spec says unless `stock`.
+
+    `strict` accepts only answers a quantized model can mean: it raises FloatingPointError where
+    the evaluation divides by zero or makes a NaN (numpy would cast the NaN to an arbitrary
+    integer), and ValueError where a quantization scale is not a positive number. A reducer
+    zeroes initializers and turns tensors into seeded inputs, and a zero scale is a different,
+    degenerate computation than the one the original got wrong.
+    """
+    evaluator = ReferenceEvaluator(model) if stock else ReferenceEvaluator(model, new_ops=[QLinearConv, QLinearMatMul])
+    if not strict:
+        return [np.asarray(v) for v in evaluator.run(None, inputs)]
+    with np.errstate(divide="raise", invalid="raise"):
+        values = evaluator.run(None, inputs, intermediate=True)
+    for node in model.graph.node:
+        for position in SCALE_INPUTS.get(node.op_type, ()):
+            name = node.input[position] if position < len(node.input) else ""
+            scale = np.asarray(values.get(name, 1.0), dtype=np.float64)
+            if name and not np.all(np.isfinite(scale) & (scale > 0)):
+                raise ValueError(f"{node.op_type} scale {name!r} is not positive ({scale.reshape(-1)[:4].tolist()})")
+    return [np.asarray(values[output.name]) for output in model.graph.output]
+
+
+# ---------------------------------------------------------------------------------------------
+# Inputs
+
+
+def _type_of(value: onnx.ValueInfoProto) -> ArgType:
+    """(static shape, numpy dtype) of a graph input; ValueError for what cannot be fed."""
+    tensor = value.type.tensor_type
+    if not value.type.HasField("tensor_type"):
+        raise ValueError(f"input {value.name!r} is not a tensor")
+    if not tensor.HasField("shape"):
+        raise ValueError(f"input {value.name!r} has no shape; the model needs static input shapes")
+    dims = []
+    for dim in tensor.shape.dim:
+        if not dim.HasField("dim_value"):
+            raise ValueError(f"input {value.name!r} has a dynamic dimension; the model needs static input shapes")
+        dims.append(dim.dim_value)
+    try:
+        dtype = np.dtype(helper.tensor_dtype_to_np_dtype(tensor.elem_type))
+    except (KeyError, TypeError, ValueError):
+        raise ValueError(f"input {value.name!r} has element type {tensor.elem_type}, which has no numpy counterpart") from None
+    return tuple(dims), dtype
+
+
+def graph_inputs(model: onnx.ModelProto) -> list[tuple[str, ArgType]]:
+    """The inputs a caller feeds (initializers listed as inputs have their value), in graph order."""
+    initialized = {t.name for t in model.graph.initializer}
+    return [(value.name, _type_of(value)) for value in model.graph.input if value.name not in initialized]
+
+
+def seeded_inputs(model: onnx.ModelProto, seed: int) -> dict[str, np.ndarray]:
+    """Small-integer inputs by name, from the inputs' types (`inputs_for_signature`): exact in every
+    float type, so the reference is exact and what differs comes from the compiler."""
+    named = graph_inputs(model)
+    values = inputs_for_signature([arg for _, arg in named], seed)
+    return {name: np.asarray(value) for (name, _), value in zip(named, values)}
+
+
+# ---------------------------------------------------------------------------------------------
+# Tolerance
+
+
+def _static_shapes(model: onnx.ModelProto) -> dict[str, tuple[int, ...]]:
+    try:
+        model = shape_inference.infer_shapes(model)
+    except (onnx.shape_inference.InferenceError, onnx.checker.ValidationError, ValueError, RuntimeError):
+        pass  # declared types and initializers are enough for a tolerance
+    shapes: dict[str, tuple[int, ...]] = {t.name: tuple(t.dims) for t in model.graph.initializer}
+    graph = model.graph
+    for value in (*graph.input, *graph.value_info, *graph.output):
+        dims = value.type.tensor_type.shape.dim
+        if value.type.tensor_type.HasField("shape") and all(d.HasField("dim_value") for d in dims):
+            shapes.setdefault(value.name, tuple(d.dim_value for d in dims))
+    return shapes
+
+
+def _attribute(node: onnx.NodeProto, name: str, default: int) -> int:
+    return next((helper.get_attribute_value(a) for a in node.attribute if a.name == name), default)
+
+
+def reduction_length(model: onnx.ModelProto) -> int:
+    """The longest reduction in the graph (K of a matmul, C/group*kh*kw of a conv), for tolerances."""
+    shapes = _static_shapes(model)
+    longest = 1
+    for node in model.graph.node:
+        if node.op_type in MATMULS and node.input:
+            a = shapes.get(node.input[0], ())
+            transposed = node.op_type == "Gemm" and _attribute(node, "transA", 0)
+            k = a[0] if transposed and a else (a[-1] if a else 1)
+            longest = max(longest, k)
+        elif node.op_type in CONVS and len(node.input) > 1:
+            weight = shapes.get(node.input[3 if node.op_type == "QLinearConv" else 1], ())
+            longest = max(longest, math.prod(weight[1:]) if len(weight) > 1 else 1)
+    return longest
+
+
+def is_quantized(model: onnx.ModelProto) -> bool:
+    """True when the graph requantizes somewhere: 8-bit results may then be 1 LSB apart."""
+    return any(node.op_type in REQUANTIZING for node in model.graph.node)
+
+
+def non_finite_output(outputs: list[np.ndarray]) -> int | None:
+    """The index of the first float output holding NaN or Inf, or None."""
+    for index, output in enumerate(outputs):
+        if output.dtype.kind in "iub":
+            continue
+        with np.errstate(invalid="ignore"):
+            if not np.all(np.isfinite(output.astype(np.float64))):
+                return index
+    return None
+
+
+def write_inputs(model_path: Path, seed: int, directory: Path) -> list[str]:
+    """Writes arg<i> (the seeded inputs) and expected<j> (the reference's outputs); their names."""
+    model = onnx.load_model_from_string(model_path.read_bytes())
+    inputs = seeded_inputs(model, seed)
+    try:
+        expected = reference_outputs(model, inputs, strict=True)
+    except Exception as err:  # noqa: BLE001  (onnx.reference raises anything for a graph it cannot run)
+        raise ValueError(f"onnx.reference fails: {' '.join(str(err).split())}") from None
+    written = []
+    for stem, values in (("arg", list(inputs.values())), ("expected", expected)):
+        for i, value in enumerate(values):
+            path = directory / array_file(np.asarray(value).dtype, f"{stem}{i}")
+            write_array(np.asarray(value), path)
+            written.append(path.name)
+    return written

@@ -1,0 +1,215 @@
+"""A warm compiler: `iree-compile`'s work through `iree.compiler.api` in long-lived workers.
+
+A fresh `iree-compile` spends a good part of a second starting before it compiles anything; on
+the small candidates of a reduction that is most of each call. Workers keep the compiler loaded.
+Crash isolation is kept: workers are spawned processes, a compile that kills its worker is run
+again as its own `iree-compile` process (which confirms the crash with its real signal and
+output), and one past its time limit costs the pool and is a timeout. A flag only the command
+line takes (`--mlir-print-debuginfo`, the tool's dump directories) sends the compile isolated.
+The fuzzer's in-process backend runs `compile_in_process` in its own workers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import resource
+import signal
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures.process import BrokenProcessPool
+from ctypes import c_char_p, c_void_p
+from pathlib import Path
+
+from oracles.toolchain.tools import Limits, ProcessResult, clip_output
+
+COMPILE_TO = "--compile-to="
+COMPILE_FROM = "--compile-from="
+_LOG_NAME = ".warm-compile.log"
+
+
+def compile_in_process(source: Path, flags: Sequence[str], output: Path) -> bool | None:
+    """Compiles like `iree-compile FLAGS SOURCE -o OUTPUT`, in this process.
+
+    True when it compiled, False when it failed (diagnostics go to fd 2, as the tool prints
+    them), None when a flag is one only the command line takes: run the tool instead.
+    """
+    from iree.compiler import api
+
+    phase = next((f[len(COMPILE_TO) :] for f in flags if f.startswith(COMPILE_TO)), "end")
+    start = next((f[len(COMPILE_FROM) :] for f in flags if f.startswith(COMPILE_FROM)), None)
+    session_flags = [f for f in flags if not f.startswith((COMPILE_TO, COMPILE_FROM))]
+    with api.Session() as session:
+        try:
+            session.set_flags(*session_flags)
+        except ValueError:  # a global (not per-session) option
+            return None
+        with session.invocation() as invocation:
+            invocation.enable_console_diagnostics()
+            if phase != "end" and not _set_phase(invocation, "To", phase):
+                return None
+            if start is not None and not _set_phase(invocation, "From", start):
+                return None
+            if not (invocation.parse_source(api.Source.open_file(session, str(source))) and invocation.execute()):
+                return False
+            out = api.Output.open_file(str(output))
+            (invocation.output_vm_bytecode if phase == "end" else invocation.output_ir)(out)
+            out.keep()
+            out.close()
+            return True
+
+
+def _set_phase(invocation, which: str, phase: str) -> bool:
+    """`--compile-to` / `--compile-from` (`which` "To" / "From"): tool options the Python API
+    leaves out; the C API it wraps has them."""
+    try:
+        from iree.compiler.api import ctypes_dl
+
+        set_phase = getattr(ctypes_dl._dylib, f"ireeCompilerInvocationSetCompile{which}Phase")
+        set_phase.argtypes, set_phase.restype = [c_void_p, c_char_p], None
+        set_phase(invocation._inv_p, phase.encode())
+    except AttributeError:  # another wheel's API: the command line still works
+        return False
+    return True
+
+
+def spawn_pool(workers: int, initializer: Callable[..., None] | None = None, initargs: tuple = ()) -> ProcessPoolExecutor:
+    """Workers that are spawned, not forked: a fork of a process whose compiler or MLIR context
+    already runs threads inherits their locks held, and the child's first compile waits forever."""
+    spawn = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(max_workers=workers, initializer=initializer, initargs=initargs, mp_context=spawn)
+
+
+def kill_pool(pool: ProcessPoolExecutor) -> None:
+    """Kills every worker at once (one may hang in the compiler, where no shutdown reaches it)."""
+    for process in list(getattr(pool, "_processes", {}).values()):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(process.pid, signal.SIGKILL)
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _start_worker(memory_cap_mb: int) -> None:
+    cap = memory_cap_mb * 1024 * 1024
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+    from iree.compiler import api  # noqa: F401  (loads the compiler library before the first job)
+
+
+def compile_capturing(source: Path, flags: Sequence[str], output: Path) -> ProcessResult | None:
+    """`compile_in_process` with its diagnostics as a `ProcessResult`, as `run_tool` gives them;
+    None: a flag only the command line takes, run the tool instead."""
+    start = time.monotonic()
+    return _captured(_compile_job(str(source), list(flags), str(output), str(source.parent)), source, start)
+
+
+def _captured(ok: bool | None, source: Path, start: float) -> ProcessResult | None:
+    """A finished `_compile_job` as `run_tool` would report it; None passes "run the tool" on."""
+    if ok is None:
+        return None
+    return ProcessResult(0 if ok else 1, "", _read_log(source), time.monotonic() - start)
+
+
+def _read_log(source: Path) -> str:
+    path = source.parent / _LOG_NAME
+    text = path.read_text(errors="replace") if path.is_file() else ""
+    path.unlink(missing_ok=True)
+    return clip_output(text)
+
+
+def _compile_job(source: str, flags: list[str], output: str, workdir: str) -> bool | None:
+    """One compile in a worker, its diagnostics caught in a file in the candidate's workdir."""
+    log = os.open(os.path.join(workdir, _LOG_NAME), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    saved_stderr, saved_cwd = os.dup(2), os.getcwd()
+    os.dup2(log, 2)
+    try:
+        os.chdir(workdir)  # as the tool runs: relative paths in flags resolve there
+        return compile_in_process(Path(source), flags, Path(output))
+    finally:
+        os.chdir(saved_cwd)
+        os.dup2(saved_stderr, 2)
+        os.close(saved_stderr)
+        os.close(log)
+
+
+class WarmCompiler:
+    """A pool of warm compiler workers, started on first use and replaced when one dies or hangs.
+
+    Pickled (to a remote executor) it arrives switched off: a worker pool belongs to one process.
+    """
+
+    def __init__(self, workers: int, memory_cap_mb: int) -> None:
+        self.workers = max(1, workers)
+        self.memory_cap_mb = memory_cap_mb
+        self.enabled = True
+        self.crashes = 0  # compiles that killed a worker (each re-run isolated)
+        self._pool: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return "WarmCompiler()"  # verdicts do not depend on where the compiler ran
+
+    def __getstate__(self) -> dict:
+        return {"workers": self.workers, "memory_cap_mb": self.memory_cap_mb}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__init__(state["workers"], state["memory_cap_mb"])
+        self.enabled = False
+
+    def compile(self, flags: Sequence[str], source: Path, output: Path, limits: Limits) -> ProcessResult | None:
+        """The compile's outcome as `run_tool` would give it, or None: run it isolated instead."""
+        pool = self._current_pool()
+        if pool is None:
+            return None
+        start = time.monotonic()
+        try:
+            future = pool.submit(_compile_job, str(source), list(flags), str(output), str(source.parent))
+        except RuntimeError:  # replaced or shut down meanwhile
+            return None
+        except (OSError, AssertionError):  # this process may not start workers (a daemon, no fds left)
+            self.shutdown()
+            return None
+        try:
+            ok = future.result(timeout=limits.timeout_s)
+        except FutureTimeout:
+            self._replace(pool)
+            return ProcessResult(-signal.SIGKILL, "", _read_log(source), time.monotonic() - start, timed_out=True)
+        except BrokenProcessPool:  # a worker died: the isolated re-run says how
+            self.crashes += 1
+            self._replace(pool)
+            return None
+        return _captured(ok, source, start)
+
+    def start(self) -> None:
+        """Spawns the workers now (they load the compiler while the caller does other work)."""
+        pool = self._current_pool()
+        try:
+            for _ in range(self.workers if pool is not None else 0):
+                pool.submit(os.getpid)
+        except (OSError, AssertionError):  # no workers here: every compile runs the tool
+            self.shutdown()
+
+    def shutdown(self) -> None:
+        with self._lock:
+            self.enabled = False
+            if self._pool is not None:
+                kill_pool(self._pool)
+                self._pool = None
+
+    def _current_pool(self) -> ProcessPoolExecutor | None:
+        with self._lock:
+            if not self.enabled:
+                return None
+            if self._pool is None:
+                self._pool = spawn_pool(self.workers, _start_worker, (self.memory_cap_mb,))
+            return self._pool
+
+    def _replace(self, broken: ProcessPoolExecutor) -> None:
+        with self._lock:
+            if self._pool is broken:
+                kill_pool(broken)
+                self._pool = None
+

@@ -1,0 +1,36 @@
+"""Which level of IR (or which format) an input is: what decides the passes that apply to it."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from oracles import Candidate
+from oracles.mlir import ir as irx
+
+
+class InputKind(str, Enum):
+    ONNX = "onnx"  # a serialised ONNX model
+    TORCH = "torch"  # torch dialect, as iree-import-onnx writes it (`torch.operator "onnx.*"`)
+    LINALG = "linalg"  # linalg on tensors (StableHLO, TOSA, or IREE's input phase)
+    FLOW_STREAM = "flow/stream"  # IREE's own dialects after dispatch formation
+    HAL_EXECUTABLE = "hal.executable"  # one dispatch alone, as --iree-hal-dump-executable-sources-to writes it
+
+
+MLIR_KINDS = frozenset({InputKind.TORCH, InputKind.LINALG, InputKind.FLOW_STREAM, InputKind.HAL_EXECUTABLE})
+EVERY_KIND = MLIR_KINDS | {InputKind.ONNX}
+
+
+def input_kind(candidate: Candidate) -> InputKind:
+    """The kind of a candidate: its highest-level dialect wins (torch over flow over linalg)."""
+    if candidate.binary is not None:
+        return InputKind.ONNX
+    module = irx.parse(candidate.text)
+    top = {op.operation.name for op in module.body.operations}
+    if "hal.executable" in top and not irx.functions(module):
+        return InputKind.HAL_EXECUTABLE
+    dialects = {op.name.split(".", 1)[0] for op in irx.walk_ops(module.operation)}
+    if "torch" in dialects:
+        return InputKind.TORCH
+    if dialects & {"flow", "stream", "hal"}:
+        return InputKind.FLOW_STREAM
+    return InputKind.LINALG

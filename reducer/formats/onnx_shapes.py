@@ -1,0 +1,231 @@
+"""Tensor dimensions of an ONNX model, and resizing one while every dependent shape stays consistent.
+
+A dimension target is a set of (tensor, axis) places among graph inputs, initializers and
+Constant values that change together: first every place holding the same size (so a conv's input
+channels and its weight's in-channels move as one), then each place alone. Shape inference
+recomputes every intermediate type; attribute fix-ups keep kernel sizes, pads and depthwise
+group counts consistent with the new weights. A resize the checker or strict inference rejects
+is no candidate, nor one that adds a degenerate tensor (`reducer.formats.degenerate`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import onnx
+from onnx import helper, numpy_helper, shape_inference
+
+from reducer.formats import degenerate, onnx_model
+from reducer.formats.onnx_model import OnnxLoadError
+
+Place = tuple[str, int]  # (tensor name, axis)
+_CONV_OPS = {"Conv", "ConvInteger", "QLinearConv", "ConvTranspose"}
+_CONV_WEIGHT_INPUT = {"Conv": 1, "ConvInteger": 1, "ConvTranspose": 1, "QLinearConv": 3}
+_CONV_DATA_INPUT = {"Conv": 0, "ConvInteger": 0, "ConvTranspose": 0, "QLinearConv": 0}
+
+
+@dataclass(frozen=True)
+class Dimension:
+    key: str  # stable across resizes of other dimensions
+    places: tuple[Place, ...]
+    value: int
+
+
+def _is_shape_data(tensor: onnx.TensorProto) -> bool:
+    """1-D int64 tensors are shapes, axes, pads or indices: resizing them changes meaning."""
+    return tensor.data_type == onnx.TensorProto.INT64 and len(tensor.dims) <= 1
+
+
+def _constant_tensors(model: onnx.ModelProto) -> dict[str, onnx.TensorProto]:
+    found = {t.name: t for t in model.graph.initializer}
+    for node in model.graph.node:
+        if node.op_type == "Constant":
+            for attr in node.attribute:
+                if attr.name == "value" and attr.type == onnx.AttributeProto.TENSOR:
+                    found[node.output[0]] = attr.t
+    return found
+
+
+def _input_shapes(model: onnx.ModelProto) -> dict[str, list[int]]:
+    constants = _constant_tensors(model)
+    shapes = {}
+    for value in model.graph.input:
+        if value.name in constants:
+            continue
+        dims = value.type.tensor_type.shape.dim
+        if all(d.HasField("dim_value") for d in dims):
+            shapes[value.name] = [d.dim_value for d in dims]
+    return shapes
+
+
+def places(model: onnx.ModelProto) -> dict[Place, int]:
+    """Every resizable (tensor, axis) with its current size, in a stable order."""
+    found: dict[Place, int] = {}
+    for name, dims in _input_shapes(model).items():
+        for axis, size in enumerate(dims):
+            found[(name, axis)] = size
+    for name, tensor in _constant_tensors(model).items():
+        if not _is_shape_data(tensor):
+            for axis, size in enumerate(tensor.dims):
+                found[(name, axis)] = size
+    return found
+
+
+def dimensions(model: onnx.ModelProto) -> list[Dimension]:
+    """Value classes first (all places of one size move together), then single places."""
+    sizes = places(model)
+    by_value: dict[int, list[Place]] = {}
+    for place, size in sizes.items():
+        if size > 1:
+            by_value.setdefault(size, []).append(place)
+    result = [Dimension(f"size {size} at {members[0][0]}[{members[0][1]}]", tuple(members), size) for size, members in by_value.items()]
+    result.sort(key=lambda d: -d.value)  # the largest sizes first: they shrink the most
+    for place, size in sizes.items():
+        if size > 1 and len(by_value[size]) > 1:
+            result.append(Dimension(f"{place[0]}[{place[1]}]", (place,), size))
+    return result
+
+
+def _sliced(tensor: onnx.TensorProto, axis: int, size: int) -> onnx.TensorProto:
+    array = numpy_helper.to_array(tensor)
+    index = [slice(None)] * array.ndim
+    index[axis] = slice(0, size)
+    return numpy_helper.from_array(np.ascontiguousarray(array[tuple(index)]), tensor.name)
+
+
+def resize(model: onnx.ModelProto, dimension: Dimension, size: int) -> onnx.ModelProto | None:
+    """A copy with every place of `dimension` set to `size`, fixed up and checked; None if invalid."""
+    edited = onnx.ModelProto()
+    edited.CopyFrom(model)
+    graph = edited.graph
+    targets = set(dimension.places)
+    for value in graph.input:
+        for axis, dim in enumerate(value.type.tensor_type.shape.dim):
+            if (value.name, axis) in targets:
+                dim.dim_value = size
+    for i, tensor in enumerate(graph.initializer):
+        for axis in range(len(tensor.dims)):
+            if (tensor.name, axis) in targets:
+                graph.initializer[i].CopyFrom(_sliced(graph.initializer[i], axis, size))
+    for node in graph.node:
+        if node.op_type == "Constant":
+            for attr in node.attribute:
+                if attr.name == "value" and attr.type == onnx.AttributeProto.TENSOR:
+                    for axis in range(len(attr.t.dims)):
+                        if (node.output[0], axis) in targets:
+                            attr.t.CopyFrom(_sliced(attr.t, axis, size))
+                    attr.t.name = ""
+    _fix_convolutions(edited, dimension.value, size, targets)
+    # Intermediate and output types are recomputed, not carried over.
+    del graph.value_info[:]
+    for value in graph.output:
+        value.type.tensor_type.ClearField("shape")
+    try:
+        inferred = shape_inference.infer_shapes(edited, check_type=True, strict_mode=True, data_prop=True)
+    except Exception:  # noqa: BLE001  (InferenceError and friends: the resize does not fit)
+        return None
+    types = {v.name: v.type for v in [*inferred.graph.value_info, *inferred.graph.output]}
+    if not _convolutions_consistent(inferred) or not _per_channel_consistent(inferred):
+        return None
+    if not degenerate.onnx_sites(inferred) <= degenerate.onnx_model_sites(model):
+        return None  # a zero-sized tensor or a window past its input the model did not have
+    for value in graph.output:
+        if value.name not in types or not types[value.name].tensor_type.HasField("shape"):
+            return None  # an output whose shape inference cannot tell: the importer needs it
+        value.type.CopyFrom(types[value.name])
+    try:
+        onnx_model.check(edited)
+    except OnnxLoadError:
+        return None
+    return edited
+
+
+def _fix_convolutions(model: onnx.ModelProto, old: int, new: int, targets: set[Place]) -> None:
+    """Kernel shapes follow the weights, pads stay below the kernel, depthwise groups follow channels."""
+    constants = _constant_tensors(model)
+    shapes = {**_input_shapes(model), **{name: list(t.dims) for name, t in constants.items()}}
+    for node in model.graph.node:
+        if node.op_type not in _CONV_OPS:
+            continue
+        weight = shapes.get(node.input[_CONV_WEIGHT_INPUT[node.op_type]])
+        attrs = {a.name: a for a in node.attribute}
+        if weight is not None and "kernel_shape" in attrs:
+            kernel = weight[2:]
+            attrs["kernel_shape"].ints[:] = kernel
+            if "pads" in attrs and len(attrs["pads"].ints) == 2 * len(kernel):
+                rank = len(kernel)
+                attrs["pads"].ints[:] = [min(p, kernel[i % rank] - 1) for i, p in enumerate(attrs["pads"].ints)]
+        data = node.input[_CONV_DATA_INPUT[node.op_type]]
+        if "group" in attrs and attrs["group"].i == old and (data, 1) in targets:
+            attrs["group"].CopyFrom(helper.make_attribute("group", new))  # depthwise stays depthwise
+
+
+def _convolutions_consistent(inferred: onnx.ModelProto) -> bool:
+    """Input channels == weight in-channels x group: ONNX inference does not check it, IREE does."""
+    known = {v.name: v.type.tensor_type for v in [*inferred.graph.input, *inferred.graph.value_info]}
+    constants = _constant_tensors(inferred)
+    for node in inferred.graph.node:
+        if node.op_type not in ("Conv", "ConvInteger", "QLinearConv"):
+            continue
+        data, weight = node.input[_CONV_DATA_INPUT[node.op_type]], node.input[_CONV_WEIGHT_INPUT[node.op_type]]
+        weight_dims = list(constants[weight].dims) if weight in constants else _dims(known.get(weight))
+        data_dims = _dims(known.get(data))
+        group = next((a.i for a in node.attribute if a.name == "group"), 1)
+        if len(weight_dims) > 1 and len(data_dims) > 1 and data_dims[1] != weight_dims[1] * group:
+            return False
+    return True
+
+
+# op -> (parameter input, the input it describes, that input's axis or None for the op's `axis`):
+# a 1-D parameter of more than one element has one entry per slice along that axis.
+_PER_CHANNEL: dict[str, tuple[tuple[int, int, int | None], ...]] = {
+    "Conv": ((2, 1, 0),),
+    "ConvInteger": ((3, 1, 0),),
+    "QLinearConv": ((4, 3, 0), (5, 3, 0), (8, 3, 0)),
+    "MatMulInteger": ((2, 0, -2), (3, 1, -1)),
+    "QLinearMatMul": ((1, 0, -2), (2, 0, -2), (4, 3, -1), (5, 3, -1)),
+    "QuantizeLinear": ((1, 0, None), (2, 0, None)),
+    "DequantizeLinear": ((1, 0, None), (2, 0, None)),
+}
+
+
+def _per_channel_consistent(inferred: onnx.ModelProto) -> bool:
+    """Per-channel scales, zero points and biases keep one entry per channel.
+
+    ONNX shape inference does not check them, and a model whose weight lost channels its zero
+    points kept is a different, invalid program: the reduction must not drift onto it.
+    """
+    known = {v.name: _dims(v.type.tensor_type) for v in [*inferred.graph.input, *inferred.graph.value_info]}
+    known.update({name: list(t.dims) for name, t in _constant_tensors(inferred).items()})
+    for node in inferred.graph.node:
+        attrs = {a.name: a for a in node.attribute}
+        if "block_size" in attrs:
+            continue  # blocked quantization: its own shape rule, checked by the op schema
+        for param, described, axis in _PER_CHANNEL.get(node.op_type, ()):
+            if param >= len(node.input) or not node.input[param] or described >= len(node.input):
+                continue
+            values, shape = known.get(node.input[param], []), known.get(node.input[described], [])
+            if len(values) != 1 or values[0] <= 1 or not shape:
+                continue
+            where = axis if axis is not None else (attrs["axis"].i if "axis" in attrs else 1)
+            if not -len(shape) <= where < len(shape) or shape[where] not in (values[0], -1):
+                return False
+    return True
+
+
+def _dims(tensor_type) -> list[int]:
+    if tensor_type is None or not tensor_type.HasField("shape"):
+        return []
+    return [d.dim_value if d.HasField("dim_value") else -1 for d in tensor_type.shape.dim]
+
+
+def shape_summary(model: onnx.ModelProto, named: bool = True) -> str:
+    """'x: 1x32x16x16, w: 64x32x1x1' for the graph inputs and non-shape constants.
+
+    `named=False` leaves the names out where they carry no meaning (a lifted function's are
+    positional, so the same name before and after reduction may be another tensor).
+    """
+    shapes = [(name, dims) for name, dims in _input_shapes(model).items()]
+    shapes += [(name, t.dims) for name, t in _constant_tensors(model).items() if not _is_shape_data(t) and len(t.dims)]
+    return ", ".join((f"{name}: " if named else "") + "x".join(map(str, dims)) for name, dims in shapes)

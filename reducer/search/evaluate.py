@@ -1,0 +1,139 @@
+"""Runs the oracle on candidates: content-hash cache, verdicts kept on disk, any executor."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from collections.abc import Iterable
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from dataclasses import dataclass
+
+from oracles import Candidate, Oracle, Verdict
+from reducer.passes.base import Proposal
+from reducer.search.interrupt import Interruption
+from reducer.storage.verdict_store import VerdictStore
+
+
+@dataclass
+class EvaluationStats:
+    oracle_calls: int = 0
+    cache_hits: int = 0  # answered without a call: this run's memory or the disk store
+    stored_hits: int = 0  # of those, from verdicts an earlier run left on disk
+    failed_calls: int = 0  # the call itself broke (a cluster worker died): counted uninteresting
+    conversions: int = 0  # format changes run for passes (an ONNX graph imported back to MLIR)
+    in_flight: int = 0  # calls sent to the executor and not back yet (the live status line shows it)
+
+
+def _settled(verdict: Verdict) -> Future:
+    future: Future = Future()
+    future.set_result(verdict)
+    return future
+
+
+def verdict_of(future: Future) -> Verdict:
+    """The call's verdict; a call that raised (a lost worker) is a failed call, not a dead reduction."""
+    try:
+        return future.result()
+    except Exception as err:  # noqa: BLE001  (whatever broke the call, the reduction goes on)
+        return Verdict(False, "", f"oracle call failed: {type(err).__name__}: {err}", {"failed": 1})
+
+
+class Evaluator:
+    """Judges candidates with one oracle; `jobs` of them at once through a concurrent.futures executor.
+
+    Compiles run as child processes, so a thread pool keeps every core busy; any other
+    `concurrent.futures.Executor` (a Dask cluster's, see reducer/cluster.py) can be passed in.
+    With a `store`, verdicts outlive the run; a verdict on disk is only reused under the same
+    oracle, options, calibration and IREE build (see reducer/verdict_store.py).
+    """
+
+    def __init__(
+        self,
+        oracle: Oracle,
+        jobs: int = 1,
+        executor: Executor | None = None,
+        deadline: float | None = None,
+        store: VerdictStore | None = None,
+        interruption: Interruption | None = None,
+    ) -> None:
+        self.oracle = oracle
+        self.interruption = interruption or Interruption()
+        self.deadline = deadline  # time.monotonic() after which every new candidate counts as uninteresting
+        self.jobs = max(1, jobs)
+        self.executor = executor or ThreadPoolExecutor(max_workers=self.jobs, thread_name_prefix="oracle")
+        self.store = store
+        self.cache: dict[str, Future] = {}
+        self.stats = EvaluationStats()
+        self._lock = threading.RLock()  # a call already done runs its callback inside submit
+
+    def out_of_time(self) -> bool:
+        return self.deadline is not None and time.monotonic() > self.deadline
+
+    def submit(self, candidate: Candidate) -> Future:
+        self.interruption.check()  # Ctrl-C stops the search here, between native calls
+        key = candidate.key
+        with self._lock:
+            if key in self.cache:
+                self.stats.cache_hits += 1
+                return self.cache[key]
+            stored_key = self.store.key(self.oracle, candidate) if self.store else None
+            stored = self.store.get(stored_key) if self.store and stored_key else None
+            if stored is not None:
+                self.stats.cache_hits += 1
+                self.stats.stored_hits += 1
+                future = _settled(stored)
+            elif self.out_of_time():
+                return _settled(Verdict(False, "", "time budget spent"))
+            else:
+                self.stats.oracle_calls += 1
+                self.stats.in_flight += 1
+                future = self.executor.submit(self.oracle.judge, candidate)
+                future.add_done_callback(lambda done: self._finished(done, stored_key))
+            self.cache[key] = future
+            return future
+
+    def _finished(self, future: Future, stored_key: str | None) -> None:
+        with self._lock:
+            self.stats.in_flight -= 1
+        if future.cancelled():
+            return
+        if future.exception() is not None:
+            with self._lock:
+                self.stats.failed_calls += 1
+            return
+        if self.store and stored_key and not self.interruption.requested:  # a killed compile proves nothing
+            self.store.put(stored_key, future.result())
+
+    def judge(self, candidate: Candidate) -> Verdict:
+        return verdict_of(self.submit(candidate))
+
+    def first_interesting(self, proposals: Iterable[Proposal]) -> Proposal | None:
+        """The earliest interesting proposal in order, testing up to `jobs` ahead."""
+        stream = iter(proposals)
+        pending: deque[tuple[Proposal, Future]] = deque()
+
+        def fill() -> None:
+            while len(pending) < self.jobs:
+                proposal = next(stream, None)
+                if proposal is None:
+                    return
+                pending.append((proposal, self.submit(proposal.candidate)))
+
+        fill()
+        while pending:
+            proposal, future = pending.popleft()
+            if verdict_of(future).interesting:
+                return proposal
+            fill()
+        return None
+
+    def judge_all(self, proposals: Iterable[Proposal]) -> list[bool]:
+        """Each proposal is submitted as soon as the iterable yields it, then all are awaited."""
+        futures = [self.submit(p.candidate) for p in proposals]
+        return [verdict_of(f).interesting for f in futures]
+
+    def shutdown(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        if self.store:
+            self.store.close()

@@ -1,0 +1,156 @@
+"""The reduction problem: the one owner of a reduction's state, and the one door to the oracle.
+
+Modelled on Shrink Ray's `ReductionProblem` and Hypothesis's `incorporate_new_buffer`: the
+problem holds the original, the best candidate so far, the configured oracle (calibrated,
+stopping early, on a warm compiler) and the statistics. Every verdict the reduction acts on,
+localisation and the final check included, is asked of it, so every call is counted once and
+nothing outside it touches an oracle or its stats. Improvements come in through `incorporate`,
+which writes the result before anyone announces it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable
+from concurrent.futures import Executor
+from pathlib import Path
+
+from oracles import Candidate, Oracle, Verdict
+from oracles.onnx.importer import import_model
+from oracles.toolchain.tools import scratch_dir
+from oracles.toolchain.warm import WarmCompiler
+from reducer.passes.base import Proposal
+from reducer.search.evaluate import EvaluationStats, Evaluator
+from reducer.search.interrupt import Interruption
+from reducer.storage.verdict_store import VerdictStore
+
+Log = Callable[[str], None]
+
+
+class ReductionProblem:
+    """One reduction: its original, best-so-far, oracle configuration and call statistics."""
+
+    def __init__(
+        self,
+        original: Proposal,
+        oracle: Oracle,
+        *,
+        jobs: int = 1,
+        executor: Executor | None = None,
+        store: VerdictStore | None = None,
+        interruption: Interruption | None = None,
+        write: Callable[[Proposal], None] | None = None,
+        log: Log | None = None,
+    ) -> None:
+        self.original = original
+        self.best = original
+        self.calibration: Verdict | None = None  # the original's verdict, once judged
+        self.interruption = interruption or Interruption()
+        self.log = log or (lambda _: None)
+        self._write = write or (lambda _: None)
+        self._evaluator = Evaluator(oracle, jobs, executor, store=store, interruption=self.interruption)
+        self._imported: dict[str, str | None] = {}
+
+    # -- the oracle's configuration ---------------------------------------------------------
+
+    @property
+    def oracle(self) -> Oracle:
+        """The oracle as configured now (read-only: reconfiguring goes through the methods below)."""
+        return self._evaluator.oracle
+
+    @property
+    def stats(self) -> EvaluationStats:
+        return self._evaluator.stats
+
+    @property
+    def jobs(self) -> int:
+        return self._evaluator.jobs
+
+    def set_deadline(self, deadline: float | None) -> None:
+        """After `deadline` (time.monotonic()), new candidates count as uninteresting."""
+        self._evaluator.deadline = deadline
+
+    def calibrate(self) -> Verdict:
+        """Judges the original and pins the oracle to its failure; the verdict (interesting or not)."""
+        verdict = self.judge(self.original.candidate)
+        if verdict.interesting:
+            self.calibration = verdict
+            self._evaluator.oracle = self.oracle.calibrated(verdict)
+        return verdict
+
+    def stop_early(self, phase: str) -> bool:
+        """Compiles stop at `phase` from now on, if the original still fails the same way there."""
+        stopping = self.oracle.stopping_at(phase)
+        if stopping is self.oracle or not self._fresh(stopping, self.original.candidate).interesting:
+            return False
+        self._evaluator.oracle = stopping
+        return True
+
+    def attach_compiler(self, compiler: WarmCompiler, check: Proposal) -> bool:
+        """Compiles run on `compiler` from now on, once one warm compile of `check` gives the verdict
+        `iree-compile` gave (diagnostics printed differently would change every signature)."""
+        expected = self.judge(check.candidate)
+        warm = self.oracle.with_compiler(compiler)
+        seen = self._fresh(warm, check.candidate)
+        if (seen.interesting, seen.signature) != (expected.interesting, expected.signature):
+            self.log(f"warm compiler off: it saw {seen.detail!r} where iree-compile saw {expected.detail!r}")
+            return False
+        self._evaluator.oracle = warm
+        self.log(f"warm compiler on ({compiler.workers} workers)")
+        return True
+
+    def full_compiles(self) -> None:
+        """Every compile from now on is the whole compile, run as the tool: what the printed
+        command runs (the final check, the dispatch alone)."""
+        self._evaluator.oracle = self.oracle.stopping_at(None).with_compiler(None)
+
+    # -- verdicts -----------------------------------------------------------------------------
+
+    def judge(self, candidate: Candidate) -> Verdict:
+        """The (cached) verdict on one candidate."""
+        return self._evaluator.judge(candidate)
+
+    def judge_all(self, proposals: Iterable[Proposal]) -> list[bool]:
+        return self._evaluator.judge_all(proposals)
+
+    def first_interesting(self, proposals: Iterable[Proposal]) -> Proposal | None:
+        return self._evaluator.first_interesting(proposals)
+
+    def locate(self, candidate: Candidate, debuginfo: bool = True) -> Verdict:
+        """One uncached compile that also says where the failure is (see Oracle.locate)."""
+        self.stats.oracle_calls += 1
+        return self.oracle.locate(candidate, debuginfo)
+
+    def judge_fresh(self, candidate: Candidate) -> Verdict:
+        """An uncached verdict (the final check: the written result must still fail)."""
+        return self._fresh(self.oracle, candidate)
+
+    def _fresh(self, oracle: Oracle, candidate: Candidate) -> Verdict:
+        self.stats.oracle_calls += 1
+        return oracle.judge(candidate)
+
+    def import_onnx(self, model: bytes) -> str | None:
+        """A shape pass's lifted graph imported back to MLIR, under the oracle's limits (None: it
+        does not import). Cached by content: a representation change is a pure function."""
+        key = hashlib.sha256(model).hexdigest()
+        if key not in self._imported:
+            self.stats.conversions += 1
+            options = self.oracle.options
+            with scratch_dir() as tmp:
+                self._imported[key], _ = import_model(model, Path(tmp), options.limits, options.opset_version)
+        return self._imported[key]
+
+    # -- the best candidate -------------------------------------------------------------------
+
+    def incorporate(self, proposal: Proposal, by: str = "") -> None:
+        """`proposal` (judged interesting) is the new best: written first, then announced."""
+        old, self.best = self.best, proposal
+        self._write(proposal)
+        if by:
+            self.log(
+                f"{by}: ops {old.ops} -> {proposal.ops}, bytes {old.candidate.size} -> "
+                f"{proposal.candidate.size}, flags {len(proposal.candidate.flags)}"
+            )
+
+    def shutdown(self) -> None:
+        self._evaluator.shutdown()
