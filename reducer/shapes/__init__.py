@@ -1,2 +1,5 @@
-"""Tensor shapes below ONNX: dimensions tied by op rules, resized consistently, and what makes a
-shape degenerate (checked by every shape pass)."""
+"""Tensor shapes below ONNX: dimensions of linalg-level IR and dispatches tied by each op's shape
+rule, and resized consistently (what `shrink-linalg-shapes` edits).
+
+Imports `oracles` and `reducer.formats` only.
+"""
