@@ -9,7 +9,7 @@ from oracles.compiling.dispatch_config import DispatchConfig
 from oracles.toolchain.tools import iree_version
 from reducer.culprit import Culprit, markdown_section, summary_lines
 from reducer.passes.base import Proposal
-from reducer.passes.shape_search import shapes_of
+from reducer.passes.shape_search import shapes_kept_by, shapes_of
 from reducer.search.evaluate import EvaluationStats
 from reducer.search.localize import IsolatedDispatch
 
@@ -57,6 +57,9 @@ def summary(outcome: Outcome) -> str:
         *(summary_lines(outcome.culprit) if outcome.culprit else []),
     ]
     before, after = shapes_of(o.candidate), shapes_of(b.candidate)
+    kept = shapes_kept_by(b.candidate)
+    if kept:
+        lines.insert(4, f"  shapes kept   by {kept}")
     if before and before != after:
         lines.insert(4, f"  shapes        {before}\n             -> {after}")
     if outcome.dropped_flags:

@@ -95,3 +95,47 @@ def linalg_chain(n_ops: int, bad_at: int, size: int = 64) -> str:
   }}
 }}
 """
+
+
+def matmul_like_block(m: int = 128, k: int = 64, h: int = 56, w: int = 56) -> str:
+    """Seed 004's dispatch in linalg: the 1x1 conv as a matmul-like generic (gemmA MxK, gemmB
+    KxHxW: one more trailing dim than a matmul) and its elementwise epilogue (bias, quantize /
+    dequantize at scale 1/64, residual add, relu). On gfx942 its dispatch needs 50176 bytes of LDS."""
+    out = f"tensor<{m}x{h}x{w}xf32>"
+    return f"""#lhs = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
+#rhs = affine_map<(d0, d1, d2, d3) -> (d3, d1, d2)>
+#out = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+#chan = affine_map<(d0, d1, d2) -> (d0)>
+#id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+module {{
+  func.func @matmul_like(%w: tensor<{m}x{k}xf32>, %x: tensor<{k}x{h}x{w}xf32>, %bias: tensor<{m}xf32>, %res: {out}) -> {out} {{
+    %zero = arith.constant 0.0 : f32
+    %scale = arith.constant 1.562500e-02 : f32
+    %lo = arith.constant -128.0 : f32
+    %hi = arith.constant 127.0 : f32
+    %empty = tensor.empty() : {out}
+    %acc = linalg.fill ins(%zero : f32) outs(%empty : {out}) -> {out}
+    %mm = linalg.generic {{indexing_maps = [#lhs, #rhs, #out], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}}
+        ins(%w, %x : tensor<{m}x{k}xf32>, tensor<{k}x{h}x{w}xf32>) outs(%acc : {out}) {{
+    ^bb0(%a: f32, %b: f32, %c: f32):
+      %p = arith.mulf %a, %b : f32
+      %s = arith.addf %c, %p : f32
+      linalg.yield %s : f32
+    }} -> {out}
+    %ew = linalg.generic {{indexing_maps = [#id, #chan, #id, #id], iterator_types = ["parallel", "parallel", "parallel"]}}
+        ins(%mm, %bias, %res : {out}, tensor<{m}xf32>, {out}) outs(%empty : {out}) {{
+    ^bb0(%v: f32, %b: f32, %r: f32, %o: f32):
+      %biased = arith.addf %v, %b : f32
+      %q = arith.divf %biased, %scale : f32
+      %rq = math.roundeven %q : f32
+      %cl = arith.maximumf %rq, %lo : f32
+      %ch = arith.minimumf %cl, %hi : f32
+      %dq = arith.mulf %ch, %scale : f32
+      %sum = arith.addf %dq, %r : f32
+      %relu = arith.maximumf %sum, %zero : f32
+      linalg.yield %relu : f32
+    }} -> {out}
+    return %ew : {out}
+  }}
+}}
+"""

@@ -5,7 +5,7 @@ Constant values that change together: first every place holding the same size (s
 channels and its weight's in-channels move as one), then each place alone. Shape inference
 recomputes every intermediate type; attribute fix-ups keep kernel sizes, pads and depthwise
 group counts consistent with the new weights. A resize the checker or strict inference rejects
-is no candidate.
+is no candidate, nor one that adds a degenerate tensor (`reducer.formats.degenerate`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import numpy as np
 import onnx
 from onnx import helper, numpy_helper, shape_inference
 
-from reducer.formats import onnx_model
+from reducer.formats import degenerate, onnx_model
 from reducer.formats.onnx_model import OnnxLoadError
 
 Place = tuple[str, int]  # (tensor name, axis)
@@ -128,6 +128,8 @@ def resize(model: onnx.ModelProto, dimension: Dimension, size: int) -> onnx.Mode
     types = {v.name: v.type for v in [*inferred.graph.value_info, *inferred.graph.output]}
     if not _convolutions_consistent(inferred) or not _per_channel_consistent(inferred):
         return None
+    if not degenerate.onnx_sites(inferred) <= degenerate.onnx_model_sites(model):
+        return None  # a zero-sized tensor or a window past its input the model did not have
     for value in graph.output:
         if value.name not in types or not types[value.name].tensor_type.HasField("shape"):
             return None  # an output whose shape inference cannot tell: the importer needs it

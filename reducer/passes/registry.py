@@ -34,6 +34,7 @@ from reducer.passes.onnx_simplify_initializers import OnnxSimplifyInitializers
 from reducer.passes.replace_with_argument import ReplaceWithArgument
 from reducer.passes.replace_with_constant import ReplaceWithConstant
 from reducer.passes.replace_with_operand import ReplaceWithOperand
+from reducer.passes.shrink_linalg_shapes import ShrinkLinalgShapes
 from reducer.passes.shrink_onnx_shapes import ShrinkOnnxShapes
 from reducer.passes.shrink_torch_onnx_shapes import ShrinkTorchOnnxShapes
 from reducer.passes.symbols import RemoveSymbols
@@ -59,6 +60,7 @@ class PassRow:
 
 ONNX = frozenset({InputKind.ONNX})
 TORCH = frozenset({InputKind.TORCH})
+BELOW_TORCH = frozenset({InputKind.LINALG, InputKind.FLOW_STREAM, InputKind.HAL_EXECUTABLE})
 D, B, S = Search.DDMIN, Search.BISECT, Search.SHRINK
 
 PASSES: tuple[PassRow, ...] = (
@@ -74,6 +76,7 @@ PASSES: tuple[PassRow, ...] = (
     PassRow("drop-attributes",      "attributes",           D, MLIR_KINDS, "drop attributes the verifier does not require", DropAttributes()),
     PassRow("canonicalize",         "the whole module",     D, MLIR_KINDS, "run canonicalize, cse and symbol-dce as one candidate", Canonicalize()),
     PassRow("shrink-torch-onnx-shapes", "tensor dimensions", S, TORCH,     "lift torch.operator \"onnx.*\" IR to ONNX, shrink its dimensions there, import it again", ShrinkTorchOnnxShapes()),
+    PassRow("shrink-linalg-shapes", "tensor dimensions",    S, BELOW_TORCH, "shrink tied dims of linalg / tensor IR and hal.executables: 1, 2, divisions, then bisect; every type follows", ShrinkLinalgShapes()),
     PassRow("onnx-cut-outputs",     "nodes after a tensor", B, ONNX,       "make one node's output the graph's only output, dropping what it does not need", OnnxCutOutputs()),
     PassRow("onnx-cut-inputs",      "nodes before a cut",   B, ONNX,       "drop every node before a cut point; the tensors crossing it become graph inputs", OnnxCutInputs()),
     PassRow("onnx-remove-nodes",    "nodes",                D, ONNX,       "remove nodes; their outputs become graph inputs, and what only fed them goes", OnnxRemoveNodes()),

@@ -16,6 +16,7 @@ from reducer.formats import onnx_model
 from reducer.formats.onnx_lift import NotLiftable, lift
 from reducer.formats.onnx_shapes import Dimension, dimensions, resize, shape_summary
 from reducer.passes.base import Convert, Proposal, ShrinkPass
+from reducer.shapes import mlir_shapes
 
 
 class ShrinkShapes(ShrinkPass):
@@ -52,8 +53,15 @@ def lifted_model(text: str) -> onnx.ModelProto | None:
 
 
 def shapes_of(candidate: Candidate) -> str:
-    """The input and constant shapes of an ONNX or torch-onnx candidate ('' for other IR)."""
+    """The input and constant shapes of an ONNX, torch-onnx or linalg-level candidate ('' for other IR)."""
     if candidate.binary is not None:
         return shape_summary(onnx_model.parse(candidate.binary))
     lifted = lifted_model(candidate.text) if '"onnx.' in candidate.text else None
-    return shape_summary(lifted, named=False) if lifted is not None else ""
+    if lifted is not None:
+        return shape_summary(lifted, named=False)
+    return mlir_shapes.summaries(candidate.text)[0]
+
+
+def shapes_kept_by(candidate: Candidate) -> str:
+    """What keeps dimensions of a linalg-level candidate from shrinking ('' when nothing does)."""
+    return "" if candidate.binary is not None else mlir_shapes.summaries(candidate.text)[1]

@@ -1,0 +1,107 @@
+"""Re-reduces the corpus's linalg-level entries with the linalg shape pass and prints their sizes.
+
+    python bench/reshrink_corpus.py [--jobs 2] [--only NAME ...] [--update]
+
+For every MLIR entry the pass can shrink (linalg / tensor IR: torch entries shrink through ONNX
+already), runs `reduce` with the entry's oracle, options and flags, and prints the largest
+tensor and the elements of all function arguments and constants before and after. `--update`
+writes a result back only when it still reproduces as the entry says (`corpus/test_corpus.py`'s
+check, pinned to the stored signature).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from iree.compiler import ir
+
+from oracles import OracleOptions, make_oracle
+from oracles.mlir import ir as irx
+from reducer.passes.registry import passes_for
+from reducer.session import Request, UserError, reduce_file
+from reducer.shapes import mlir_shapes
+from reducer.shapes.tensor_types import elements, static_shape
+from reducer.storage.corpus import check_entry, entry_problem, load_entries
+
+ENTRIES = ROOT / "corpus" / "entries"
+
+
+def sizes(text: str) -> tuple[int, int, str]:
+    """(largest tensor, elements of arguments and constants, shape summary) of MLIR text."""
+    ctx = irx.new_context()
+    module = irx.parse(text, ctx)
+    with ctx, ir.Location.unknown(ctx):
+        inputs = 0
+        for op in irx.walk_ops(module.operation):
+            values = [a for r in op.regions for b in r.blocks for a in b.arguments] if op.name in irx.FUNCTION_OPS else []
+            if op.name == "arith.constant":
+                values = list(op.results)
+            for value in values:
+                shape = static_shape(value.type)
+                if shape and all(d >= 0 for d in shape):
+                    inputs += elements(shape)
+        return mlir_shapes.largest_tensor(module), inputs, mlir_shapes.shape_summary(module)
+
+
+def shrinkable(text: str) -> bool:
+    ctx = irx.new_context()
+    module = irx.parse(text, ctx)
+    with ctx, ir.Location.unknown(ctx):
+        return bool(mlir_shapes.targets(module))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--only", action="append")
+    parser.add_argument("--update", action="store_true", help="write results that still reproduce back to their entries")
+    parser.add_argument("--budget", type=float, default=600.0, help="seconds per entry")
+    args = parser.parse_args()
+    print("| entry | oracle | largest tensor | argument + constant elements | shapes | calls | seconds | still reproduces |")
+    print("|---|---|---|---|---|---|---|---|")
+    for entry in load_entries(ENTRIES):
+        if args.only and entry.name not in args.only or not entry.input_file.endswith(".mlir"):
+            continue
+        text = entry.input_path.read_text()
+        if not shrinkable(text):
+            continue
+        oracle = make_oracle(entry.oracle, OracleOptions(**entry.options))
+        with tempfile.TemporaryDirectory() as tmp:
+            request = Request(
+                input_path=entry.input_path, oracle=oracle, flags=list(entry.flags), output_path=Path(tmp) / "out.mlir",
+                passes=passes_for(".mlir"), jobs=args.jobs, time_budget_s=args.budget,
+            )
+            start = time.monotonic()
+            try:
+                outcome = reduce_file(request)
+            except UserError as err:  # e.g. a timing oracle whose final re-check lands the other side
+                print(f"| {entry.name} | {entry.oracle} | - | - | - | - | {time.monotonic() - start:.1f} | reduction failed: {err} |")
+                continue
+            seconds = time.monotonic() - start
+            result = outcome.best.candidate.text
+            reproduces = "-"
+            if result != text:  # checked as the corpus test checks the entry, from a copy
+                (Path(tmp) / entry.input_file).write_text(result)
+                problem = entry_problem(entry, check_entry(dataclasses.replace(entry, directory=Path(tmp))))
+                reproduces = "yes" if problem is None else f"no: {problem}"
+                if problem is None and args.update:
+                    entry.input_path.write_text(result)
+        (big0, in0, shapes0), (big1, in1, shapes1) = sizes(text), sizes(result)
+        print(
+            f"| {entry.name} | {entry.oracle} | {big0} -> {big1} | {in0} -> {in1} | {shapes0} -> {shapes1} | "
+            f"{outcome.stats.oracle_calls} | {seconds:.1f} | {reproduces} |",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
