@@ -64,6 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-localize", action="store_true", help="skip failure localisation: the passes start from the whole input")
     parser.add_argument("--no-warm", action="store_true", help="run every compile as its own iree-compile process")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
+    parser.add_argument("-v", "--verbose", action="store_true", help="also log every oracle call's answer and why (e.g. why a candidate was rejected)")
     parser.add_argument("--list-oracles", action="store_true", help="print the oracles and exit")
     parser.add_argument("--list-passes", action="store_true", help="print the reduction passes in order and exit")
     group = parser.add_argument_group("oracle options")
@@ -77,6 +78,10 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--pipeline-a", default="", help="miscompile: flags of the first pipeline")
     group.add_argument("--pipeline-b", default="", help="miscompile: flags of the second pipeline")
     group.add_argument("--seed", type=int, default=0, help="miscompile / reference-mismatch: input data seed")
+    group.add_argument("--wrong-share", type=float, default=0.5, help="miscompile / reference-mismatch: a candidate must be wrong "
+                       "the original's way (kind, output) on at least this share of its wrong fraction and error (default 0.5)")
+    group.add_argument("--any-dispatch", action="store_true", help="lds-limit: any dispatch over the limit will do, not only one "
+                       "of the original's kind (matmul_like, conv, reduction, ...)")
     return parser
 
 
@@ -120,6 +125,8 @@ def oracle_options(args: argparse.Namespace) -> OracleOptions:
         pipeline_a=shlex.split(args.pipeline_a),
         pipeline_b=shlex.split(args.pipeline_b),
         seed=args.seed,
+        wrong_share=args.wrong_share,
+        any_dispatch=args.any_dispatch,
         opset_version=args.opset_version,
         limits=Limits(timeout_s=args.timeout, memory_cap_mb=args.memory_cap_mb),
     )
@@ -158,6 +165,7 @@ def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
         cache_dir=None if args.no_cache else args.cache_dir,
         localize=not args.no_localize,
         warm=not args.no_warm,
+        verbose=args.verbose,
     )
     outcome = reduce_file(request)
     print(summary(outcome))

@@ -58,6 +58,7 @@ class Request:
     warm: bool = True  # compile in warm worker processes where the oracle allows it
     scheduler: str | None = None  # a Dask scheduler address: oracle calls run on its cluster
     cache_dir: Path | None = None  # verdicts kept across runs here (None: this run only)
+    verbose: bool = False  # log every oracle call's answer and why
 
 
 def is_onnx(path: Path) -> bool:
@@ -120,7 +121,7 @@ def _problem(request: Request, original: Proposal, oracle: Oracle, interruption:
         write_atomically(request.output_path, data)
 
     return ReductionProblem(original, oracle, jobs=request.jobs, executor=executor, store=store,
-                            interruption=interruption, write=write, log=request.log)
+                            interruption=interruption, write=write, log=request.log, verbose=request.verbose)
 
 
 def reduce_file(request: Request) -> Outcome:

@@ -65,7 +65,7 @@ def _readers(value: ir.Value, seen: set[str]) -> list[str]:
 
 
 def uninitialised_reads(module: ir.Module) -> list[str]:
-    """One line per op that reads a `tensor.empty` value (through views), in program order."""
+    """One line per op that reads a `tensor.empty` value (through views), each once."""
     found: list[str] = []
     for op in irx.walk_ops(module.operation):
         if op.name == EMPTY:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -55,8 +55,10 @@ class Evaluator:
         deadline: float | None = None,
         store: VerdictStore | None = None,
         interruption: Interruption | None = None,
+        on_verdict: Callable[[Verdict], None] | None = None,
     ) -> None:
         self.oracle = oracle
+        self.on_verdict = on_verdict  # told every verdict a call returns (reduce --verbose)
         self.interruption = interruption or Interruption()
         self.deadline = deadline  # time.monotonic() after which every new candidate counts as uninteresting
         self.jobs = max(1, jobs)
@@ -98,6 +100,8 @@ class Evaluator:
             with self._lock:
                 self.stats.failed_calls += 1
             return
+        if self.on_verdict is not None:
+            self.on_verdict(future.result())
         if self.store and stored_key and not self.interruption.requested:  # a killed compile proves nothing
             self.store.put(stored_key, future.result())
 

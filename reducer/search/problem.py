@@ -41,6 +41,7 @@ class ReductionProblem:
         interruption: Interruption | None = None,
         write: Callable[[Proposal], None] | None = None,
         log: Log | None = None,
+        verbose: bool = False,
     ) -> None:
         self.original = original
         self.best = original
@@ -48,7 +49,9 @@ class ReductionProblem:
         self.interruption = interruption or Interruption()
         self.log = log or (lambda _: None)
         self._write = write or (lambda _: None)
-        self._evaluator = Evaluator(oracle, jobs, executor, store=store, interruption=self.interruption)
+        self._verbose = verbose
+        self._evaluator = Evaluator(oracle, jobs, executor, store=store, interruption=self.interruption,
+                                    on_verdict=self._tell if verbose else None)
         self._imported: dict[str, str | None] = {}
 
     # -- the oracle's configuration ---------------------------------------------------------
@@ -119,7 +122,10 @@ class ReductionProblem:
     def locate(self, candidate: Candidate, debuginfo: bool = True) -> Verdict:
         """One uncached compile that also says where the failure is (see Oracle.locate)."""
         self.stats.oracle_calls += 1
-        return self.oracle.locate(candidate, debuginfo)
+        verdict = self.oracle.locate(candidate, debuginfo)
+        if self._verbose:
+            self._tell(verdict)
+        return verdict
 
     def judge_fresh(self, candidate: Candidate) -> Verdict:
         """An uncached verdict (the final check: the written result must still fail)."""
@@ -127,7 +133,14 @@ class ReductionProblem:
 
     def _fresh(self, oracle: Oracle, candidate: Candidate) -> Verdict:
         self.stats.oracle_calls += 1
-        return oracle.judge(candidate)
+        verdict = oracle.judge(candidate)
+        if self._verbose:
+            self._tell(verdict)
+        return verdict
+
+    def _tell(self, verdict: Verdict) -> None:
+        """One line per oracle call (`reduce --verbose`): the answer and why."""
+        self.log(f"oracle: {'interesting' if verdict.interesting else 'not interesting'}: {verdict.detail}")
 
     def import_onnx(self, model: bytes) -> str | None:
         """A shape pass's lifted graph imported back to MLIR, under the oracle's limits (None: it
