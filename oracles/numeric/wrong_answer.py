@@ -7,7 +7,9 @@ each output that differs and each kind of difference in it, how many elements ar
 how much; a calibrated oracle keeps a candidate only when it is wrong the original's way.
 
 Kinds, per element beyond tolerance: `nan-inf` (NaN or Inf against a finite value), `sign`
-(finite, opposite signs), `magnitude` (the rest); `shape` when the shapes differ. The error is
+(finite, opposite signs), `saturated` (an integer result whose expected value is its type's
+minimum or maximum: clipping is involved, as when a reduction sets every scale to 1 and a
+different overflow or clamping bug shows), `magnitude` (the rest); `shape` when the shapes differ. The error is
 the largest of those elements', in LSBs for integer results (quantized ones included) and as a
 relative error for floats (relative to the output's mean magnitude where the expected element is
 smaller); `rel` is also kept for integers, to compare across the two units.
@@ -21,7 +23,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-NAN_INF, SIGN, MAGNITUDE, SHAPE = "nan-inf", "sign", "magnitude", "shape"
+NAN_INF, SIGN, SATURATED, MAGNITUDE, SHAPE = "nan-inf", "sign", "saturated", "magnitude", "shape"
 LSB, REL = "LSB", "rel"
 DEFAULT_SHARE = 0.5
 # metrics keys of a wrong answer's verdict
@@ -65,11 +67,12 @@ def classify(index: int, expected: np.ndarray, actual: np.ndarray, mismatch: np.
         nonfinite = mismatch & (np.isfinite(e) != np.isfinite(a))
         finite = mismatch & np.isfinite(e) & np.isfinite(a)
         sign = finite & (np.sign(e) * np.sign(a) < 0)
-        magnitude = mismatch & ~nonfinite & ~sign
+        saturated = finite & ~sign & _at_bounds(expected)
+        magnitude = mismatch & ~nonfinite & ~sign & ~saturated
         diff = np.where(finite, np.abs(e - a), 0.0)
         rel = diff / np.maximum(np.abs(np.where(finite, e, 0.0)), _floor(e, integer))
     found = []
-    for kind, mask in ((NAN_INF, nonfinite), (SIGN, sign), (MAGNITUDE, magnitude)):
+    for kind, mask in ((NAN_INF, nonfinite), (SIGN, sign), (SATURATED, saturated), (MAGNITUDE, magnitude)):
         count = int(np.count_nonzero(mask))
         if not count:
             continue
@@ -80,6 +83,14 @@ def classify(index: int, expected: np.ndarray, actual: np.ndarray, mismatch: np.
             error = float(diff[mask].max()) if integer else largest_rel
         found.append(WrongOutput(index, kind, count, total, error, LSB if integer else REL, largest_rel))
     return sorted(found, key=lambda w: -w.wrong)
+
+
+def _at_bounds(expected: np.ndarray) -> np.ndarray:
+    """Integer elements at their type's minimum or maximum (a clipped, saturated result)."""
+    if expected.dtype.kind not in "iu":
+        return np.zeros(expected.shape, bool)
+    info = np.iinfo(expected.dtype)
+    return (expected == info.min) | (expected == info.max)
 
 
 def _floor(expected: np.ndarray, integer: bool) -> float:
@@ -162,3 +173,16 @@ def calibrated_mismatch(reference_metrics: dict | None, seen: list[WrongOutput],
     if not original:
         return None
     return same_failure(original, int(reference_metrics.get(OUTPUTS_KEY, outputs)), seen, outputs, share)
+
+
+def at_least_as_wrong(best_metrics: dict, metrics: dict) -> bool:
+    """Whether a verdict's wrong answer is the best's with no smaller fraction and error (share 1).
+
+    For a pass that only makes values plainer: it must not buy plainness with a fainter error.
+    Verdicts without a wrong-answer profile (other oracles) always are.
+    """
+    best = decode(best_metrics.get(WRONG_KEY))
+    if not best:
+        return True
+    seen = decode(metrics.get(WRONG_KEY))
+    return same_failure(best, int(best_metrics.get(OUTPUTS_KEY, 1)), seen, int(metrics.get(OUTPUTS_KEY, 1)), 1.0) is None

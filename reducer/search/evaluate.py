@@ -128,10 +128,13 @@ class Evaluator:
             fill()
         return None
 
-    def judge_all(self, proposals: Iterable[Proposal]) -> list[bool]:
+    def verdicts(self, proposals: Iterable[Proposal]) -> list[Verdict]:
         """Each proposal is submitted as soon as the iterable yields it, then all are awaited."""
         futures = [self.submit(p.candidate) for p in proposals]
-        return [verdict_of(f).interesting for f in futures]
+        return [verdict_of(f) for f in futures]
+
+    def judge_all(self, proposals: Iterable[Proposal]) -> list[bool]:
+        return [verdict.interesting for verdict in self.verdicts(proposals)]
 
     def shutdown(self) -> None:
         self.executor.shutdown(wait=False, cancel_futures=True)

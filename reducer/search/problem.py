@@ -116,6 +116,16 @@ class ReductionProblem:
     def judge_all(self, proposals: Iterable[Proposal]) -> list[bool]:
         return self._evaluator.judge_all(proposals)
 
+    def judge_all_keeping(self, proposals: Iterable[Proposal], keeps: Callable[[Verdict, Verdict], bool]) -> list[bool]:
+        """Interesting, and `keeps(baseline, its verdict)` for the best's verdict or the original's:
+        for passes that must not trade away what the failure shows (a plainer value must leave the
+        wrong answer as plain as it is now, or as the original's)."""
+        baselines = [self.judge(self.best.candidate)]  # cached: the best was judged when it came in
+        if self.calibration is not None:
+            baselines.append(self.calibration)
+        verdicts = self._evaluator.verdicts(proposals)
+        return [v.interesting and any(keeps(baseline, v) for baseline in baselines) for v in verdicts]
+
     def first_interesting(self, proposals: Iterable[Proposal]) -> Proposal | None:
         return self._evaluator.first_interesting(proposals)
 
