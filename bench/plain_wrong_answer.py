@@ -48,11 +48,11 @@ def squeezenet_with_quantized_head() -> onnx.ModelProto:
     graph = model.graph
     graph.initializer.extend([
         _const("head_shape", [2, 64, 60], np.int64),
-        # a = relu activations / 0.0391 + 3: fire3's range (0.2 to 10) over most of uint8
-        _const("a_scale", 0.0391, np.float32), _const("a_zero", 3, np.uint8),
+        # a = fire3's activations (0.2 to 10) / 0.625 + 3: uint8 3 to 19
+        _const("a_scale", 0.625, np.float32), _const("a_zero", 3, np.uint8),
         _const("w", rng.integers(0, 256, size=(2, 60, 16)), np.uint8),
         _const("w_scale", 0.0037, np.float32), _const("w_zero", 131, np.uint8),
-        _const("y_scale", 0.0625, np.float32), _const("y_zero", 127, np.uint8),
+        _const("y_scale", 0.12, np.float32), _const("y_zero", 127, np.uint8),
     ])  # fmt: skip
     graph.node.extend([
         helper.make_node("AveragePool", [BRANCH_FROM], ["head_pool"], kernel_shape=[5, 5], strides=[5, 5]),  # 1x128x11x11

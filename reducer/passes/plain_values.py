@@ -29,7 +29,7 @@ from reducer.formats import onnx_model
 from reducer.formats.onnx_model import OnnxLoadError
 from reducer.passes.base import Convert, Proposal, ShrinkPass
 from reducer.passes.onnx_pass import constant_value, is_constant
-from reducer.passes.value_ladders import Ladder, ladder, role_of
+from reducer.passes.value_ladders import ROLES, Ladder, ladder, role_of
 
 _TORCH_CONSTANTS = {"torch.vtensor.literal": "value"}  # op -> attribute holding the data
 _ONNX_CONSTANT_ATTR = "torch.onnx.value"
@@ -38,6 +38,7 @@ _ONNX_CONSTANT_ATTR = "torch.onnx.value"
 @dataclass(frozen=True)
 class _Target:
     key: str
+    role: str
     ladder: Ladder
 
 
@@ -60,7 +61,10 @@ class PlainValues(ShrinkPass):
     keeps = staticmethod(_as_plain)
 
     def dimensions(self, current: Proposal, ctx: ir.Context) -> list[tuple[str, int]]:
-        return [(t.key, t.ladder.level) for t in self._targets(current, ctx) if t.ladder.level > 1]
+        """Scales first, then zero points, then data: the values that set the arithmetic's scale
+        decide how large an error the data can show."""
+        targets = sorted(self._targets(current, ctx), key=lambda t: ROLES.index(t.role))
+        return [(t.key, t.ladder.level) for t in targets if t.ladder.level > 1]
 
     def resize(self, current: Proposal, key: str, size: int, ctx: ir.Context, convert: Convert) -> Proposal | None:
         target = next((t for t in self._targets(current, ctx) if t.key == key), None)
@@ -111,7 +115,7 @@ def _onnx_targets(model: onnx.ModelProto) -> list[_Target]:
         except (ValueError, TypeError, KeyError):
             continue
         if _usable(array.dtype):
-            targets.append(_Target(name, ladder(role, array, array.dtype, tuple(array.shape))))
+            targets.append(_Target(name, role, ladder(role, array, array.dtype, tuple(array.shape))))
     return targets
 
 
@@ -186,7 +190,7 @@ def _torch_targets(module: ir.Module) -> list[tuple[_Target, tuple[ir.Operation,
         if role is None:
             continue
         shape = tuple(shaped.shape)
-        target = _Target(f"constant {index}", ladder(role, _read(attr, dtype, shape), dtype, shape))
+        target = _Target(f"constant {index}", role, ladder(role, _read(attr, dtype, shape), dtype, shape))
         found.append((target, (op, attr_name, shaped.element_type)))
     return found
 

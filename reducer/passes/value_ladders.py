@@ -31,7 +31,7 @@ _DATA = {
 }  # fmt: skip
 _ELEMENTWISE = frozenset({"Add", "Sub", "Mul", "Max", "Min", "Sum", "Mean"})
 # Roles in priority order: a scale that is also data somewhere stays a scale.
-_PRIORITY = (OUTPUT_SCALE, SCALE, ZERO_POINT, DATA)
+ROLES = (OUTPUT_SCALE, SCALE, ZERO_POINT, DATA)
 ZERO_POINT_RUNGS = (0, 1, 2, 4, 8, 16, 32, 64)
 
 
@@ -48,7 +48,7 @@ def role_of(uses: list[tuple[str, int]]) -> str | None:
     roles = [role_at(op, position) for op, position in uses]
     if not roles or None in roles:
         return None
-    return next(role for role in _PRIORITY if role in roles)
+    return next(role for role in ROLES if role in roles)
 
 
 @dataclass(frozen=True)
