@@ -92,6 +92,7 @@ def run_campaign(
         stats.isolated_reruns += ran_again
         if on_case:
             on_case(case)
+        db.record_case(case, started_wall, ran_again)
         for finding in case.findings:
             stats.by_kind[finding.kind] += 1
             stats.by_signature[finding.signature] += 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import sys
@@ -10,6 +11,7 @@ import time
 from pathlib import Path
 
 from fuzz.campaign import DB_NAME, CampaignSettings, CampaignStats, run_campaign
+from fuzz.campaign_report import write_report
 from fuzz.conformance import (
     cpu_pipeline,
     outcome_table,
@@ -18,10 +20,12 @@ from fuzz.conformance import (
 )
 from fuzz.devices import drivers_with_a_device
 from fuzz.expectations import DEFAULT_PATH, Expectations, load
-from fuzz.findings import FindingsDB
+from fuzz.findings import Campaign, FindingsDB, findings_record
 from fuzz.nightly import corpus_changes, summary_markdown
 from fuzz.pipelines import DEFAULT_PIPELINES, PIPELINES, resolve
+from fuzz.progress import CampaignProgress, ConformanceProgress
 from fuzz.triage import reduce_finding
+from reducer.progress import ReductionProgress
 from reducer.session import INTERRUPTED
 from reducer.storage.corpus import load_entries
 
@@ -55,9 +59,14 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument("--reduce-jobs", type=int, default=os.cpu_count() or 1)
         command.add_argument("--reduce-budget", type=duration, default=300.0, help="time for reducing one finding (default 5m)")
         command.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run cases on this Dask scheduler's cluster (default: local pool)")
+        command.add_argument("-q", "--quiet", action="store_true", help="no progress: neither the lines nor the live status line")
     nightly.add_argument("--corpus", type=Path, default=Path("corpus/entries"), help="corpus entries to re-check (default corpus/entries)")
     show = sub.add_parser("show", help="list the findings of a campaign directory")
     show.add_argument("out", type=Path)
+    show.add_argument("--json", action="store_true", help="print the findings as one JSON object instead of a table")
+    report = sub.add_parser("report", help="write a self-contained report.html for a campaign directory (plots inline)")
+    report.add_argument("out", type=Path)
+    report.add_argument("-o", "--output", type=Path, help="where to write it (default OUT/report.html)")
     sub.add_parser("pipelines", help="list the pipelines and targets")
     conformance = sub.add_parser("conformance", help="the onnx package's conv, matmul, gemm and quantization node tests, against the expectations")
     conformance.add_argument("--expectations", type=Path, default=DEFAULT_PATH, help="expectations file (default tests/onnx_conformance_expectations.json)")
@@ -65,19 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
     conformance.add_argument("--pipeline", help="CPU pipeline to run (default: the expectations file's)")
     conformance.add_argument("-k", dest="name_contains", default="", help="only the node tests whose name contains this")
     conformance.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="tests at once (default: all cores)")
+    conformance.add_argument("-q", "--quiet", action="store_true", help="no live status line")
     return parser
-
-
-def _progress(stats: CampaignStats, every: float = 10.0, state: dict = {"last": 0.0}) -> None:  # noqa: B006
-    if stats.seconds - state["last"] < every and stats.cases > 1:
-        return
-    state["last"] = stats.seconds
-    kinds = ", ".join(f"{kind} {n}" for kind, n in sorted(stats.by_kind.items())) or "none"
-    print(
-        f"[{stats.seconds:6.0f}s] cases {stats.cases} ({stats.per_minute:.1f}/min), findings: {kinds}; new {len(stats.new)}",
-        file=sys.stderr,
-        flush=True,
-    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -89,7 +87,9 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{pipeline.name:22} {kind:10} {pipeline.description}: {' '.join(pipeline.flags)}")
             return 0
         if args.command == "show":
-            return _show(args.out)
+            return _show(args.out, args.json)
+        if args.command == "report":
+            return _report(args.out, args.output)
         if args.command == "conformance":
             return _conformance(args)
         if args.command == "nightly":
@@ -122,7 +122,8 @@ def _campaign(args: argparse.Namespace, known: frozenset[str] = frozenset()) -> 
         gpu_drivers=gpu_drivers,
         scheduler=args.scheduler,
     )
-    stats = run_campaign(settings, _progress)
+    with CampaignProgress(settings.pipelines, sys.stderr, quiet=args.quiet) as progress:
+        stats = run_campaign(settings, progress.update, progress.case)
     print(
         f"fuzz: {stats.cases} cases in {stats.seconds:.0f} s ({stats.per_minute:.1f}/min), "
         f"{sum(stats.by_kind.values())} findings, {len(stats.new)} new, {stats.isolated_reruns} re-run isolated"
@@ -134,8 +135,9 @@ def _campaign(args: argparse.Namespace, known: frozenset[str] = frozenset()) -> 
                 continue
             finding = next(f for f in case.findings if f.signature == signature)
             print(f"fuzz: reducing {finding.kind} ({finding.pipeline}): {signature[:100]}", file=sys.stderr, flush=True)
-            triage = reduce_finding(finding, case, args.out, jobs=args.reduce_jobs, time_budget_s=args.reduce_budget)
-            db.set_reduction(signature, str(triage.directory), triage.reduced_size)
+            with ReductionProgress(sys.stderr, quiet=args.quiet) as watching:
+                triage = reduce_finding(finding, case, args.out, jobs=args.reduce_jobs, time_budget_s=args.reduce_budget, observer=watching)
+            db.set_reduction(signature, str(triage.directory), triage.reduced_size, triage.result)
             print(f"  -> {triage.directory}: {triage.reduced_size}")
         db.close()
     return stats, settings
@@ -157,19 +159,39 @@ def _nightly(args: argparse.Namespace) -> int:
     db.close()
     summary = summary_markdown(stats, findings, entries, changes, {"seed": settings.seed, "pipelines": settings.pipelines})
     (args.out / "summary.md").write_text(summary)
-    print(f"fuzz: summary in {args.out / 'summary.md'}; {len(entries)} corpus entries, {len(changes)} changed state")
+    report = write_report(_read_campaign(args.out), args.out)
+    print(f"fuzz: summary in {args.out / 'summary.md'}, report in {report}; {len(entries)} corpus entries, {len(changes)} changed state")
     for change in changes:
         print(f"fuzz: corpus: {change.problem}", file=sys.stderr)
     return 3 if changes else 0
 
 
-def _show(out: Path) -> int:
+def _read_campaign(out: Path) -> Campaign:
     path = out / DB_NAME
     if not path.is_file():
         raise ValueError(f"{out} holds no {DB_NAME}: run `fuzz run --out {out}` first")
     db = FindingsDB(path)
-    rows = db.all()
-    db.close()
+    try:
+        return db.campaign()
+    finally:
+        db.close()
+
+
+def _report(out: Path, output: Path | None) -> int:
+    campaign = _read_campaign(out)
+    if output is not None and not output.parent.is_dir():
+        raise ValueError(f"cannot write {output}: no directory {output.parent}")
+    path = write_report(campaign, out, output)
+    print(f"fuzz: wrote {path} ({len(campaign.cases)} cases, {len(campaign.findings)} root causes)")
+    return 0
+
+
+def _show(out: Path, as_json: bool = False) -> int:
+    campaign = _read_campaign(out)
+    rows = campaign.findings
+    if as_json:
+        print(json.dumps(findings_record(campaign), indent=2))
+        return 0
     print(f"{'#':>3}  {'class':14} {'seen':>4}  {'pipelines':28} {'reduced':22} signature")
     for i, row in enumerate(rows, 1):
         print(f"{i:>3}  {row.kind:14} {row.count:>4}  {row.pipeline[:28]:28} {(row.reduced_size or '-')[:22]:22} {row.signature[:90]}")
@@ -190,7 +212,8 @@ def _conformance(args: argparse.Namespace) -> int:
         raise ValueError(f"no node test name contains {args.name_contains!r}")
     print(f"fuzz: running {len(tests)} ONNX node tests on {expectations.pipeline}, {max(1, args.jobs)} at once", file=sys.stderr, flush=True)
     start = time.monotonic()
-    outcomes = run_node_tests(tests, max(1, args.jobs), expectations.pipeline, expectations.opset_version)
+    with ConformanceProgress(len(tests), sys.stderr, quiet=args.quiet) as progress:
+        outcomes = run_node_tests(tests, max(1, args.jobs), expectations.pipeline, expectations.opset_version, on_outcome=progress.outcome)
     print(f"fuzz: {len(tests)} ONNX node tests on {expectations.pipeline} in {time.monotonic() - start:.0f} s")
     print(outcome_table(tests, outcomes))
     for outcome in sorted(outcomes.values(), key=lambda o: (o.kind, o.name)):

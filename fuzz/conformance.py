@@ -13,7 +13,7 @@ import importlib
 import re
 import tempfile
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -163,6 +163,7 @@ def run_node_tests(
     opset: int = IMPORT_OPSET,
     tool_timeout_s: float = 60.0,
     test_timeout_s: float = 180.0,
+    on_outcome: Callable[[Outcome], None] | None = None,
 ) -> dict[str, Outcome]:
     """Every test's outcome, by name, from warm in-process workers as the campaign runs its cases:
     a worker that dies or a test past `test_timeout_s` costs a pool, and its tests run isolated."""
@@ -171,6 +172,8 @@ def run_node_tests(
 
     def finish(outcome: Outcome, ran_again: bool) -> None:
         outcomes[outcome.name] = outcome
+        if on_outcome:
+            on_outcome(outcome)
 
     work = partial(_work, pipeline=pipeline, opset=opset, tool_timeout_s=tool_timeout_s)
     run_with_isolated_reruns(work, iter(tests), finish, max(1, jobs), test_timeout_s)

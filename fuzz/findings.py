@@ -1,11 +1,14 @@
-"""The findings database under `--out`: one row per distinct signature, counted across runs."""
+"""The findings database under `--out`: one row per distinct signature, counted across runs,
+and one row per case (when it ran, its features and pipelines, its outcome), so a campaign can
+be plotted over time (`fuzz report`)."""
 
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from fuzz.execute import CaseResult, Finding
@@ -32,7 +35,32 @@ CREATE TABLE IF NOT EXISTS runs (
     new_findings INTEGER,
     settings TEXT
 );
+CREATE TABLE IF NOT EXISTS cases (
+    finished REAL NOT NULL,       -- wall-clock time the case finished
+    run_started REAL NOT NULL,    -- the campaign run it belongs to (runs.started)
+    seed INTEGER NOT NULL,
+    features TEXT NOT NULL,       -- JSON list: the swarm features it was drawn under
+    ops TEXT NOT NULL,            -- JSON list: the ONNX ops of its graph
+    pipelines TEXT NOT NULL,      -- JSON list of [pipeline, status, seconds], in the order they ran
+    outcome TEXT NOT NULL,        -- "ok", or the finding classes joined by ", "
+    findings TEXT NOT NULL,       -- JSON list of [class, pipelines, signature]
+    seconds REAL NOT NULL,
+    isolated INTEGER NOT NULL     -- ran again isolated after its worker died or hung
+);
+CREATE TABLE IF NOT EXISTS reductions (
+    signature TEXT PRIMARY KEY,
+    unit TEXT NOT NULL,           -- "nodes" (ONNX) or "ops"
+    original_size INTEGER NOT NULL,
+    original_bytes INTEGER NOT NULL,
+    reduced_size INTEGER NOT NULL,
+    reduced_bytes INTEGER NOT NULL,
+    seconds REAL NOT NULL,
+    oracle TEXT NOT NULL
+);
 """
+OK = "ok"
+# A pipeline run with these statuses got its module out of the compiler (what coverage counts).
+COMPILED = frozenset({OK, "compiled", "mismatch", "run error"})
 
 
 @dataclass
@@ -47,6 +75,44 @@ class StoredFinding:
     count: int
     directory: str | None
     reduced_size: str | None
+    first_seen: float = 0.0  # wall-clock seconds
+    last_seen: float = 0.0
+
+
+@dataclass
+class StoredCase:
+    finished: float
+    run_started: float
+    seed: int
+    features: list[str]
+    ops: list[str]
+    pipelines: list[tuple[str, str, float]]  # (pipeline, status, seconds)
+    outcome: str
+    findings: list[tuple[str, str, str]]  # (class, pipelines joined by ",", signature)
+    seconds: float
+    isolated: bool
+
+
+@dataclass
+class StoredReduction:
+    signature: str
+    unit: str
+    original_size: int
+    original_bytes: int
+    reduced_size: int
+    reduced_bytes: int
+    seconds: float
+    oracle: str
+
+
+@dataclass
+class Campaign:
+    """Everything the database holds, read at once (for a report)."""
+
+    findings: list[StoredFinding] = field(default_factory=list)
+    cases: list[StoredCase] = field(default_factory=list)
+    reductions: dict[str, StoredReduction] = field(default_factory=dict)
+    runs: list[dict] = field(default_factory=list)
 
 
 class FindingsDB:
@@ -70,8 +136,46 @@ class FindingsDB:
         self.db.commit()
         return not updated
 
-    def set_reduction(self, signature: str, directory: str, reduced_size: str) -> None:
+    def record_case(self, case: CaseResult, run_started: float, isolated: bool = False) -> None:
+        """One row per case, findings or not: what a report plots over time."""
+        spec = json.loads(case.spec_json)
+        ops = sorted({node[0] for node in spec.get("nodes", [])})
+        pipelines = [[run.pipeline, run.status, round(run.seconds, 3)] for run in case.runs]
+        outcome = ", ".join(dict.fromkeys(f.kind for f in case.findings)) or OK
+        self.db.execute(
+            "INSERT INTO cases VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                time.time(),
+                run_started,
+                case.seed,
+                json.dumps(spec.get("features", [])),
+                json.dumps(ops),
+                json.dumps(pipelines),
+                outcome,
+                json.dumps([[f.kind, f.pipeline, f.signature] for f in case.findings]),
+                case.seconds,
+                int(isolated),
+            ),
+        )
+        self.db.commit()
+
+    def set_reduction(self, signature: str, directory: str, reduced_size: str, result: StoredReduction | None = None) -> None:
+        """The finding's directory and size in words; with `result`, the figures a report plots."""
         self.db.execute("UPDATE findings SET directory = ?, reduced_size = ? WHERE signature = ?", (directory, reduced_size, signature))
+        if result is not None:
+            self.db.execute(
+                "INSERT OR REPLACE INTO reductions VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    signature,
+                    result.unit,
+                    result.original_size,
+                    result.original_bytes,
+                    result.reduced_size,
+                    result.reduced_bytes,
+                    result.seconds,
+                    result.oracle,
+                ),
+            )
         self.db.commit()
 
     def record_run(self, started: float, seconds: float, cases: int, new: int, settings: dict) -> None:
@@ -80,10 +184,87 @@ class FindingsDB:
 
     def all(self) -> list[StoredFinding]:
         rows = self.db.execute(
-            "SELECT signature, kind, pipeline, detail, seed, spec_json, description, count, directory, reduced_size "
-            "FROM findings ORDER BY first_seen"
+            "SELECT signature, kind, pipeline, detail, seed, spec_json, description, count, directory, reduced_size, "
+            "first_seen, last_seen FROM findings ORDER BY first_seen"
         ).fetchall()
         return [StoredFinding(*row) for row in rows]
 
+    def cases(self) -> list[StoredCase]:
+        rows = self.db.execute("SELECT * FROM cases ORDER BY finished").fetchall()
+        return [
+            StoredCase(
+                finished,
+                started,
+                seed,
+                json.loads(features),
+                json.loads(ops),
+                [tuple(p) for p in json.loads(pipelines)],
+                outcome,
+                [tuple(f) for f in json.loads(findings)],
+                seconds,
+                bool(isolated),
+            )
+            for finished, started, seed, features, ops, pipelines, outcome, findings, seconds, isolated in rows
+        ]
+
+    def reductions(self) -> dict[str, StoredReduction]:
+        rows = self.db.execute("SELECT * FROM reductions").fetchall()
+        return {row[0]: StoredReduction(*row) for row in rows}
+
+    def runs(self) -> list[dict]:
+        rows = self.db.execute("SELECT started, seconds, cases, new_findings, settings FROM runs ORDER BY started").fetchall()
+        return [
+            {"started": started, "seconds": seconds, "cases": cases, "new_findings": new, "settings": json.loads(settings or "{}")}
+            for started, seconds, cases, new, settings in rows
+        ]
+
+    def campaign(self) -> Campaign:
+        return Campaign(self.all(), self.cases(), self.reductions(), self.runs())
+
     def close(self) -> None:
         self.db.close()
+
+
+_REDUCED_SIZE = re.compile(r"^(\d+) (node|op)s?, (\d+) bytes")
+
+
+def _reduced(finding: StoredFinding, reduction: StoredReduction | None) -> dict | None:
+    """The reduced column as numbers: from the reduction's row, or read off the size text of an older database."""
+    if finding.reduced_size is None:
+        return None
+    record = {"summary": finding.reduced_size, "reduced": not finding.reduced_size.startswith("not reduced")}
+    if reduction is not None:
+        record.update(
+            unit=reduction.unit,
+            size=reduction.reduced_size,
+            bytes=reduction.reduced_bytes,
+            original_size=reduction.original_size,
+            original_bytes=reduction.original_bytes,
+            seconds=reduction.seconds,
+            oracle=reduction.oracle,
+        )
+    elif match := _REDUCED_SIZE.match(finding.reduced_size):
+        record.update(unit=f"{match.group(2)}s", size=int(match.group(1)), bytes=int(match.group(3)))
+    return record
+
+
+def findings_record(campaign: Campaign) -> dict:
+    """`fuzz show --json`: every figure of the findings table as a typed field, in the table's order."""
+    findings = [
+        {
+            "index": i,
+            "class": f.kind,
+            "seen": f.count,
+            "pipelines": f.pipeline.split(","),
+            "reduced": _reduced(f, campaign.reductions.get(f.signature)),
+            "signature": f.signature,
+            "detail": f.detail,
+            "seed": f.seed,
+            "graph": f.description,
+            "first_seen": f.first_seen,
+            "last_seen": f.last_seen,
+            "directory": f.directory,
+        }
+        for i, f in enumerate(campaign.findings, 1)
+    ]
+    return {"format_version": 1, "distinct_findings": len(findings), "cases": len(campaign.cases), "findings": findings}

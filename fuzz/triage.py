@@ -24,11 +24,13 @@ from fuzz.execute import (
     CaseResult,
     Finding,
 )
+from fuzz.findings import StoredReduction
 from fuzz.pipelines import PIPELINES
 from fuzz.spec import GraphSpec
 from oracles import OracleOptions, OracleSetupError, make_oracle
 from oracles.toolchain.tools import Limits
 from reducer.passes.registry import passes_for
+from reducer.progress import ReductionObserver
 from reducer.report import markdown
 from reducer.session import INTERRUPTED, Request, UserError, reduce_file
 from reducer.storage.corpus import save_entry
@@ -52,6 +54,7 @@ MISCOMPILE = "miscompile"
 class Triage:
     directory: Path
     reduced_size: str  # e.g. "3 nodes, 412 bytes", or why it was not reduced
+    result: StoredReduction | None = None  # sizes before and after, seconds: None when not reduced
 
 
 def finding_directory(out: Path, signature: str) -> Path:
@@ -81,6 +84,7 @@ def _request_for(
     compile_timeout_s: float,
     passes: list | None,
     time_budget_s: float | None,
+    observer: ReductionObserver | None = None,
 ) -> Request:
     # The first pipeline that showed it; an import failure happens before any: use the CPU one.
     pipeline = PIPELINES.get(finding.pipeline.split(",")[0], PIPELINES["cpu"])
@@ -100,6 +104,7 @@ def _request_for(
         passes=passes if passes is not None else passes_for(".onnx"),
         time_budget_s=time_budget_s,
         jobs=jobs,
+        observer=observer or ReductionObserver(),
     )
 
 
@@ -111,6 +116,7 @@ def reduce_finding(
     compile_timeout_s: float = 120.0,
     passes: list | None = None,
     time_budget_s: float | None = None,
+    observer: ReductionObserver | None = None,
 ) -> Triage:
     """Saves the finding's model and reduces it; never raises for a finding that does not reduce."""
     directory = finding_directory(out, finding.signature)
@@ -126,7 +132,7 @@ def reduce_finding(
     failures = []
     for oracle_name, agreeing in _oracles_for(finding, case):
         try:
-            request = _request_for(finding, oracle_name, agreeing, model_path, jobs, compile_timeout_s, passes, time_budget_s)
+            request = _request_for(finding, oracle_name, agreeing, model_path, jobs, compile_timeout_s, passes, time_budget_s, observer)
             outcome = reduce_file(request)
             break
         except (UserError, OracleSetupError) as err:
@@ -145,7 +151,17 @@ def reduce_finding(
     except ValueError:  # an entry from an earlier run of this database: keep it
         pass
     size = f"{outcome.best.ops} node{'' if outcome.best.ops == 1 else 's'}, {outcome.best.candidate.size} bytes"
-    return Triage(directory, size)
+    result = StoredReduction(
+        finding.signature,
+        outcome.unit,
+        outcome.original.ops,
+        outcome.original.candidate.size,
+        outcome.best.ops,
+        outcome.best.candidate.size,
+        round(outcome.seconds, 2),
+        outcome.oracle,
+    )
+    return Triage(directory, size, result)
 
 
 def _save_corpus_entry(directory: Path, finding: Finding, case: CaseResult, outcome, request: Request, out: Path) -> None:

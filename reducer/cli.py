@@ -6,7 +6,6 @@ import argparse
 import os
 import shlex
 import sys
-import time
 from pathlib import Path
 
 from oracles import OracleOptions, OracleSetupError, make_oracle
@@ -15,6 +14,7 @@ from oracles.toolchain.flags import parse_pasted
 from oracles.toolchain.tools import Limits
 from reducer.passes.registry import pass_by_name, passes_for
 from reducer.passes.registry import table as pass_table
+from reducer.progress import ReductionProgress
 from reducer.report import markdown, summary
 from reducer.session import (
     INTERRUPTED,
@@ -26,6 +26,7 @@ from reducer.session import (
 )
 from reducer.storage.corpus import save_entry
 from reducer.storage.verdict_store import default_cache_dir
+from reducer.summary_json import error_record, summary_record, to_json
 
 EXAMPLES = """examples:
   reduce bug.mlir --oracle=lds-limit
@@ -63,8 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-cache", action="store_true", help="judge every candidate afresh; keep no verdicts on disk")
     parser.add_argument("--no-localize", action="store_true", help="skip failure localisation: the passes start from the whole input")
     parser.add_argument("--no-warm", action="store_true", help="run every compile as its own iree-compile process")
-    parser.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress: neither improvement lines nor the live status line")
     parser.add_argument("-v", "--verbose", action="store_true", help="also log every oracle call's answer and why (e.g. why a candidate was rejected)")
+    parser.add_argument("--json", action="store_true", help="print the summary as one JSON object (errors too) instead of text")
     parser.add_argument("--list-oracles", action="store_true", help="print the oracles and exit")
     parser.add_argument("--list-passes", action="store_true", help="print the reduction passes in order and exit")
     group = parser.add_argument_group("oracle options")
@@ -106,6 +108,8 @@ def main(argv: list[str] | None = None) -> int:
         return _reduce(args, pasted)
     except (UserError, OracleSetupError) as err:
         print(f"reduce: error: {err}", file=sys.stderr)
+        if args.json:
+            print(to_json(error_record(str(err), getattr(err, "exit_code", 1))))
         return getattr(err, "exit_code", 1)
     except KeyboardInterrupt:  # before the reduction started or after it ended: nothing half-written
         print("reduce: interrupted", file=sys.stderr)
@@ -143,14 +147,9 @@ def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
         passes = [pass_by_name(n.strip(), available) for n in args.passes.split(",")] if args.passes else available
     except KeyError as err:
         raise UserError(str(err.args[0])) from None
-    start = time.monotonic()
-
-    def log(line: str) -> None:
-        if not args.quiet:
-            print(f"[{time.monotonic() - start:7.1f}s] {line}", file=sys.stderr, flush=True)
-
+    progress = ReductionProgress(sys.stderr, quiet=args.quiet)
     for old, new in command.renamed:
-        log(f"renamed flag {old} -> {new} (the old name is rejected by this IREE)")
+        progress.log(f"renamed flag {old} -> {new} (the old name is rejected by this IREE)")
     request = Request(
         input_path=args.input,
         oracle=oracle,
@@ -160,15 +159,19 @@ def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
         jobs=max(1, args.jobs),
         dropped_flags=command.dropped,
         time_budget_s=args.time_budget,
-        log=log,
+        log=progress.log,
+        observer=progress,
         scheduler=args.scheduler,
         cache_dir=None if args.no_cache else args.cache_dir,
         localize=not args.no_localize,
         warm=not args.no_warm,
         verbose=args.verbose,
     )
-    outcome = reduce_file(request)
-    print(summary(outcome))
+    with progress:
+        outcome = reduce_file(request)
+    show = (lambda _: None) if args.json else print
+    show(summary(outcome))
+    written: dict[str, str] = {}
     if args.save_to_corpus and outcome.complete:
         try:
             where = save_entry(
@@ -184,10 +187,14 @@ def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
             )
         except ValueError as err:
             raise UserError(str(err)) from None
-        print(f"  corpus        {where}")
+        written["corpus"] = str(where)
+        show(f"  corpus        {where}")
     if args.report:
         write_atomically(args.report, markdown(outcome))
-        print(f"  report        {args.report}")
+        written["report"] = str(args.report)
+        show(f"  report        {args.report}")
+    if args.json:
+        print(to_json(summary_record(outcome, written)))
     return 0 if outcome.complete else INTERRUPTED
 
 

@@ -18,6 +18,7 @@ from reducer.formats import onnx_model
 from reducer.formats.kinds import input_kind
 from reducer.passes.base import Proposal
 from reducer.passes.registry import PassRow
+from reducer.progress import ReductionObserver
 from reducer.report import Outcome
 from reducer.search.cluster import ClusterError, ClusterExecutor
 from reducer.search.engine import Reducer
@@ -59,6 +60,7 @@ class Request:
     scheduler: str | None = None  # a Dask scheduler address: oracle calls run on its cluster
     cache_dir: Path | None = None  # verdicts kept across runs here (None: this run only)
     verbose: bool = False  # log every oracle call's answer and why
+    observer: ReductionObserver = field(default_factory=ReductionObserver)  # told the step, the counts, the best
 
 
 def is_onnx(path: Path) -> bool:
@@ -117,6 +119,7 @@ def _problem(request: Request, original: Proposal, oracle: Oracle, interruption:
         raise UserError(str(err)) from None
 
     def write(best: Proposal) -> None:
+        request.observer.improved(best)
         data = best.candidate.binary if best.candidate.binary is not None else best.candidate.text
         write_atomically(request.output_path, data)
 
@@ -154,6 +157,9 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
 
     start = time.monotonic()
     problem = _problem(request, original, oracle, interruption)
+    observer = request.observer
+    observer.started(problem.stats, "nodes" if onnx_input else "ops")
+    observer.phase("judging the original")
     try:
         verdict = problem.calibrate()
         interruption.check()
@@ -169,7 +175,7 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
     request.log(f"original: {original.ops} {unit}, {original.candidate.size} bytes: {verdict.detail}")
 
     kind = input_kind(original.candidate)
-    reducer = Reducer(problem, [row for row in request.passes if kind in row.inputs], ctx)
+    reducer = Reducer(problem, [row for row in request.passes if kind in row.inputs], ctx, on_pass=observer.phase)
     complete, located, dispatch = True, Localization(None), None
     # Not with --scheduler: the calls run on the cluster, where a pickled warm compiler is switched off.
     use_warm = request.warm and oracle.warm_ok and request.scheduler is None
@@ -179,13 +185,16 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
     problem.incorporate(original)
     try:
         if request.localize:
+            observer.phase("localising the failure")
             located = localize(problem, ctx)
         if located.start is not None:
             problem.incorporate(located.start)
+        observer.phase("warming the compiler" if warm is not None else "starting the passes")
         if warm is not None and not problem.attach_compiler(warm, problem.best):
             warm.shutdown()
         reducer.run()
         problem.full_compiles()
+        observer.phase("final check of the result")
         final: Verdict = problem.judge_fresh(problem.best.candidate)  # the written result must still fail
         interruption.check()  # a final check cut short by Ctrl-C says nothing about the result
         if not final.interesting:

@@ -15,3 +15,18 @@ def iree_compile() -> str:
 def fresh_verdict_cache(tmp_path_factory, monkeypatch) -> None:
     """`reduce` keeps verdicts in the user's cache dir: each test gets an empty one of its own."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+
+
+@pytest.fixture(scope="session")
+def campaign_dir(tmp_path_factory):
+    """A short real campaign directory, two runs: 2 cases whose new finding is reduced, then 6 more cases.
+
+    Shared by the report and `fuzz show --json` tests (about a minute and a half on 2 cores).
+    """
+    from fuzz.cli import main as fuzz_main
+
+    out = tmp_path_factory.mktemp("campaign")
+    common = ["--time", "3m", "--out", str(out), "-j", "2", "-q"]
+    assert fuzz_main(["run", "--max-cases", "2", "--seed", "7", "--reduce-budget", "30s", "--reduce-jobs", "2", *common]) == 0
+    assert fuzz_main(["run", "--max-cases", "6", "--seed", "9", "--no-reduce", *common]) == 0
+    return out

@@ -40,8 +40,15 @@ class Reduction:
 class Reducer:
     """Runs passes over a problem's best candidate; every verdict and improvement goes through it."""
 
-    def __init__(self, problem: ReductionProblem, passes: Sequence[PassRow], context: ir.Context | None = None) -> None:
+    def __init__(
+        self,
+        problem: ReductionProblem,
+        passes: Sequence[PassRow],
+        context: ir.Context | None = None,
+        on_pass: Callable[[str], None] | None = None,
+    ) -> None:
         self.problem = problem
+        self.on_pass = on_pass or (lambda _: None)  # told each pass as it starts (the live status line)
         self.passes = list(passes)
         self.ctx = context or irx.new_context()
         # (pass, dimension) -> the size a shrink search last left it at: probed cheaply next time.
@@ -56,6 +63,7 @@ class Reducer:
             result.rounds += 1
             changed = False
             for reduction in self.passes:
+                self.on_pass(f"{reduction.name} (round {result.rounds})")
                 start = time.monotonic()
                 before = self.problem.best
                 self._run_pass(reduction, result.passes[reduction.name])

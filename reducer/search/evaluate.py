@@ -22,6 +22,7 @@ class EvaluationStats:
     stored_hits: int = 0  # of those, from verdicts an earlier run left on disk
     failed_calls: int = 0  # the call itself broke (a cluster worker died): counted uninteresting
     conversions: int = 0  # format changes run for passes (an ONNX graph imported back to MLIR)
+    in_flight: int = 0  # calls sent to the executor and not back yet (the live status line shows it)
 
 
 def _settled(verdict: Verdict) -> Future:
@@ -88,12 +89,15 @@ class Evaluator:
                 return _settled(Verdict(False, "", "time budget spent"))
             else:
                 self.stats.oracle_calls += 1
+                self.stats.in_flight += 1
                 future = self.executor.submit(self.oracle.judge, candidate)
                 future.add_done_callback(lambda done: self._finished(done, stored_key))
             self.cache[key] = future
             return future
 
     def _finished(self, future: Future, stored_key: str | None) -> None:
+        with self._lock:
+            self.stats.in_flight -= 1
         if future.cancelled():
             return
         if future.exception() is not None:

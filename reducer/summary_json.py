@@ -1,0 +1,82 @@
+"""`reduce --json`: the terminal summary as one JSON object with typed fields, for scripts and CI.
+
+Every figure the text summary (`reducer.report.summary`) shows is here as a number, every list
+as a list, so nothing needs scraping: sizes, flags and shapes before and after, oracle calls and
+cache hits, time, the failure, the IREE version, the commands and the files written.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from oracles.toolchain.tools import iree_version
+from reducer.passes.base import Proposal
+from reducer.passes.shape_search import shapes_of
+from reducer.report import Outcome
+
+FORMAT_VERSION = 1
+
+
+def shape_list(summary: str) -> list[dict[str, Any]]:
+    """'x: 1x32x16x16, w: 64x32' (or without names) as [{"name": "x", "dims": [1, 32, 16, 16]}, ...]."""
+    shapes = []
+    for part in filter(None, (p.strip() for p in summary.split(", "))):
+        name, _, dims = part.rpartition(": ")
+        shapes.append({"name": name or None, "dims": [int(d) for d in dims.split("x") if d]})
+    return shapes
+
+
+def _side(proposal: Proposal) -> dict[str, Any]:
+    candidate = proposal.candidate
+    return {
+        "size": proposal.ops,
+        "bytes": candidate.size,
+        "flag_count": len(candidate.flags),
+        "flags": list(candidate.flags),
+        "shapes": shape_list(shapes_of(candidate)),
+    }
+
+
+def summary_record(outcome: Outcome, written: dict[str, str] | None = None) -> dict[str, Any]:
+    """The summary as a dict; `written` adds files the CLI wrote after the reduction (report, corpus)."""
+    stats = outcome.stats
+    files = {"output": outcome.output_path}
+    if outcome.imported_path:
+        files["imported"] = outcome.imported_path
+    if outcome.dispatch is not None:
+        files["dispatch"] = outcome.dispatch.path
+    files.update(written or {})
+    dispatch = outcome.dispatch
+    return {
+        "format_version": FORMAT_VERSION,
+        "status": "reduced" if outcome.complete else "interrupted",
+        "oracle": outcome.oracle,
+        "input": outcome.input_path,
+        "unit": outcome.unit,
+        "original": _side(outcome.original),
+        "reduced": _side(outcome.best),
+        "dropped_flags": list(outcome.dropped_flags),
+        "oracle_calls": stats.oracle_calls,
+        "cache_hits": stats.cache_hits,
+        "stored_hits": stats.stored_hits,
+        "failed_calls": stats.failed_calls,
+        "seconds": round(outcome.seconds, 3),
+        "jobs": outcome.jobs,
+        "failure": outcome.verdict.detail,
+        "iree_version": iree_version(),
+        "reproduce": outcome.command,
+        "dispatch": None
+        if dispatch is None
+        else {"path": dispatch.path, "reproduces_alone": dispatch.reproduces, "command": dispatch.command},
+        "files": files,
+    }
+
+
+def error_record(message: str, exit_code: int) -> dict[str, Any]:
+    """What `reduce --json` prints when it stops with an error (the line also goes to stderr)."""
+    return {"format_version": FORMAT_VERSION, "status": "error", "exit_code": exit_code, "error": message}
+
+
+def to_json(record: dict[str, Any]) -> str:
+    return json.dumps(record, indent=2)
