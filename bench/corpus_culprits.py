@@ -24,7 +24,13 @@ from oracles import OracleOptions, make_oracle
 from reducer.culprit import CULPRIT_ORACLES
 from reducer.culprit_only import culprit_only
 from reducer.session import Request, UserError
-from reducer.storage.corpus import REPRODUCES, CorpusEntry, culprit_record, load_entries, write_entry
+from reducer.storage.corpus import (
+    REPRODUCES,
+    CorpusEntry,
+    culprit_record,
+    load_entries,
+    write_entry,
+)
 
 ENTRIES = ROOT / "corpus" / "entries"
 README = ROOT / "corpus" / "README.md"

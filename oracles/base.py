@@ -22,6 +22,7 @@ from oracles.mlir.locations import (
     first_failing_phase,
 )
 from oracles.toolchain.flags import PHASES
+from oracles.toolchain.tool_errors import limit_hit, setup_problem
 from oracles.toolchain.tools import (
     CompileResult,
     Limits,
@@ -30,7 +31,6 @@ from oracles.toolchain.tools import (
     processes_watched,
     scratch_dir,
 )
-from oracles.toolchain.tool_errors import limit_hit, setup_problem
 from oracles.toolchain.warm import WarmCompiler
 from oracles.verdict import Verdict
 
@@ -60,6 +60,8 @@ class OracleOptions:
     pipeline_a: list[str] = field(default_factory=list)  # miscompile: flag sets compared
     pipeline_b: list[str] = field(default_factory=list)
     seed: int = 0  # miscompile: input data seed
+    wrong_share: float = 0.5  # miscompile / reference-mismatch: share of the original's wrong fraction and error kept
+    any_dispatch: bool = False  # lds-limit: any dispatch over the limit, not only one of the original's kind
     opset_version: int | None = None  # ONNX input: iree-import-onnx --opset-version
     limits: Limits = field(default_factory=Limits)
 

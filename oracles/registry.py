@@ -42,7 +42,8 @@ MLIR_OR_ONNX = "MLIR, ONNX"
 ORACLE_TABLE: tuple[OracleRow, ...] = (
     OracleRow(LdsLimit, MLIR_OR_ONNX, "full compile; kernel metadata (group_segment_fixed_size, .shared)",
               "a dispatch overruns shared memory (LDS): the compiler's own error, or with --lds-bytes N any "
-              "dispatch above N; gfx942 unless the flags name a GPU"),
+              "dispatch above N; gfx942 unless the flags name a GPU; calibrated, a dispatch of the original's kind "
+              "(matmul_like, conv, reduction, ...) unless --any-dispatch"),
     OracleRow(CompileError, MLIR_OR_ONNX, "compile to the first failing phase; diagnostics",
               "compilation fails with the original's normalised error signature (or --match REGEX)"),
     OracleRow(Crash, MLIR_OR_ONNX, "full compile, isolated; signal and assertion text",
@@ -60,9 +61,12 @@ ORACLE_TABLE: tuple[OracleRow, ...] = (
     OracleRow(IrMatch, MLIR_OR_ONNX, "--compile-to=--phase; the printed IR",
               "regex --pattern matches the IR at --phase at least --threshold times (default 1)"),
     OracleRow(Miscompile, "MLIR", "two compiles (--pipeline-a, --pipeline-b) and two iree-run-module runs",
-              "the two pipelines give different results on the same seeded inputs beyond a dtype-aware tolerance"),
+              "the two pipelines give different results on the same seeded inputs beyond a dtype-aware tolerance; "
+              "calibrated, wrong the original's way (kind, output, at least --wrong-share of its fraction and error); "
+              "never when the program reads a tensor.empty value"),
     OracleRow(ReferenceMismatch, "ONNX", "import, compile, iree-run-module; onnx.reference on the same inputs",
-              "IREE's outputs (the flags' pipeline, seeded inputs) differ from onnx.reference beyond tolerance"),
+              "IREE's outputs (the flags' pipeline, seeded inputs) differ from onnx.reference beyond tolerance; "
+              "calibrated, wrong the original's way (kind, output, at least --wrong-share of its fraction and error)"),
     OracleRow(Script, MLIR_OR_ONNX, "--cmd with {} the candidate path; flags in $IREE_FLAGS",
               "the external command exits 0 (as in C-Vise and llvm-reduce)"),
 )

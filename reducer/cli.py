@@ -16,9 +16,13 @@ from reducer.culprit_only import culprit_only
 from reducer.passes.registry import pass_by_name, passes_for
 from reducer.passes.registry import table as pass_table
 from reducer.progress import ReductionProgress
-from reducer.report import culprit_only_markdown, culprit_only_summary, markdown, summary
+from reducer.report import (
+    culprit_only_markdown,
+    culprit_only_summary,
+    markdown,
+    summary,
+)
 from reducer.search.interrupt import exit_status, signals_interrupt
-from reducer.trust import check_limits
 from reducer.session import (
     INTERRUPTED,
     Request,
@@ -30,6 +34,7 @@ from reducer.session import (
 from reducer.storage.corpus import save_entry
 from reducer.storage.verdict_store import default_cache_dir
 from reducer.summary_json import error_record, summary_record, to_json
+from reducer.trust import check_limits
 
 EXAMPLES = """examples:
   reduce bug.mlir --oracle=lds-limit
@@ -73,6 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "lds-limit: the dispatch's configuration (default on)")
     parser.add_argument("--culprit-only", action="store_true", help="INPUT is reduced already: only the --culprit step")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress: neither improvement lines nor the live status line")
+    parser.add_argument("-v", "--verbose", action="store_true", help="also log every oracle call's answer and why (e.g. why a candidate was rejected)")
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object (errors too) instead of text")
     parser.add_argument("--list-oracles", action="store_true", help="print the oracles and exit")
     parser.add_argument("--list-passes", action="store_true", help="print the reduction passes in order and exit")
@@ -87,6 +93,10 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--pipeline-a", default="", help="miscompile: flags of the first pipeline")
     group.add_argument("--pipeline-b", default="", help="miscompile: flags of the second pipeline")
     group.add_argument("--seed", type=int, default=0, help="miscompile / reference-mismatch: input data seed")
+    group.add_argument("--wrong-share", type=float, default=0.5, help="miscompile / reference-mismatch: a candidate must be wrong "
+                       "the original's way (kind, output) on at least this share of its wrong fraction and error (default 0.5)")
+    group.add_argument("--any-dispatch", action="store_true", help="lds-limit: any dispatch over the limit will do, not only one "
+                       "of the original's kind (matmul_like, conv, reduction, ...)")
     return parser
 
 
@@ -135,6 +145,8 @@ def oracle_options(args: argparse.Namespace) -> OracleOptions:
         pipeline_a=shlex.split(args.pipeline_a),
         pipeline_b=shlex.split(args.pipeline_b),
         seed=args.seed,
+        wrong_share=args.wrong_share,
+        any_dispatch=args.any_dispatch,
         opset_version=args.opset_version,
         limits=Limits(timeout_s=args.timeout, memory_cap_mb=args.memory_cap_mb),
     )
@@ -176,6 +188,7 @@ def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
         localize=not args.no_localize,
         warm=not args.no_warm,
         culprit=args.culprit,
+        verbose=args.verbose,
     )
     if args.culprit_only:
         return _culprit_only(args, request)

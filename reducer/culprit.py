@@ -32,9 +32,15 @@ from oracles.compiling.signature import first_error
 from oracles.mlir import ir as irx
 from oracles.mlir.locations import PHASES_DUMP, first_failing_phase
 from oracles.toolchain.flags import PHASES
-from oracles.toolchain.tools import ToolNotFound, compile_candidate, find_tool, kill_all, scratch_dir
-from reducer.passes.base import Proposal
+from oracles.toolchain.tools import (
+    ToolNotFound,
+    compile_candidate,
+    find_tool,
+    kill_all,
+    scratch_dir,
+)
 from reducer.formats.kinds import input_kind
+from reducer.passes.base import Proposal
 from reducer.passes.registry import ONE_PASS_REPRO_PASSES, PassRow, passes_for
 from reducer.search.engine import Reducer
 from reducer.search.interrupt import Interruption

@@ -20,8 +20,8 @@ from rich.live import Live
 from rich.spinner import Spinner
 from rich.text import Text
 
-from reducer.search.evaluate import EvaluationStats
 from reducer.passes.base import Proposal
+from reducer.search.evaluate import EvaluationStats
 
 REFRESH_PER_SECOND = 4
 
@@ -96,7 +96,7 @@ class ShowsProgress:
 
     display: Display
 
-    def __enter__(self):  # noqa: ANN204  (the subclass itself)
+    def __enter__(self):
         self.display.__enter__()
         return self
 

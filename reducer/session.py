@@ -62,6 +62,7 @@ class Request:
     scheduler: str | None = None  # a Dask scheduler address: oracle calls run on its cluster
     cache_dir: Path | None = None  # verdicts kept across runs here (None: this run only)
     culprit: bool = True  # after the reduction: the failing pass (or an LDS dispatch's configuration)
+    verbose: bool = False  # log every oracle call's answer and why
     observer: ReductionObserver = field(default_factory=ReductionObserver)  # told the step, the counts, the best
 
 
@@ -126,7 +127,7 @@ def _problem(request: Request, original: Proposal, oracle: Oracle, interruption:
         write_atomically(request.output_path, data)
 
     return ReductionProblem(original, oracle, jobs=request.jobs, executor=executor, store=store,
-                            interruption=interruption, write=write, log=request.log)
+                            interruption=interruption, write=write, log=request.log, verbose=request.verbose)
 
 
 def reduce_file(request: Request) -> Outcome:

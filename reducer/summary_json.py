@@ -12,9 +12,9 @@ import json
 from typing import Any
 
 from oracles.toolchain.tools import iree_version
+from reducer.culprit import Culprit
 from reducer.passes.base import Proposal
 from reducer.passes.shape_search import shapes_of
-from reducer.culprit import Culprit
 from reducer.report import Outcome
 
 FORMAT_VERSION = 1

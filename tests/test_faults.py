@@ -22,9 +22,8 @@ from onnx import TensorProto, helper
 
 from fuzz.execute import CaseResult, Finding
 from fuzz.findings import REDUCED_NAME, FindingsDB, write_record
-from oracles import Candidate, make_oracle
-from oracles.toolchain.tools import TOOLS_DIR_ENV, Limits, run_tool
 from oracles.mlir import ir as irx
+from oracles.toolchain.tools import TOOLS_DIR_ENV, Limits, run_tool
 from reducer.storage.verdict_store import DB_NAME
 from tests.models import torch_chain
 

@@ -15,7 +15,7 @@ from oracles.toolchain.warm import WarmCompiler
 from reducer.cli import main
 from reducer.passes.base import Proposal
 from reducer.search.evaluate import Evaluator
-from reducer.storage.verdict_store import oracle_fingerprint
+from reducer.storage.verdict_store import judge_code_files, oracle_fingerprint
 from tests.models import torch_chain
 
 
@@ -98,6 +98,21 @@ def test_every_oracle_has_a_stable_cache_identity_that_follows_calibration(name)
     assert oracle_fingerprint(first) == oracle_fingerprint(second)
     second = second.calibrated(Verdict(True, "some: signature", metrics={"count": 3}))
     assert oracle_fingerprint(first) != oracle_fingerprint(second)
+
+
+@pytest.mark.parametrize("name, option", [("miscompile", "wrong_share"), ("reference-mismatch", "wrong_share"), ("lds-limit", "any_dispatch")])
+def test_the_pinning_options_are_part_of_the_cache_identity(name, option):
+    """A verdict judged with another share of the original's wrong answer, or for any dispatch
+    instead of the original's kind, is another verdict."""
+    changed = {"wrong_share": 0.9, "any_dispatch": True}[option]
+    default = make_oracle(name, REQUIRED)
+    other = make_oracle(name, OracleOptions(**{**REQUIRED.__dict__, option: changed}))
+    assert oracle_fingerprint(default) != oracle_fingerprint(other)
+
+
+def test_the_code_digest_covers_the_oracles_subpackages():
+    files = {str(path) for path in judge_code_files()}
+    assert {"base.py", "numeric/compare.py", "numeric/wrong_answer.py", "compiling/lds.py", "mlir/uninitialised.py"} <= files
 
 
 class Unreachable(Oracle):

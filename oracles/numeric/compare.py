@@ -9,6 +9,17 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from oracles.numeric.arrays import BFLOAT16, ml_dtypes
+from oracles.numeric.wrong_answer import (
+    OUTPUTS_KEY,
+    WRONG_KEY,
+    WrongOutput,
+    calibrated_mismatch,
+    classify,
+    encode,
+    primary,
+    shape_difference,
+)
+from oracles.verdict import Verdict
 
 # ---------------------------------------------------------------------------------------------
 # Comparison
@@ -60,6 +71,27 @@ class Comparison:
     description: str
     first_mismatch: int | None = None
     examples: list[str] = field(default_factory=list)  # a few differing elements, for reports
+    wrong: list[WrongOutput] = field(default_factory=list)  # what is wrong, per output and kind
+    outputs: int = 0
+
+    def metrics(self) -> dict[str, float | int | str]:
+        """What a verdict keeps of it: sizes, and what is wrong (what calibration pins)."""
+        kept: dict[str, float | int | str] = {
+            "max_abs": self.max_abs, "max_rel": self.max_rel, "mismatch_fraction": self.mismatch_fraction,
+        }  # fmt: skip
+        if self.wrong:
+            kept[WRONG_KEY], kept[OUTPUTS_KEY] = encode(self.wrong), self.outputs
+        return kept
+
+    def headline(self) -> str:
+        """The wrong answer in a few words: '; wrong: output 0 magnitude on 8/8 elements (100%), up to 14 LSB'."""
+        top = primary(self.wrong)
+        return f"; wrong: {top}" if top is not None else ""
+
+    def differs_from(self, reference: Verdict | None, share: float) -> str | None:
+        """None when this mismatch is the calibrated original's wrong answer (or nothing is pinned),
+        else why it is not."""
+        return calibrated_mismatch(reference.metrics if reference is not None else None, self.wrong, self.outputs, share)
 
 
 @dataclass
@@ -72,6 +104,7 @@ class _OneOutput:
     rtol: float
     note: str = ""
     examples: list[str] = field(default_factory=list)
+    wrong: list[WrongOutput] = field(default_factory=list)
 
 
 def _int_like(array: np.ndarray) -> bool:
@@ -100,7 +133,7 @@ def _compare_one(
     if expected.shape != actual.shape:
         total = max(expected.size, actual.size, 1)
         note = f"shape {expected.shape} vs {actual.shape}"
-        return _OneOutput(total, total, math.inf, math.inf, atol, rtol, note)
+        return _OneOutput(total, total, math.inf, math.inf, atol, rtol, note, wrong=[shape_difference(index, total)])
     total = expected.size
     if total == 0:
         return _OneOutput(0, 0, 0.0, 0.0, atol, rtol)
@@ -119,6 +152,7 @@ def _compare_one(
         magnitude = np.maximum(np.abs(expected.astype(np.float64)), 1.0)
         rel = diff / magnitude
         shown = as_expected
+        integer = True
     else:
         e = expected.astype(np.float64)
         a = actual.astype(np.float64)
@@ -133,6 +167,7 @@ def _compare_one(
         with np.errstate(invalid="ignore", over="ignore"):
             rel = np.where(np.isfinite(diff), diff / np.maximum(np.abs(np.where(finite, e, 0.0)), floor), diff)
         shown = actual
+        integer = False
     count = int(np.count_nonzero(mismatch))
     return _OneOutput(
         count,
@@ -142,6 +177,7 @@ def _compare_one(
         atol,
         rtol,
         examples=_examples(mismatch, expected, shown, index) if count else [],
+        wrong=classify(index, expected, shown, mismatch, integer) if count else [],
     )
 
 
@@ -162,7 +198,8 @@ def compare_outputs(
     or a shape difference, is a mismatch with max_abs inf.
     """
     if len(expected) != len(actual):
-        return Comparison(False, math.inf, math.inf, 1.0, f"{len(expected)} outputs vs {len(actual)}", 0)
+        count = f"{len(expected)} outputs vs {len(actual)}"
+        return Comparison(False, math.inf, math.inf, 1.0, count, 0, wrong=[shape_difference(0, 1)], outputs=len(actual))
     results: list[_OneOutput] = []
     for index, (e, a) in enumerate(zip(expected, actual)):
         e, a = np.asarray(e), np.asarray(a)
@@ -178,7 +215,7 @@ def compare_outputs(
     bad = [i for i, r in enumerate(results) if r.mismatches]
     if not bad:
         description = f"{len(results)} output(s) match (max_abs {max_abs:.3g}, max_rel {max_rel:.3g})"
-        return Comparison(True, max_abs, max_rel, 0.0, description)
+        return Comparison(True, max_abs, max_rel, 0.0, description, outputs=len(results))
     first = results[bad[0]]
     what = first.note or (
         f"{first.mismatches}/{first.total} elements beyond atol {first.atol:.3g} rtol {first.rtol:.3g}"
@@ -187,6 +224,7 @@ def compare_outputs(
     if len(bad) > 1:
         description += f" (outputs {', '.join(map(str, bad))} differ)"
     examples = [example for r in results for example in r.examples][:5]
-    return Comparison(False, max_abs, max_rel, fraction, description, bad[0], examples)
+    wrong = [w for r in results for w in r.wrong]
+    return Comparison(False, max_abs, max_rel, fraction, description, bad[0], examples, wrong, len(results))
 
 

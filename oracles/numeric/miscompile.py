@@ -2,7 +2,10 @@
 
 The program is compiled twice (`--pipeline-a`, `--pipeline-b`), both modules run in a child
 `iree-run-module` process (a miscompiled module may crash) on the same seeded inputs, and the
-outputs are compared with a dtype-aware tolerance (oracles/numeric/compare.py).
+outputs are compared with a dtype-aware tolerance (oracles/numeric/compare.py). Calibrated, a
+candidate must be wrong the original's way (oracles/numeric/wrong_answer.py); a program that
+reads a `tensor.empty` value is never interesting: its answer is undefined
+(oracles/mlir/uninitialised.py).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import numpy as np
 from oracles.base import Oracle, OracleSetupError
 from oracles.candidate import Candidate
 from oracles.compiling.signature import excerpt, first_error
+from oracles.mlir.uninitialised import uninitialised_reads_in
 from oracles.numeric.arrays import (
     entry_function,
     entry_signature,
@@ -26,6 +30,7 @@ from oracles.numeric.arrays import (
 )
 from oracles.numeric.compare import compare_outputs
 from oracles.numeric.run import RUN_DEVICE, result_file, run_module
+from oracles.numeric.wrong_answer import check_share
 from oracles.toolchain.flags import with_default_target
 from oracles.toolchain.tools import compile_candidate
 from oracles.verdict import Verdict
@@ -42,6 +47,9 @@ class Miscompile(Oracle):
                 "--oracle=miscompile needs two pipelines: --pipeline-a 'FLAGS' --pipeline-b 'FLAGS' "
                 "(e.g. --pipeline-b '--iree-hal-target-device=local --iree-hal-local-target-device-backends=vmvx')"
             )
+        bad_share = check_share(self.options.wrong_share)
+        if bad_share:
+            raise OracleSetupError(bad_share)
 
     def pipeline_flags(self, which: str, user_flags: Sequence[str]) -> list[str]:
         """Flags of pipeline 'a' or 'b': its own, then the user's; the generic CPU when no target is named."""
@@ -76,6 +84,9 @@ class Miscompile(Oracle):
             inputs = inputs_for_signature(args, self.options.seed)
         except ValueError as err:
             return Verdict(False, "", f"cannot run the program: {err}")
+        undefined = uninitialised_reads_in(candidate.text)
+        if undefined:
+            return Verdict(False, "", f"reads uninitialised memory, its answer is undefined: {undefined[0]}", {"stage": "undefined"})
         limits = self.options.limits
         outputs: list[list[np.ndarray]] = []
         for which in ("a", "b"):
@@ -99,17 +110,16 @@ class Miscompile(Oracle):
             reduction_length=reduction_length_hint(candidate.text),
             quantized=looks_quantized(candidate.text),
         )
-        metrics = {
-            "max_abs": comparison.max_abs,
-            "max_rel": comparison.max_rel,
-            "mismatch_fraction": comparison.mismatch_fraction,
-        }
+        metrics = comparison.metrics()
         if comparison.matches:
             return Verdict(False, "", f"pipelines agree on @{function}: {comparison.description}", metrics)
+        slipped = comparison.differs_from(self.reference, self.options.wrong_share)
+        if slipped:
+            return Verdict(False, "", f"pipeline B differs from A on @{function}, {slipped}", metrics, "\n".join(comparison.examples))
         return Verdict(
             True,
             f"miscompile: {function} output {comparison.first_mismatch} differs",
-            f"pipeline B differs from A on @{function}: {comparison.description}",
+            f"pipeline B differs from A on @{function}: {comparison.description}{comparison.headline()}",
             metrics,
             "\n".join(comparison.examples),
         )

@@ -12,7 +12,9 @@ scaled by the graph's longest reduction.
 It judges the ONNX model directly (`judges_onnx`), so it is never wrapped in `ImportedOnnx`.
 A candidate that fails to import, compile or run, or whose reference fails, is not finite or
 has a quantization scale that is not positive, is not interesting: a reduction must keep a
-wrong answer, not trade it for another failure or for a degenerate model.
+wrong answer, not trade it for another failure or for a degenerate model. Calibrated, a candidate
+must be wrong the original's way: the same kind on the corresponding output, with at least
+`--wrong-share` of its wrong fraction and error (oracles/numeric/wrong_answer.py).
 """
 
 from __future__ import annotations
@@ -20,12 +22,13 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
-from oracles.base import Oracle, OracleOptions
+from oracles.base import Oracle, OracleOptions, OracleSetupError
 from oracles.candidate import Candidate
 from oracles.compiling.signature import excerpt, first_error
 from oracles.numeric.arrays import array_file, entry_function, input_flag
 from oracles.numeric.compare import compare_outputs
 from oracles.numeric.run import RUN_DEVICE, run_module
+from oracles.numeric.wrong_answer import check_share
 from oracles.onnx.importer import (
     import_command,
     import_error_line,
@@ -50,6 +53,9 @@ class ReferenceMismatch(Oracle):
 
     def __init__(self, options: OracleOptions | None = None) -> None:
         super().__init__(options)
+        bad_share = check_share(self.options.wrong_share)
+        if bad_share:
+            raise OracleSetupError(bad_share)
 
     def compile_flags(self, user_flags):
         return with_default_target(list(user_flags))
@@ -97,14 +103,17 @@ class ReferenceMismatch(Oracle):
         comparison = compare_outputs(
             expected, actual, reduction_length=ref.reduction_length(model), quantized=ref.is_quantized(model)
         )
-        metrics = {"max_abs": comparison.max_abs, "max_rel": comparison.max_rel, "mismatch_fraction": comparison.mismatch_fraction}
+        metrics = comparison.metrics()
         if comparison.matches:
             return Verdict(False, "", f"IREE matches onnx.reference on @{function}: {comparison.description}", metrics)
         examples = "; ".join(comparison.examples[:3])
+        slipped = comparison.differs_from(self.reference, self.options.wrong_share)
+        if slipped:
+            return Verdict(False, "", f"IREE differs from onnx.reference on @{function}, {slipped}", metrics, "\n".join(comparison.examples))
         return Verdict(
             True,
             SIGNATURE,
-            f"IREE differs from onnx.reference on @{function}: {comparison.description}" + (f" ({examples})" if examples else ""),
+            f"IREE differs from onnx.reference on @{function}: {comparison.description}{comparison.headline()}" + (f" ({examples})" if examples else ""),
             metrics,
             "\n".join(comparison.examples),
         )

@@ -27,7 +27,13 @@ from pathlib import Path
 
 from oracles.toolchain.deadlock import POLL_S, DeadlockWatch
 from oracles.toolchain.orphans import exit_with_parent
-from oracles.toolchain.tools import Limits, ProcessResult, clip_output, record, tools_dir
+from oracles.toolchain.tools import (
+    Limits,
+    ProcessResult,
+    clip_output,
+    record,
+    tools_dir,
+)
 
 COMPILE_TO = "--compile-to="
 COMPILE_FROM = "--compile-from="

@@ -10,11 +10,11 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from iree.compiler import ir
 
-from oracles import Candidate
+from oracles import Candidate, Verdict
 from oracles.mlir import ir as irx
 
 
@@ -63,6 +63,10 @@ Convert = Callable[[bytes], "str | None"]
 
 class ShrinkPass(ABC):
     """Targets are sizes (tensor dimensions), each made as small as the failure allows."""
+
+    # (the best's verdict, a candidate's verdict) -> whether the candidate keeps what the best
+    # shows; None: being interesting is enough.
+    keeps: ClassVar[Callable[[Verdict, Verdict], bool] | None] = None
 
     @abstractmethod
     def dimensions(self, current: Proposal, ctx: ir.Context) -> list[tuple[str, int]]:

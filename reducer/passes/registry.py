@@ -2,8 +2,9 @@
 
 In the spirit of llvm-reduce's DeltaPasses.def, one row per pass says everything about it: its
 name, what it reduces, how its targets are searched, the inputs it applies to and what it does.
-Cheap, large cuts first; data and attribute polish later; shapes once the program is small;
-flags last, once each compile is cheap. An input runs the rows whose `inputs` hold its kind
+Cheap, large cuts first; data and attribute polish later; plain values, then shapes once the
+program is small (values first: a plainer value can let a dimension shrink further, and a shape
+pass keeps values as they are); flags last, once each compile is cheap. An input runs the rows whose `inputs` hold its kind
 (reducer/formats/kinds.py). `reduce --list-passes` prints this table and nothing else.
 
 Searches: `ddmin` (any subset of targets may go together: delta debugging in chunks), `bisect`
@@ -31,6 +32,7 @@ from reducer.passes.onnx_cut_outputs import OnnxCutOutputs
 from reducer.passes.onnx_drop_attributes import OnnxDropAttributes
 from reducer.passes.onnx_remove_nodes import OnnxRemoveNodes
 from reducer.passes.onnx_simplify_initializers import OnnxSimplifyInitializers
+from reducer.passes.plain_values import PlainValues
 from reducer.passes.replace_with_argument import ReplaceWithArgument
 from reducer.passes.replace_with_constant import ReplaceWithConstant
 from reducer.passes.replace_with_operand import ReplaceWithOperand
@@ -61,6 +63,7 @@ class PassRow:
 ONNX = frozenset({InputKind.ONNX})
 TORCH = frozenset({InputKind.TORCH})
 BELOW_TORCH = frozenset({InputKind.LINALG, InputKind.FLOW_STREAM, InputKind.HAL_EXECUTABLE})
+ONNX_OR_TORCH = ONNX | TORCH
 D, B, S = Search.DDMIN, Search.BISECT, Search.SHRINK
 
 PASSES: tuple[PassRow, ...] = (
@@ -75,13 +78,14 @@ PASSES: tuple[PassRow, ...] = (
     PassRow("splat-constants",      "constant data",        D, MLIR_KINDS, "turn dense and dense_resource constants into zero splats (strip data)", SplatConstants()),
     PassRow("drop-attributes",      "attributes",           D, MLIR_KINDS, "drop attributes the verifier does not require", DropAttributes()),
     PassRow("canonicalize",         "the whole module",     D, MLIR_KINDS, "run canonicalize, cse and symbol-dce as one candidate", Canonicalize()),
-    PassRow("shrink-torch-onnx-shapes", "tensor dimensions", S, TORCH,     "lift torch.operator \"onnx.*\" IR to ONNX, shrink its dimensions there, import it again", ShrinkTorchOnnxShapes()),
-    PassRow("shrink-linalg-shapes", "tensor dimensions",    S, BELOW_TORCH, "shrink tied dims of linalg / tensor IR and hal.executables: 1, 2, divisions, then bisect; every type follows", ShrinkLinalgShapes()),
     PassRow("onnx-cut-outputs",     "nodes after a tensor", B, ONNX,       "make one node's output the graph's only output, dropping what it does not need", OnnxCutOutputs()),
     PassRow("onnx-cut-inputs",      "nodes before a cut",   B, ONNX,       "drop every node before a cut point; the tensors crossing it become graph inputs", OnnxCutInputs()),
     PassRow("onnx-remove-nodes",    "nodes",                D, ONNX,       "remove nodes; their outputs become graph inputs, and what only fed them goes", OnnxRemoveNodes()),
     PassRow("onnx-simplify-initializers", "weights",        D, ONNX,       "initializers and Constant values -> zeros of the same shape and type", OnnxSimplifyInitializers()),
     PassRow("onnx-drop-attributes", "node attributes",      D, ONNX,       "drop node attributes the op schema does not require", OnnxDropAttributes()),
+    PassRow("plain-values",         "constant values",      S, ONNX_OR_TORCH, "scales -> 1 or powers of two, zero points -> small integers, data -> small integers, while the wrong answer stays as plain", PlainValues()),
+    PassRow("shrink-torch-onnx-shapes", "tensor dimensions", S, TORCH,     "lift torch.operator \"onnx.*\" IR to ONNX, shrink its dimensions there, import it again", ShrinkTorchOnnxShapes()),
+    PassRow("shrink-linalg-shapes", "tensor dimensions",    S, BELOW_TORCH, "shrink tied dims of linalg / tensor IR and hal.executables: 1, 2, divisions, then bisect; every type follows", ShrinkLinalgShapes()),
     PassRow("shrink-shapes",        "tensor dimensions",    S, ONNX,       "shrink each tensor dimension of an ONNX model: 1, 2, divisions, then bisect; shapes re-inferred", ShrinkOnnxShapes()),
     PassRow("reduce-flags",         "compile flags",        D, EVERY_KIND, "remove compile flags the failure does not need", ReduceFlags()),
 )

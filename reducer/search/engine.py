@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -108,6 +109,9 @@ class Reducer:
         where a size the search settled on before is only re-probed one smaller, is far cheaper
         than another round of every pass. A resize never adds ops and sizes only go down: it ends.
         """
+        judge_all = self.problem.judge_all
+        if reduction.keeps is not None:
+            judge_all = functools.partial(self.problem.judge_all_keeping, keeps=reduction.keeps)
         shrunk = True
         while shrunk:
             shrunk = False
@@ -123,7 +127,7 @@ class Reducer:
 
                 settled = (name, key)
                 recheck = self._settled.get(settled) == current
-                if ddmin.shrink_value(current, propose, self.problem.judge_all, commit, recheck):
+                if ddmin.shrink_value(current, propose, judge_all, commit, recheck):
                     shrunk = True
                     self._settled[settled] = dict(reduction.dimensions(self.problem.best, self.ctx)).get(key, 0)
                 else:

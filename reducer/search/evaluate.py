@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -57,8 +57,10 @@ class Evaluator:
         deadline: float | None = None,
         store: VerdictStore | None = None,
         interruption: Interruption | None = None,
+        on_verdict: Callable[[Verdict], None] | None = None,
     ) -> None:
         self.oracle = oracle
+        self.on_verdict = on_verdict  # told every verdict a call returns (reduce --verbose)
         self.interruption = interruption or Interruption()
         self.deadline = deadline  # time.monotonic() after which every new candidate counts as uninteresting
         self.jobs = max(1, jobs)
@@ -103,6 +105,8 @@ class Evaluator:
             with self._lock:
                 self.stats.failed_calls += 1
             return
+        if self.on_verdict is not None:
+            self.on_verdict(future.result())
         if self.store and stored_key and not self.interruption.requested:  # a killed compile proves nothing
             self.store.put(stored_key, future.result())
 
@@ -129,10 +133,13 @@ class Evaluator:
             fill()
         return None
 
-    def judge_all(self, proposals: Iterable[Proposal]) -> list[bool]:
+    def verdicts(self, proposals: Iterable[Proposal]) -> list[Verdict]:
         """Each proposal is submitted as soon as the iterable yields it, then all are awaited."""
         futures = [self.submit(p.candidate) for p in proposals]
-        return [verdict_of(f).interesting for f in futures]
+        return [verdict_of(f) for f in futures]
+
+    def judge_all(self, proposals: Iterable[Proposal]) -> list[bool]:
+        return [verdict.interesting for verdict in self.verdicts(proposals)]
 
     def shutdown(self) -> None:
         self.executor.shutdown(wait=False, cancel_futures=True)

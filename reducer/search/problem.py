@@ -21,8 +21,8 @@ from oracles.toolchain.tools import scratch_dir
 from oracles.toolchain.warm import WarmCompiler
 from reducer.passes.base import Proposal
 from reducer.search.evaluate import EvaluationStats, Evaluator
-from reducer.search.rejudge import judge_settled
 from reducer.search.interrupt import Interruption
+from reducer.search.rejudge import judge_settled
 from reducer.storage.verdict_store import VerdictStore
 
 Log = Callable[[str], None]
@@ -42,6 +42,7 @@ class ReductionProblem:
         interruption: Interruption | None = None,
         write: Callable[[Proposal], None] | None = None,
         log: Log | None = None,
+        verbose: bool = False,
     ) -> None:
         self.original = original
         self.best = original
@@ -49,7 +50,9 @@ class ReductionProblem:
         self.interruption = interruption or Interruption()
         self.log = log or (lambda _: None)
         self._write = write or (lambda _: None)
-        self._evaluator = Evaluator(oracle, jobs, executor, store=store, interruption=self.interruption)
+        self._verbose = verbose
+        self._evaluator = Evaluator(oracle, jobs, executor, store=store, interruption=self.interruption,
+                                    on_verdict=self._tell if verbose else None)
         self._imported: dict[str, str | None] = {}
 
     # -- the oracle's configuration ---------------------------------------------------------
@@ -114,13 +117,26 @@ class ReductionProblem:
     def judge_all(self, proposals: Iterable[Proposal]) -> list[bool]:
         return self._evaluator.judge_all(proposals)
 
+    def judge_all_keeping(self, proposals: Iterable[Proposal], keeps: Callable[[Verdict, Verdict], bool]) -> list[bool]:
+        """Interesting, and `keeps(baseline, its verdict)` for the best's verdict or the original's:
+        for passes that must not trade away what the failure shows (a plainer value must leave the
+        wrong answer as plain as it is now, or as the original's)."""
+        baselines = [self.judge(self.best.candidate)]  # cached: the best was judged when it came in
+        if self.calibration is not None:
+            baselines.append(self.calibration)
+        verdicts = self._evaluator.verdicts(proposals)
+        return [v.interesting and any(keeps(baseline, v) for baseline in baselines) for v in verdicts]
+
     def first_interesting(self, proposals: Iterable[Proposal]) -> Proposal | None:
         return self._evaluator.first_interesting(proposals)
 
     def locate(self, candidate: Candidate, debuginfo: bool = True) -> Verdict:
         """One uncached compile that also says where the failure is (see Oracle.locate)."""
         self.stats.oracle_calls += 1
-        return self.oracle.locate(candidate, debuginfo)
+        verdict = self.oracle.locate(candidate, debuginfo)
+        if self._verbose:
+            self._tell(verdict)
+        return verdict
 
     def judge_fresh(self, candidate: Candidate) -> Verdict:
         """An uncached verdict (the final check: the written result must still fail)."""
@@ -128,7 +144,14 @@ class ReductionProblem:
 
     def _fresh(self, oracle: Oracle, candidate: Candidate) -> Verdict:
         self.stats.oracle_calls += 1
-        return judge_settled(oracle, candidate)  # a verdict decided by a limit is judged once more
+        verdict = judge_settled(oracle, candidate)  # a verdict decided by a limit is judged once more
+        if self._verbose:
+            self._tell(verdict)
+        return verdict
+
+    def _tell(self, verdict: Verdict) -> None:
+        """One line per oracle call (`reduce --verbose`): the answer and why."""
+        self.log(f"oracle: {'interesting' if verdict.interesting else 'not interesting'}: {verdict.detail}")
 
     def import_onnx(self, model: bytes) -> str | None:
         """A shape pass's lifted graph imported back to MLIR, under the oracle's limits (None: it

@@ -51,12 +51,20 @@ def _runtime_version() -> str:
         return "-"
 
 
+def judge_code_files() -> list[Path]:
+    """Every source file of the `oracles` package, its subpackages included (the comparison, the
+    wrong-answer pin and the LDS reader live there), relative to the package."""
+    root = Path(oracles.__file__).parent
+    return sorted(path.relative_to(root) for path in root.rglob("*.py"))
+
+
 @functools.cache
 def judge_code_digest() -> str:
     """A digest of the `oracles` package's sources: verdicts depend on that code, not only on IREE."""
     digest = hashlib.sha256()
-    for path in sorted(Path(oracles.__file__).parent.glob("*.py")):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    root = Path(oracles.__file__).parent
+    for path in judge_code_files():
+        digest.update(str(path).encode() + b"\0" + (root / path).read_bytes())
     return digest.hexdigest()
 
 
