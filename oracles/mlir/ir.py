@@ -8,8 +8,10 @@ from collections.abc import Iterator
 from iree.compiler import ir
 
 FUNCTION_OPS = ("func.func", "util.func")
-# Where a compile keeps each dispatch's code: an executable > (variant >) builtin.module > func.
+# Where a compile keeps each dispatch's code: an executable > (variant >) builtin.module > func,
+# and after SPIR-V conversion > spirv.module > spirv.func.
 EXECUTABLE_OPS = ("flow.executable", "stream.executable", "hal.executable", "hal.executable.source")
+_NESTED_FUNCTIONS = {"builtin.module": FUNCTION_OPS, "spirv.module": ("spirv.func",)}
 _DIAG_LOCATION = re.compile(r'loc\("[^"]*":(\d+):(\d+)\)')
 
 
@@ -57,7 +59,7 @@ def functions(module: ir.Module) -> list[ir.Operation]:
     found = [op.operation for op in module.body.operations if op.operation.name in FUNCTION_OPS]
     for op in module.body.operations:
         if op.operation.name in EXECUTABLE_OPS:
-            found += [f for f in walk_ops(op.operation) if f.name in FUNCTION_OPS and f.parent.name == "builtin.module"]
+            found += [f for f in walk_ops(op.operation) if f.name in _NESTED_FUNCTIONS.get(f.parent.name, ())]
     return found
 
 

@@ -14,5 +14,9 @@ class Canonicalize(IrPass):
         return [module]
 
     def edit(self, module: ir.Module, chosen: list[ir.Module]) -> None:
-        if chosen:
+        if not chosen:
+            return
+        try:
             PassManager.parse("builtin.module(canonicalize,cse,symbol-dce)", module.context).run(module.operation)
+        except ir.MLIRError:
+            pass  # the pipeline rejects this IR (e.g. SPIR-V in front of a codegen pass): no candidate from it
