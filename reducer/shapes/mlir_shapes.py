@@ -259,9 +259,6 @@ def _sync_function_types(module: ir.Module) -> None:
             irx.set_function_type(func, inputs, results)
 
 
-_SUMMARY_SHAPES = 12
-
-
 def shape_summary(module: ir.Module) -> str:
     """'1x64x55x55, 16x64x1x1': function arguments, tensor constants and binding subspans."""
     shapes = []
@@ -270,9 +267,7 @@ def shape_summary(module: ir.Module) -> str:
             shapes += [static_shape(arg.type) for arg in irx.entry_block(op).arguments]
         elif op.name in ("arith.constant", "hal.interface.binding.subspan") and op.results and shaped(op.results[0]):
             shapes.append(static_shape(op.results[0].type))
-    spelled = ["x".join("?" if d < 0 else str(d) for d in s) for s in shapes if s]
-    more = f", ... ({len(spelled) - _SUMMARY_SHAPES} more)" if len(spelled) > _SUMMARY_SHAPES else ""
-    return ", ".join(spelled[:_SUMMARY_SHAPES]) + more
+    return ", ".join("x".join("?" if d < 0 else str(d) for d in s) for s in shapes if s)
 
 
 def summaries(text: str) -> tuple[str, str]:
