@@ -30,7 +30,7 @@ _CALL_OPS = ("func.call", "util.call")
 
 @dataclass(frozen=True)
 class Target:
-    """A shrinkable dimension: one free size, or every free size of one value at once."""
+    """A shrinkable dimension: one free size, or every free size that has one value, at once."""
 
     key: str
     size: int
@@ -80,7 +80,8 @@ class Analysis:
         self.keep(op, places, why)
 
     def targets(self) -> list[Target]:
-        """Free sizes above 1, largest first; then every size shared by several, as one target."""
+        """Each size several free sizes share, as one target, largest first; then every free size
+        above 1 alone, largest first (as the ONNX pass orders its dimensions)."""
         free = [
             (var, self.system.sizes[var])
             for var in self.system.free()
@@ -100,8 +101,7 @@ class Analysis:
 
 def _walk(op: ir.Operation) -> Iterator[ir.Operation]:
     yield op
-    for child in irx.walk_ops(op):
-        yield child
+    yield from irx.walk_ops(op)
 
 
 def _function_name(op: ir.Operation) -> str:
