@@ -14,18 +14,18 @@ from typing import Any
 from oracles.toolchain.tools import iree_version
 from reducer.culprit import Culprit
 from reducer.passes.base import Proposal
-from reducer.passes.shape_search import shapes_of
+from reducer.passes.shape_search import shapes_kept_by, shapes_of
 from reducer.report import Outcome
 
 FORMAT_VERSION = 1
 
 
 def shape_list(summary: str) -> list[dict[str, Any]]:
-    """'x: 1x32x16x16, w: 64x32' (or without names) as [{"name": "x", "dims": [1, 32, 16, 16]}, ...]."""
+    """'x: 1x32x16x16, w: 64x32' (or without names) as [{"name": "x", "dims": [1, 32, 16, 16]}, ...]; '?' dims as null."""
     shapes = []
     for part in filter(None, (p.strip() for p in summary.split(", "))):
         name, _, dims = part.rpartition(": ")
-        shapes.append({"name": name or None, "dims": [int(d) for d in dims.split("x") if d]})
+        shapes.append({"name": name or None, "dims": [None if d == "?" else int(d) for d in dims.split("x") if d]})
     return shapes
 
 
@@ -37,6 +37,7 @@ def _side(proposal: Proposal) -> dict[str, Any]:
         "flag_count": len(candidate.flags),
         "flags": list(candidate.flags),
         "shapes": shape_list(shapes_of(candidate)),
+        "shapes_kept_by": shapes_kept_by(candidate) or None,  # what kept dims from shrinking (linalg-level IR)
     }
 
 

@@ -254,3 +254,21 @@ def test_reduce_shrinks_linalg_dims_to_the_locally_minimal_size(tmp_path, capsys
     out = capsys.readouterr().out
     assert "shapes        6x32, 32x10, 1\n             -> 1x20, 20x1, 1" in out
     assert "shapes kept" not in out
+
+
+def test_the_op_that_kept_dims_is_named_in_the_summary_and_the_json(tmp_path, capsys):
+    import json
+
+    from reducer.cli import main
+
+    script = tmp_path / "k.py"
+    script.write_text(K_THRESHOLD_SCRIPT)
+    src = tmp_path / "mm.mlir"
+    src.write_text(RESHAPED)
+    args = [str(src), "--oracle=script", "--cmd", f"python3 {script} {{}}", "--passes", "shrink-linalg-shapes", "-q"]
+    assert main(args) == 0
+    assert "shapes kept   by tensor.reshape (no shape rule): 3 dims" in capsys.readouterr().out
+    assert main([*args, "--json", "-o", str(tmp_path / "again.mlir")]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["reduced"]["shapes_kept_by"] == "tensor.reshape (no shape rule): 3 dims"
+    assert [s["dims"] for s in record["reduced"]["shapes"]] == [[6, 20], [20, 10], [1]]

@@ -30,7 +30,7 @@ _CALL_OPS = ("func.call", "util.call")
 
 @dataclass(frozen=True)
 class Target:
-    """A shrinkable dimension: one free size, or every free size of one value at once."""
+    """A shrinkable dimension: one free size, or every free size that has one value, at once."""
 
     key: str
     size: int
@@ -80,7 +80,8 @@ class Analysis:
         self.keep(op, places, why)
 
     def targets(self) -> list[Target]:
-        """Free sizes above 1, largest first; then every size shared by several, as one target."""
+        """Each size several free sizes share, as one target, largest first; then every free size
+        above 1 alone, largest first (as the ONNX pass orders its dimensions)."""
         free = [
             (var, self.system.sizes[var])
             for var in self.system.free()
@@ -100,8 +101,7 @@ class Analysis:
 
 def _walk(op: ir.Operation) -> Iterator[ir.Operation]:
     yield op
-    for child in irx.walk_ops(op):
-        yield child
+    yield from irx.walk_ops(op)
 
 
 def _function_name(op: ir.Operation) -> str:
@@ -259,9 +259,6 @@ def _sync_function_types(module: ir.Module) -> None:
             irx.set_function_type(func, inputs, results)
 
 
-_SUMMARY_SHAPES = 12
-
-
 def shape_summary(module: ir.Module) -> str:
     """'1x64x55x55, 16x64x1x1': function arguments, tensor constants and binding subspans."""
     shapes = []
@@ -270,9 +267,7 @@ def shape_summary(module: ir.Module) -> str:
             shapes += [static_shape(arg.type) for arg in irx.entry_block(op).arguments]
         elif op.name in ("arith.constant", "hal.interface.binding.subspan") and op.results and shaped(op.results[0]):
             shapes.append(static_shape(op.results[0].type))
-    spelled = ["x".join("?" if d < 0 else str(d) for d in s) for s in shapes if s]
-    more = f", ... ({len(spelled) - _SUMMARY_SHAPES} more)" if len(spelled) > _SUMMARY_SHAPES else ""
-    return ", ".join(spelled[:_SUMMARY_SHAPES]) + more
+    return ", ".join("x".join("?" if d < 0 else str(d) for d in s) for s in shapes if s)
 
 
 def summaries(text: str) -> tuple[str, str]:
