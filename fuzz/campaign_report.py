@@ -138,8 +138,8 @@ def _root_cause(index: int, finding: StoredFinding, campaign: Campaign, out: Pat
         ("reduced", size),
     ]
     if reduction is not None:
-        rows.append(("reduction", f"{reduction.original_size} -> {reduction.reduced_size} {reduction.unit}, "
-                                  f"{reduction.original_bytes} -> {reduction.reduced_bytes} bytes in {reduction.seconds:.1f} s ({reduction.oracle})"))
+        rows.append(("reduction", (f"{reduction.original_size} -> {reduction.reduced_size} {reduction.unit}, "
+                                   f"{reduction.original_bytes} -> {reduction.reduced_bytes} bytes in {reduction.seconds:.1f} s ({reduction.oracle})")))
     if directory is not None:
         rows.append(("directory", directory))
     table = "".join(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in rows)

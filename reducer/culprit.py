@@ -267,8 +267,8 @@ def summary_lines(culprit: Culprit) -> list[str]:
         return [f"  culprit       did not conclude{found}: {culprit.why} ({cost})"]
     lit = culprit.lit.detail if culprit.lit else ""
     return [
-        f"  culprit       {culprit.pass_name} (phase {culprit.phase}): {cost} "
-        f"({culprit.find_seconds:.1f} s to find it, {culprit.reduction_calls} iree-opt calls to reduce its repro)",
+        (f"  culprit       {culprit.pass_name} (phase {culprit.phase}): {cost} "
+         f"({culprit.find_seconds:.1f} s to find it, {culprit.reduction_calls} iree-opt calls to reduce its repro)"),
         f"  pass repro    {culprit.repro_path}: {culprit.repro_ops} ops (the compiler's reproducer: {culprit.reproducer_ops})",
         f"  pass command  {culprit.command}",
         f"  lit test      {culprit.lit_path} ({lit})",

@@ -71,7 +71,7 @@ class Display:
         self._spinner.update(text=Text(self._status() if self._status else ""))
         return self._spinner
 
-    def __enter__(self) -> Display:
+    def __enter__(self) -> Display:  # noqa: PYI034 - returns this display
         if self.live:
             # transient: the status line goes when the run ends; what was printed above stays.
             self._live = Live(

@@ -57,7 +57,7 @@ def compiler_options() -> CompilerOptions | None:
     except ToolNotFound:
         return None
     try:  # not run_tool: its output is clipped to the head and tail, and this list is long
-        listed = subprocess.run([tool, "--help-list-hidden"], capture_output=True, text=True, errors="replace", timeout=60)
+        listed = subprocess.run([tool, "--help-list-hidden"], check=False, capture_output=True, text=True, errors="replace", timeout=60)
     except (OSError, subprocess.TimeoutExpired):
         return None
     if listed.returncode != 0:
