@@ -1,1 +1,1 @@
-"""Reduction passes; `registry.REDUCTION_PASSES` lists them in the order they run."""
+"""Reduction passes, one file each; `registry.PASSES` is the table of them in the order they run."""
