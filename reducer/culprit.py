@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from oracles import Candidate, Oracle, Verdict
@@ -39,6 +40,7 @@ from oracles.toolchain.tools import (
     kill_all,
     scratch_dir,
 )
+from oracles.toolchain.warm import kill_pool, spawn_pool
 from reducer.formats.kinds import input_kind
 from reducer.passes.base import Proposal
 from reducer.passes.registry import ONE_PASS_REPRO_PASSES, PassRow, passes_for
@@ -141,9 +143,34 @@ def where_it_breaks(
     budget = DEFAULT_BUDGET_S if budget_s is None else min(budget_s, DEFAULT_BUDGET_S)
     request = CulpritRequest(case, oracle, verdict, output, jobs, budget, log, interruption)
     try:
-        return find_culprit(request), None
+        return find_culprit_isolated(request), None
     except Exception as err:  # noqa: BLE001  (an extra step: whatever breaks it, the reduction's result stands)
         return Culprit(why=f"the step broke: {type(err).__name__}: {err}"), None
+
+
+def find_culprit_isolated(request: CulpritRequest) -> Culprit:
+    """`find_culprit` in a child process. The step parses and edits IR the compiler wrote mid-pipeline
+    through the bindings, where an assertion aborts the process: that must end the step, never the run."""
+    pool = spawn_pool(1)
+    try:
+        culprit, lines = pool.submit(_find_in_child, replace(request, log=_quiet, interruption=None)).result()
+    except BrokenProcessPool:
+        return Culprit(why="the step's process died inside the compiler's libraries (an assertion or a signal)")
+    finally:
+        kill_pool(pool)
+    for line in lines:
+        request.log(line)
+    return culprit
+
+
+def _quiet(_: str) -> None:
+    pass
+
+
+def _find_in_child(request: CulpritRequest) -> tuple[Culprit, list[str]]:
+    """Runs in the child: the step, and its log lines for the parent to print."""
+    lines: list[str] = []
+    return find_culprit(replace(request, log=lines.append)), lines
 
 
 def find_culprit(request: CulpritRequest) -> Culprit:

@@ -112,6 +112,8 @@ def test_missing_iree_opt_leaves_the_reduction_standing(tmp_path, iree_compile, 
         raise ToolNotFound(f"{name} not found: install the pinned IREE wheels")
 
     monkeypatch.setattr(culprit_module, "find_tool", no_iree_opt)  # the fault: iree-opt is not installed
+    # In this process, where the fault is: the step normally runs in a child the patch does not reach.
+    monkeypatch.setattr(culprit_module, "find_culprit_isolated", culprit_module.find_culprit)
     src = tmp_path / "model.mlir"
     src.write_text(torch_chain(6, bad_at=3, bad_op="onnx.NoSuchOp"))
 

@@ -109,7 +109,7 @@ def _tiles(attr) -> tuple[dict[str, list[int]], str]:
     entries = ir.DictAttr(iree_gpu.LoweringConfigAttr(attr).attributes)
     tiles = {}
     for level in TILE_LEVELS:
-        sizes = entries.get(level)
+        sizes = entries[level] if level in entries else None  # noqa: SIM401 - a DictAttr, whose get() builds one
         if isinstance(sizes, ir.ArrayAttr):
             tiles[level] = [ir.IntegerAttr(size).value for size in sizes]
     return tiles, ""
