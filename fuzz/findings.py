@@ -21,7 +21,7 @@ from pathlib import Path
 
 from fuzz.execute import CaseResult, Finding
 from reducer.formats import onnx_model
-from reducer.storage.verdict_store import set_aside
+from reducer.storage.verdict_store import checked, set_aside
 
 RECORD_NAME = "finding.txt"
 SPEC_NAME = "spec.json"
@@ -294,16 +294,7 @@ class FindingsDB:
 
 def _open(path: Path) -> sqlite3.Connection:
     """The database at `path`, checked whole: a damaged file raises sqlite3.DatabaseError here."""
-    db = sqlite3.connect(str(path))
-    try:
-        db.executescript(_SCHEMA)
-        (state,) = db.execute("PRAGMA quick_check").fetchone()
-        if state != "ok":
-            raise sqlite3.DatabaseError(state)
-    except sqlite3.DatabaseError:
-        db.close()
-        raise
-    return db
+    return checked(sqlite3.connect(str(path)), _SCHEMA)
 
 
 _REDUCED_SIZE = re.compile(r"^(\d+) (node|op)s?, (\d+) bytes")

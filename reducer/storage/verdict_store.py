@@ -130,9 +130,15 @@ def _warn(message: str) -> None:
 def _open(path: Path) -> sqlite3.Connection:
     """The store at `path`, checked whole: a damaged file raises sqlite3.DatabaseError here."""
     db = sqlite3.connect(path, timeout=30, check_same_thread=False, isolation_level=None)
+    schema = "PRAGMA journal_mode=WAL;\nCREATE TABLE IF NOT EXISTS verdicts (key TEXT PRIMARY KEY, verdict TEXT NOT NULL);"
+    return checked(db, schema)
+
+
+def checked(db: sqlite3.Connection, schema: str) -> sqlite3.Connection:
+    """`db` with `schema` applied and its whole file checked; a damaged one is closed and raises
+    sqlite3.DatabaseError, which the owner answers with `set_aside`."""
     try:
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("CREATE TABLE IF NOT EXISTS verdicts (key TEXT PRIMARY KEY, verdict TEXT NOT NULL)")
+        db.executescript(schema)
         (state,) = db.execute("PRAGMA quick_check").fetchone()
         if state != "ok":
             raise sqlite3.DatabaseError(state)
