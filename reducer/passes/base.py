@@ -97,9 +97,14 @@ class IrPass(ReductionPass):
         with ctx, ir.Location.unknown(ctx):
             targets = self.targets(module)
             self.edit(module, [targets[i] for i in chosen if i < len(targets)])
-        if not irx.verifies(module):
-            return None
-        text = irx.to_text(module)
-        if text == current.candidate.text:
-            return None
-        return Proposal(current.candidate.with_text(text), irx.count_ops(module))
+        return edited_proposal(current, module)
+
+
+def edited_proposal(current: Proposal, module: ir.Module) -> Proposal | None:
+    """`current` with its text replaced by the edited `module`; None if it does not verify or did not change."""
+    if not irx.verifies(module):
+        return None
+    text = irx.to_text(module)
+    if text == current.candidate.text:
+        return None
+    return Proposal(current.candidate.with_text(text), irx.count_ops(module))

@@ -27,7 +27,7 @@ from oracles.mlir import ir as irx
 from oracles.numeric.wrong_answer import at_least_as_wrong
 from reducer.formats import onnx_model
 from reducer.formats.onnx_model import OnnxLoadError
-from reducer.passes.base import Convert, Proposal, ShrinkPass
+from reducer.passes.base import Convert, Proposal, ShrinkPass, edited_proposal
 from reducer.passes.onnx_pass import constant_value, is_constant
 from reducer.passes.value_ladders import ROLES, Ladder, ladder, role_of
 
@@ -203,9 +203,4 @@ def _set_torch(current: Proposal, key: str, value: np.ndarray, ctx: ir.Context) 
             return None
         op, attr_name, element = where
         op.attributes[attr_name] = ir.DenseElementsAttr.get(np.array(value, order="C"), type=element, shape=list(value.shape))
-    if not irx.verifies(module):
-        return None
-    text = irx.to_text(module)
-    if text == current.candidate.text:
-        return None
-    return Proposal(current.candidate.with_text(text), irx.count_ops(module))
+    return edited_proposal(current, module)
