@@ -18,12 +18,14 @@ from fuzz.conformance import (
     run_node_tests,
     select_node_tests,
 )
+from fuzz.coverage import coverage_table
 from fuzz.devices import drivers_with_a_device
 from fuzz.expectations import DEFAULT_PATH, Expectations, load
 from fuzz.findings import Campaign, FindingsDB, findings_record
 from fuzz.nightly import corpus_changes, summary_markdown
-from fuzz.pipelines import DEFAULT_PIPELINES, PIPELINES, resolve
+from fuzz.pipelines import DEFAULT_PIPELINES, DEFAULT_TARGETS, GROUPS, PIPELINES, resolve
 from fuzz.progress import CampaignProgress, ConformanceProgress
+from fuzz.root_cause import RootCauses, assign_root_causes
 from fuzz.triage import reduce_finding
 from reducer.progress import ReductionProgress
 from reducer.session import INTERRUPTED
@@ -50,7 +52,14 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument("--out", type=Path, default=Path("findings"), help="findings database and reduced repros (default findings/)")
         command.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="cases at once (default: all cores)")
         command.add_argument("--pipelines", default=",".join(DEFAULT_PIPELINES), help="CPU pipelines to run and compare (see fuzz pipelines)")
-        command.add_argument("--targets", default="", help="GPU targets to compile for, e.g. gfx942,sm_80 (compile only without a device)")
+        command.add_argument(
+            "--targets",
+            default=",".join(DEFAULT_TARGETS),
+            help=f"GPU targets to compile for (default {','.join(DEFAULT_TARGETS)}; 'none' for CPU only); compile only without a device",
+        )
+        command.add_argument(
+            "--no-feedback", action="store_true", help="plain swarm testing: feature probabilities fixed, not fed back from coverage"
+        )
         command.add_argument(
             "--run-gpu", choices=("auto", "never"), default="auto", help="run and compare GPU targets whose driver sees a device (default auto)"
         )
@@ -61,6 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run cases on this Dask scheduler's cluster (default: local pool)")
         command.add_argument("-q", "--quiet", action="store_true", help="no progress: neither the lines nor the live status line")
     nightly.add_argument("--corpus", type=Path, default=Path("corpus/entries"), help="corpus entries to re-check (default corpus/entries)")
+    run.add_argument("--corpus", type=Path, default=Path("corpus/entries"), help="corpus entries that name known root causes (default corpus/entries)")
     show = sub.add_parser("show", help="list the findings of a campaign directory")
     show.add_argument("out", type=Path)
     show.add_argument("--json", action="store_true", help="print the findings as one JSON object instead of a table")
@@ -85,6 +95,8 @@ def main(argv: list[str] | None = None) -> int:
             for pipeline in PIPELINES.values():
                 kind = "GPU target" if pipeline.gpu else "pipeline"
                 print(f"{pipeline.name:22} {kind:10} {pipeline.description}: {' '.join(pipeline.flags)}")
+            for group, members in GROUPS.items():
+                print(f"{group:22} {'group':10} {', '.join(members)}")
             return 0
         if args.command == "show":
             return _show(args.out, args.json)
@@ -103,10 +115,12 @@ def main(argv: list[str] | None = None) -> int:
         return INTERRUPTED
 
 
-def _campaign(args: argparse.Namespace, known: frozenset[str] = frozenset()) -> tuple[CampaignStats, CampaignSettings]:
-    """The campaign, then each new finding reduced (but the `known` signatures); shared by `run` and `nightly`."""
-    names = [n for n in f"{args.pipelines},{args.targets}".split(",") if n]
-    wanted = resolve(names)
+def _campaign(args: argparse.Namespace, known: frozenset[str] = frozenset()) -> tuple[CampaignStats, CampaignSettings, RootCauses]:
+    """The campaign, then each new finding reduced (but the `known` signatures), then its root
+    causes (deduped on the reduced cases, named by the corpus); shared by `run` and `nightly`."""
+    targets = "" if args.targets.strip().lower() == "none" else args.targets
+    wanted = resolve([n for n in f"{args.pipelines},{targets}".split(",") if n])
+    names = [p.name for p in wanted]
     drivers = tuple(sorted({p.driver for p in wanted if p.gpu}))
     gpu_drivers = drivers_with_a_device(drivers) if args.run_gpu == "auto" else ()
     if drivers:
@@ -121,13 +135,18 @@ def _campaign(args: argparse.Namespace, known: frozenset[str] = frozenset()) -> 
         max_cases=args.max_cases,
         gpu_drivers=gpu_drivers,
         scheduler=args.scheduler,
+        feedback=not args.no_feedback,
     )
     with CampaignProgress(settings.pipelines, sys.stderr, quiet=args.quiet) as progress:
         stats = run_campaign(settings, progress.update, progress.case)
     print(
-        f"fuzz: {stats.cases} cases in {stats.seconds:.0f} s ({stats.per_minute:.1f}/min), "
-        f"{sum(stats.by_kind.values())} findings, {len(stats.new)} new, {stats.isolated_reruns} re-run isolated"
+        f"fuzz: {stats.cases} cases in {stats.seconds:.0f} s ({stats.per_minute:.1f}/min; {stats.complete} ran every pipeline to the end), "
+        f"{sum(stats.by_kind.values())} findings, {len(stats.new)} new signatures, {stats.isolated_reruns} re-run isolated"
     )
+    print(f"fuzz: coverage: {len(stats.configs)} distinct dispatch configurations ({sum(stats.configs.values())} dispatches)")
+    print(coverage_table(stats.configs))
+    for target, (used, kernel) in sorted(stats.lds.items()):
+        print(f"fuzz: {target}: largest workgroup memory {used} bytes ({kernel})")
     if not args.no_reduce and stats.new:
         db = FindingsDB(args.out / DB_NAME)
         for signature, case in stats.new:
@@ -140,7 +159,12 @@ def _campaign(args: argparse.Namespace, known: frozenset[str] = frozenset()) -> 
             db.set_reduction(signature, str(triage.directory), triage.reduced_size, triage.result)
             print(f"  -> {triage.directory}: {triage.reduced_size}")
         db.close()
-    return stats, settings
+    db = FindingsDB(args.out / DB_NAME)
+    causes = assign_root_causes(db, dict(stats.by_signature), load_entries(args.corpus) if args.corpus.is_dir() else [])
+    db.close()
+    for line in causes.lines():
+        print(f"fuzz: {line}")
+    return stats, settings, causes
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -152,12 +176,12 @@ def _run(args: argparse.Namespace) -> int:
 
 def _nightly(args: argparse.Namespace) -> int:
     entries = load_entries(args.corpus)
-    stats, settings = _campaign(args, frozenset(entry.signature for entry in entries))  # in the corpus: reduced already
+    stats, settings, causes = _campaign(args, frozenset(entry.signature for entry in entries))  # in the corpus: reduced already
     changes = corpus_changes(entries)
     db = FindingsDB(args.out / DB_NAME)
     findings = db.all()
     db.close()
-    summary = summary_markdown(stats, findings, entries, changes, {"seed": settings.seed, "pipelines": settings.pipelines})
+    summary = summary_markdown(stats, findings, entries, changes, {"seed": settings.seed, "pipelines": settings.pipelines}, causes)
     (args.out / "summary.md").write_text(summary)
     report = write_report(_read_campaign(args.out), args.out)
     print(f"fuzz: summary in {args.out / 'summary.md'}, report in {report}; {len(entries)} corpus entries, {len(changes)} changed state")
@@ -192,10 +216,12 @@ def _show(out: Path, as_json: bool = False) -> int:
     if as_json:
         print(json.dumps(findings_record(campaign), indent=2))
         return 0
-    print(f"{'#':>3}  {'class':14} {'seen':>4}  {'pipelines':28} {'reduced':22} signature")
+    print(f"{'#':>3}  {'class':14} {'seen':>4}  {'pipelines':28} {'reduced':22} {'known as':28} signature")
     for i, row in enumerate(rows, 1):
-        print(f"{i:>3}  {row.kind:14} {row.count:>4}  {row.pipeline[:28]:28} {(row.reduced_size or '-')[:22]:22} {row.signature[:90]}")
-    print(f"{len(rows)} distinct findings")
+        known = (row.known_as or "-")[:28]
+        print(f"{i:>3}  {row.kind:14} {row.count:>4}  {row.pipeline[:28]:28} {(row.reduced_size or '-')[:22]:22} {known:28} {row.signature[:90]}")
+    causes = {row.root_cause or row.signature for row in rows}
+    print(f"{len(rows)} distinct findings, {len(causes)} root causes")
     return 0
 
 

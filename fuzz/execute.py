@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
+import resource
 import tempfile
 import time
 from contextlib import redirect_stderr, redirect_stdout
@@ -22,6 +24,8 @@ import numpy as np
 import onnx
 
 from fuzz.build import build_model, describe, make_inputs
+from fuzz.coverage import dump_flags, read_configurations, shared_memory
+from fuzz.host import host_cpu_description, uses_host_cpu
 from fuzz.pipelines import Pipeline
 from fuzz.spec import GraphSpec
 from oracles import Candidate
@@ -32,6 +36,7 @@ from oracles.compiling.signature import (
     first_error,
     is_crash,
     normalise,
+    root_error_lines,
 )
 from oracles.numeric.compare import compare_outputs
 from oracles.numeric.run import run_module
@@ -42,13 +47,14 @@ from oracles.toolchain.warm import COMPILE_FROM, COMPILE_TO, compile_capturing
 
 SHARED_PHASE = "input"  # compiled once per case, then each pipeline goes on from it
 # Finding classes, as the fuzzer reports them.
-IMPORT_FAILURE, COMPILE_ERROR, CRASH, TIMEOUT, LDS_OVERRUN, MISMATCH = (
+IMPORT_FAILURE, COMPILE_ERROR, CRASH, TIMEOUT, LDS_OVERRUN, MISMATCH, RUN_ERROR = (
     "import failure",
     "compile error",
     "crash",
     "timeout",
     "LDS overrun",
     "mismatch",
+    "run error",  # a finding only at a dynamic dimension's size (the module ran at the others)
 )
 
 
@@ -58,6 +64,9 @@ class Finding:
     pipeline: str
     signature: str  # normalised: the dedup key
     detail: str
+    size: str = ""  # the dynamic dimension's value it showed at, e.g. "N=13"
+    match: str = ""  # a regex pinning this error when its compile printed several
+    host_cpu: str = ""  # the host CPU a `target-cpu=host` pipeline compiled for
 
 
 @dataclass
@@ -69,6 +78,8 @@ class PipelineRun:
     max_abs: float = 0.0  # against the reference
     mismatch_fraction: float = 0.0  # of the elements beyond tolerance
     agreement: str = ""  # against the case's first pipeline that ran
+    configs: list[list[str]] = field(default_factory=list)  # per dispatch: target, codegen pipeline, intrinsic, op kind
+    lds: dict[str, int] = field(default_factory=dict)  # GPU kernel -> workgroup memory bytes
 
 
 @dataclass
@@ -80,6 +91,7 @@ class CaseResult:
     findings: list[Finding] = field(default_factory=list)
     seconds: float = 0.0
     backend: str = ""
+    cpu_seconds: float = 0.0  # user + system, the worker's threads (and its tools) included
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -94,6 +106,36 @@ def classify_compile_failure(process: ProcessResult) -> tuple[str, str]:
     if OVERRUN.search(process.stderr):
         return LDS_OVERRUN, error_signature(process.stderr)
     return COMPILE_ERROR, error_signature(process.stderr)
+
+
+_PLACEHOLDER = re.compile(r"(?<!\w)N(?!\w)|%\?|@\?|<path>|0x\?")
+
+
+def error_match(signature: str) -> str:
+    """A regex for one normalised error among several: its longest literal stretch, escaped."""
+    text = signature.split("error:", 1)[-1]
+    longest = max((part.strip() for part in _PLACEHOLDER.split(text)), key=len, default="")
+    return re.escape(longest)
+
+
+def compile_failure_findings(pipeline: str, process: ProcessResult) -> list[Finding]:
+    """One finding per distinct error a failed compile printed: codegen compiles dispatches
+    apart, so one dispatch may fail to distribute while another overruns LDS. Each distinct
+    error carries a regex that pins it for the reducer when there are several; a reported LDS
+    overrun is its own class (the `lds-limit` oracle pins it)."""
+    kind, signature = classify_compile_failure(process)
+    if kind in (TIMEOUT, CRASH):
+        return [Finding(kind, pipeline, signature, first_error(process.stderr) if kind == CRASH else "")]
+    distinct: dict[str, str] = {}
+    for line in root_error_lines(process.stderr):
+        distinct.setdefault(error_signature(line), line)
+    if not distinct:
+        return [Finding(kind, pipeline, signature, first_error(process.stderr))]
+    several = len(distinct) > 1
+    return [
+        Finding(LDS_OVERRUN if OVERRUN.search(line) else COMPILE_ERROR, pipeline, sig, line, match=error_match(sig) if several else "")
+        for sig, line in distinct.items()
+    ]
 
 
 class Isolated:
@@ -181,9 +223,15 @@ class InProcess(Isolated):
 
 
 def _mismatch_signature(spec: GraphSpec) -> str:
-    """Ops only, no pipeline: a wrong answer several pipelines share is one bug (one finding)."""
+    """Ops only, no pipeline: a wrong answer several pipelines share is one bug (one finding).
+    Root causes come later, from the reduced case (`fuzz.root_cause`)."""
     ops = sorted({node.op for node in spec.nodes})
-    return f"mismatch: {'+'.join(ops)}"
+    return f"mismatch: {'+'.join(ops)}" + (" [dynamic]" if spec.dynamic is not None else "")
+
+
+def _cpu_seconds() -> float:
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def run_case(
@@ -192,13 +240,17 @@ def run_case(
     """Everything one case does; never raises for what IREE does (that is a finding).
 
     A GPU pipeline runs and is compared only when its driver is in `gpu_drivers` (it has a device).
+    A case with a dynamic dimension compiles once per pipeline and runs at each of its sizes.
     """
-    start = time.monotonic()
+    start, cpu_start = time.monotonic(), _cpu_seconds()
     result = CaseResult(seed, spec.to_json(), describe(spec), backend=backend.name)
     model = build_model(spec)
-    inputs = make_inputs(spec, seed)
-    expected = reference_outputs(model, inputs)
-    ordered = [inputs[value.name] for value in model.graph.input]
+    sizes: tuple[int | None, ...] = spec.dynamic.sizes if spec.dynamic is not None else (None,)
+    ordered_at, expected_at = {}, {}
+    for size in sizes:
+        inputs = make_inputs(spec, seed, size)
+        ordered_at[size] = [inputs[value.name] for value in model.graph.input]
+        expected_at[size] = reference_outputs(model, inputs)
     quantized, longest = is_quantized(model), reduction_length(model)
     with tempfile.TemporaryDirectory(prefix="fuzz-case-") as tmp:
         workdir = Path(tmp)
@@ -206,41 +258,83 @@ def run_case(
         if mlir is None:
             result.findings.append(Finding(IMPORT_FAILURE, "import", "import: " + normalise(why), why))
             result.seconds = time.monotonic() - start
+            result.cpu_seconds = _cpu_seconds() - cpu_start
             return result
-        first: tuple[str, list[np.ndarray]] | None = None  # pipelines are compared with each other too
+        first: dict[int | None, tuple[str, list[np.ndarray]]] = {}  # per size: pipelines are compared with each other too
         for pipeline in pipelines:
             t0 = time.monotonic()
             where = workdir / pipeline.name
-            vmfb, process = backend.compile(mlir, pipeline.flags, where)
+            vmfb, process = backend.compile(mlir, (*pipeline.flags, *dump_flags(where, pipeline.flags)), where)
+            configs = [list(c) for c in read_configurations(where, pipeline.name)]
+            host = host_cpu_description() if uses_host_cpu(pipeline.flags) else ""
             if vmfb is None:
-                kind, signature = classify_compile_failure(process)
-                detail = first_error(process.stderr) if process else ""
-                _add(result, Finding(kind, pipeline.name, signature, detail))
-                result.runs.append(PipelineRun(pipeline.name, kind, time.monotonic() - t0, detail))
+                found = compile_failure_findings(pipeline.name, process) if process else [Finding(COMPILE_ERROR, pipeline.name, "error: ", "")]
+                for finding in found:
+                    finding.host_cpu = host
+                    _add(result, finding)
+                result.runs.append(PipelineRun(pipeline.name, found[0].kind, time.monotonic() - t0, found[0].detail, configs=configs))
                 continue
+            lds = shared_memory(where) if pipeline.gpu else {}
             if pipeline.gpu and pipeline.driver not in gpu_drivers:
-                result.runs.append(PipelineRun(pipeline.name, "compiled", time.monotonic() - t0))
+                result.runs.append(PipelineRun(pipeline.name, "compiled", time.monotonic() - t0, configs=configs, lds=lds))
                 continue
-            outputs = backend.run(vmfb, model.graph.name, ordered, where, pipeline.driver)
-            if isinstance(outputs, str):
-                result.runs.append(PipelineRun(pipeline.name, "run error", time.monotonic() - t0, outputs))
-                if "crash" in outputs:
-                    _add(result, Finding(CRASH, pipeline.name, f"runtime: {normalise(outputs)}", outputs))
-                continue
-            comparison = compare_outputs(expected, outputs, reduction_length=longest, quantized=quantized)
-            status = "ok" if comparison.matches else MISMATCH
-            run = PipelineRun(pipeline.name, status, time.monotonic() - t0, comparison.description, comparison.max_abs, comparison.mismatch_fraction)
-            if first is None:
-                first = (pipeline.name, outputs)
-            else:
-                peer = compare_outputs(first[1], outputs, reduction_length=longest, quantized=quantized)
-                run.agreement = f"{'agrees with' if peer.matches else 'differs from'} {first[0]}: {peer.description}"
+            run = PipelineRun(pipeline.name, "ok", 0.0, configs=configs, lds=lds)
+            for size in sizes:
+                at = f"{spec.dynamic.symbol}={size}" if spec.dynamic is not None else ""
+                finding = _run_and_compare(backend, vmfb, model, where, pipeline, run, at, ordered_at[size], expected_at[size], first, size, longest, quantized)
+                if finding is not None:
+                    finding.host_cpu = host
+                    if finding.kind == MISMATCH:
+                        finding.signature = _mismatch_signature(spec)
+                    _add(result, finding)
+                if run.status != "ok":
+                    break
+            run.seconds = time.monotonic() - t0
             result.runs.append(run)
-            if not comparison.matches:
-                detail = "; ".join(filter(None, (comparison.description, run.agreement)))
-                _add(result, Finding(MISMATCH, pipeline.name, _mismatch_signature(spec), detail))
     result.seconds = time.monotonic() - start
+    result.cpu_seconds = _cpu_seconds() - cpu_start
     return result
+
+
+def _run_and_compare(
+    backend: Isolated,
+    vmfb: Path,
+    model: onnx.ModelProto,
+    where: Path,
+    pipeline: Pipeline,
+    run: PipelineRun,
+    at: str,
+    inputs: list[np.ndarray],
+    expected: list[np.ndarray],
+    first: dict,
+    size: int | None,
+    longest: int,
+    quantized: bool,
+) -> Finding | None:
+    """Runs the module on one set of inputs (at one size), compares, updates `run`; the finding."""
+    prefix = f"at {at}: " if at else ""
+    outputs = backend.run(vmfb, model.graph.name, inputs, where, pipeline.driver)
+    if isinstance(outputs, str):
+        run.status, run.detail = "run error", prefix + outputs
+        if "crash" in outputs:
+            return Finding(CRASH, pipeline.name, f"runtime: {normalise(outputs)}", run.detail, at)
+        if at:  # it ran at the other sizes: the size is the bug
+            return Finding(RUN_ERROR, pipeline.name, f"runtime: {normalise(outputs)} [dynamic]", run.detail, at)
+        return None
+    comparison = compare_outputs(expected, outputs, reduction_length=longest, quantized=quantized)
+    run.detail = prefix + comparison.description
+    run.max_abs = max(run.max_abs, comparison.max_abs)
+    run.mismatch_fraction = max(run.mismatch_fraction, comparison.mismatch_fraction)
+    if size not in first:
+        first[size] = (pipeline.name, outputs)
+    else:
+        peer = compare_outputs(first[size][1], outputs, reduction_length=longest, quantized=quantized)
+        run.agreement = f"{'agrees with' if peer.matches else 'differs from'} {first[size][0]}: {peer.description}"
+    if comparison.matches:
+        return None
+    run.status = MISMATCH
+    detail = "; ".join(filter(None, (run.detail, run.agreement)))
+    return Finding(MISMATCH, pipeline.name, "", detail, at)
 
 
 def _add(result: CaseResult, finding: Finding) -> None:

@@ -14,12 +14,14 @@ from pathlib import Path
 import onnx
 
 from fuzz.build import build_model
+from fuzz.dynamic import static_model_at
 from fuzz.execute import (
     COMPILE_ERROR,
     CRASH,
     IMPORT_FAILURE,
     LDS_OVERRUN,
     MISMATCH,
+    RUN_ERROR,
     TIMEOUT,
     CaseResult,
     Finding,
@@ -44,6 +46,8 @@ ORACLE_FOR_KIND = {
     LDS_OVERRUN: "lds-limit",
     MISMATCH: "reference-mismatch",  # the first mismatching pipeline's flags against onnx.reference
 }
+# No oracle pins a module that fails to run at one size of a dynamic dimension: kept unreduced.
+NOT_REDUCIBLE = {RUN_ERROR: "no oracle pins a runtime error at one dynamic size; the model and its sizes are saved"}
 # A mismatch where another pipeline got the reference's answer is first reduced as a
 # miscompile of the two (no reference needed per candidate); when the oracle's own seeded
 # inputs do not show it, or every pipeline was wrong, as a reference mismatch.
@@ -92,6 +96,8 @@ def _request_for(
     flags = list(pipeline.flags)
     if finding.kind == TIMEOUT:
         options.hang_seconds = compile_timeout_s
+    if finding.match and oracle_name == "compile-error":  # one of several errors of its compile: pin this one
+        options.match = finding.match
     if oracle_name == MISCOMPILE:  # the pipelines carry the flags; the user flags stay empty
         options.pipeline_a = list(PIPELINES[agreeing].flags)
         options.pipeline_b, flags = flags, []
@@ -123,12 +129,21 @@ def reduce_finding(
     directory.mkdir(parents=True, exist_ok=True)
     spec = GraphSpec.from_json(case.spec_json)
     model_path = directory / "model.onnx"
-    onnx.save(build_model(spec), model_path)
+    model = build_model(spec)
+    if finding.size and spec.dynamic is not None:  # reduced at the size it showed at, the dims static
+        onnx.save(model, directory / "model.dynamic.onnx")
+        model = static_model_at(model, spec.dynamic.symbol, int(finding.size.split("=", 1)[1]))
+    onnx.save(model, model_path)
     (directory / "spec.json").write_text(case.spec_json)
     (directory / "finding.txt").write_text(
         f"kind: {finding.kind}\npipelines: {finding.pipeline}\nsignature: {finding.signature}\n"
         f"detail: {finding.detail}\nseed: {case.seed}\ngraph: {case.description}\n"
+        + (f"size: {finding.size}\n" if finding.size else "")
+        + (f"host CPU: {finding.host_cpu}\n" if finding.host_cpu else "")
     )
+    if finding.kind in NOT_REDUCIBLE:
+        (directory / "not-reduced.txt").write_text(NOT_REDUCIBLE[finding.kind] + "\n")
+        return Triage(directory, f"not reduced: {NOT_REDUCIBLE[finding.kind]}")
     failures = []
     for oracle_name, agreeing in _oracles_for(finding, case):
         try:

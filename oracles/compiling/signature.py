@@ -99,6 +99,22 @@ def error_lines(stderr: str) -> list[str]:
     return [line.strip() for line in stderr.splitlines() if "error:" in line]
 
 
+# Errors IREE reports on top of another one (the pass or translation that contained it failed):
+# they name no bug of their own.
+_FOLLOW_ON = re.compile(
+    r"failed to run translation of source executable|conversion to vm\.module failed|"
+    r"failed to translate the MLIR LLVM dialect|failed to serialize executable|failed to translate executables|"
+    r"Failures have been detected while processing an MLIR pass pipeline|failed to link executables"
+)
+
+
+def root_error_lines(stderr: str) -> list[str]:
+    """The error lines that are not follow-ons of another error (all of them if every one is)."""
+    lines = error_lines(stderr)
+    roots = [line for line in lines if not _FOLLOW_ON.search(line)]
+    return roots or lines[:1]
+
+
 def error_signature(stderr: str) -> str:
     """'error: <normalised message>' for the first error the compiler reported."""
     line = first_error(stderr)
