@@ -27,6 +27,7 @@ _NP = {
     "float8e4m3fnuz": ml_dtypes.float8_e4m3fnuz, "float8e5m2fnuz": ml_dtypes.float8_e5m2fnuz,
     "int4": ml_dtypes.int4, "uint4": ml_dtypes.uint4,
 }  # fmt: skip
+NUMPY_DTYPES = _NP  # each spec dtype's numpy type (ml_dtypes for the narrow ones)
 _ONNX = {
     "float32": _T.FLOAT, "int8": _T.INT8, "uint8": _T.UINT8, "int32": _T.INT32, "float16": _T.FLOAT16,
     "bfloat16": _T.BFLOAT16, "float8e4m3fn": _T.FLOAT8E4M3FN, "float8e5m2": _T.FLOAT8E5M2,

@@ -228,10 +228,26 @@ def fits(model: onnx.ModelProto, symbol: str, size: int, budget_elems: int = MAX
         fixed = static_model_at(model, symbol, size)
     except (onnx.shape_inference.InferenceError, onnx.checker.ValidationError, ValueError, RuntimeError):
         return False
-    for value in (*fixed.graph.value_info, *fixed.graph.output):
+    shapes = {}
+    for value in (*fixed.graph.input, *fixed.graph.value_info, *fixed.graph.output):
         dims = value.type.tensor_type.shape.dim
         if any(not d.HasField("dim_value") or d.dim_value <= 0 for d in dims):
             return False
         if math.prod(d.dim_value for d in dims) > budget_elems:
             return False
-    return True
+        shapes[value.name] = [d.dim_value for d in dims]
+    return all(_window_fits(node, shapes) for node in fixed.graph.node if node.op_type in _CONVS)
+
+
+def _window_fits(node: onnx.NodeProto, shapes: dict[str, list[int]]) -> bool:
+    """The conv's (dilated) kernel fits its padded input: ONNX shape inference divides with C's
+    truncation and calls a window that does not fit one output element."""
+    attrs = {a.name: onnx.helper.get_attribute_value(a) for a in node.attribute}
+    x = shapes.get(node.input[0])
+    kernel = attrs.get("kernel_shape")
+    if x is None or kernel is None:
+        return True
+    rank = len(kernel)
+    pads = attrs.get("pads", [0] * 2 * rank)
+    dilations = attrs.get("dilations", [1] * rank)
+    return all(x[2 + i] + pads[i] + pads[i + rank] >= (kernel[i] - 1) * dilations[i] + 1 for i in range(rank))
