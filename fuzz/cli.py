@@ -8,6 +8,7 @@ import os
 import re
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 from fuzz.campaign import DB_NAME, CampaignSettings, CampaignStats, run_campaign
@@ -18,7 +19,7 @@ from fuzz.conformance import (
     run_node_tests,
     select_node_tests,
 )
-from fuzz.coverage import coverage_table
+from fuzz.coverage import DispatchConfig, coverage_table
 from fuzz.devices import drivers_with_a_device
 from fuzz.expectations import DEFAULT_PATH, Expectations, load
 from fuzz.findings import Campaign, FindingsDB, findings_record
@@ -74,6 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     show = sub.add_parser("show", help="list the findings of a campaign directory")
     show.add_argument("out", type=Path)
     show.add_argument("--json", action="store_true", help="print the findings as one JSON object instead of a table")
+    show.add_argument("--coverage", action="store_true", help="print the dispatch configurations reached (targets x codegen pipelines x intrinsics)")
     report = sub.add_parser("report", help="write a self-contained report.html for a campaign directory (plots inline)")
     report.add_argument("out", type=Path)
     report.add_argument("-o", "--output", type=Path, help="where to write it (default OUT/report.html)")
@@ -99,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{group:22} {'group':10} {', '.join(members)}")
             return 0
         if args.command == "show":
-            return _show(args.out, args.json)
+            return _show(args.out, args.json, args.coverage)
         if args.command == "report":
             return _report(args.out, args.output)
         if args.command == "conformance":
@@ -190,11 +192,15 @@ def _nightly(args: argparse.Namespace) -> int:
     return 3 if changes else 0
 
 
-def _read_campaign(out: Path) -> Campaign:
+def _database(out: Path) -> Path:
     path = out / DB_NAME
     if not path.is_file():
         raise ValueError(f"{out} holds no {DB_NAME}: run `fuzz run --out {out}` first")
-    db = FindingsDB(path)
+    return path
+
+
+def _read_campaign(out: Path) -> Campaign:
+    db = FindingsDB(_database(out))
     try:
         return db.campaign()
     finally:
@@ -210,7 +216,14 @@ def _report(out: Path, output: Path | None) -> int:
     return 0
 
 
-def _show(out: Path, as_json: bool = False) -> int:
+def _show(out: Path, as_json: bool = False, coverage: bool = False) -> int:
+    if coverage:
+        db = FindingsDB(_database(out))
+        counts = Counter({DispatchConfig(*key): n for key, n in db.dispatch_counts().items()})
+        db.close()
+        print(coverage_table(counts))
+        print(f"{len(counts)} distinct dispatch configurations, {sum(counts.values())} dispatches")
+        return 0
     campaign = _read_campaign(out)
     rows = campaign.findings
     if as_json:

@@ -187,7 +187,8 @@ def _save_corpus_entry(directory: Path, finding: Finding, case: CaseResult, outc
         request.oracle.name,
         request.oracle.options,
         outcome.verdict,
-        f"{finding.kind} ({finding.pipeline}): {outcome.verdict.detail}",
+        f"{finding.kind} ({finding.pipeline}{f' at {finding.size}' if finding.size else ''}): {outcome.verdict.detail}"
+        + (f" [compiled for the host CPU {finding.host_cpu}]" if finding.host_cpu else ""),
         f"fuzz seed {case.seed}: {case.description}",
     )
 
