@@ -23,11 +23,11 @@ from pathlib import Path
 import numpy as np
 import onnx
 
-from fuzz.build import build_model, describe, make_inputs
+from fuzz.build import NUMPY_DTYPES, build_model, describe, make_inputs
 from fuzz.coverage import dump_flags, read_configurations, shared_memory
 from fuzz.host import host_cpu_description, uses_host_cpu
 from fuzz.pipelines import Pipeline
-from fuzz.spec import GraphSpec
+from fuzz.spec import HALF, GraphSpec
 from oracles import Candidate
 from oracles.compiling.lds import OVERRUN
 from oracles.compiling.signature import (
@@ -38,7 +38,7 @@ from oracles.compiling.signature import (
     normalise,
     root_error_lines,
 )
-from oracles.numeric.compare import compare_outputs
+from oracles.numeric.compare import compare_outputs, tolerance_for
 from oracles.numeric.run import run_module
 from oracles.onnx.importer import import_error_line, import_model
 from oracles.onnx.reference import is_quantized, reduction_length, reference_outputs
@@ -234,6 +234,39 @@ def _cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
+@dataclass
+class _Expected:
+    """What a case's runs are judged against: per size (None for a static case), the inputs in
+    the module's order and the reference's outputs; and how closely they must match."""
+
+    model: onnx.ModelProto
+    symbol: str
+    inputs: dict[int | None, list[np.ndarray]]
+    outputs: dict[int | None, list[np.ndarray]]
+    longest: int  # the longest reduction: it scales float tolerances
+    quantized: bool  # 8-bit results may be 1 LSB apart
+    tolerance: tuple[float, float] | None  # a half type computed inside: its (atol, rtol)
+    first: dict[int | None, tuple[str, list[np.ndarray]]] = field(default_factory=dict)  # per size: the first pipeline's outputs
+
+    @classmethod
+    def of(cls, spec: GraphSpec, seed: int) -> _Expected:
+        model = build_model(spec)
+        sizes: tuple[int | None, ...] = spec.dynamic.sizes if spec.dynamic is not None else (None,)
+        inputs, outputs = {}, {}
+        for size in sizes:
+            named = make_inputs(spec, seed, size)
+            inputs[size] = [named[value.name] for value in model.graph.input]
+            outputs[size] = reference_outputs(model, named)
+        longest = reduction_length(model)
+        halves = [NUMPY_DTYPES[n.dtype] for n in spec.nodes if n.dtype in HALF]
+        tolerance = max(tolerance_for(np.dtype(t), longest) for t in halves) if halves else None
+        return cls(model, spec.dynamic.symbol if spec.dynamic else "", inputs, outputs, longest, is_quantized(model), tolerance)
+
+    def compare(self, expected: list[np.ndarray], actual: list[np.ndarray]):
+        atol, rtol = self.tolerance or (None, None)
+        return compare_outputs(expected, actual, reduction_length=self.longest, quantized=self.quantized, atol=atol, rtol=rtol)
+
+
 def run_case(
     seed: int, spec: GraphSpec, pipelines: list[Pipeline], backend: Isolated, gpu_drivers: tuple[str, ...] = ()
 ) -> CaseResult:
@@ -244,51 +277,36 @@ def run_case(
     """
     start, cpu_start = time.monotonic(), _cpu_seconds()
     result = CaseResult(seed, spec.to_json(), describe(spec), backend=backend.name)
-    model = build_model(spec)
-    sizes: tuple[int | None, ...] = spec.dynamic.sizes if spec.dynamic is not None else (None,)
-    ordered_at, expected_at = {}, {}
-    for size in sizes:
-        inputs = make_inputs(spec, seed, size)
-        ordered_at[size] = [inputs[value.name] for value in model.graph.input]
-        expected_at[size] = reference_outputs(model, inputs)
-    quantized, longest = is_quantized(model), reduction_length(model)
+    expected = _Expected.of(spec, seed)
     with tempfile.TemporaryDirectory(prefix="fuzz-case-") as tmp:
         workdir = Path(tmp)
-        mlir, why = backend.import_onnx(model, workdir / "import")
+        mlir, why = backend.import_onnx(expected.model, workdir / "import")
         if mlir is None:
             result.findings.append(Finding(IMPORT_FAILURE, "import", "import: " + normalise(why), why))
-            result.seconds = time.monotonic() - start
-            result.cpu_seconds = _cpu_seconds() - cpu_start
-            return result
-        first: dict[int | None, tuple[str, list[np.ndarray]]] = {}  # per size: pipelines are compared with each other too
-        for pipeline in pipelines:
+        for pipeline in pipelines if mlir is not None else []:
             t0 = time.monotonic()
             where = workdir / pipeline.name
             vmfb, process = backend.compile(mlir, (*pipeline.flags, *dump_flags(where, pipeline.flags)), where)
-            configs = [list(c) for c in read_configurations(where, pipeline.name)]
+            run = PipelineRun(pipeline.name, "ok", 0.0, configs=[list(c) for c in read_configurations(where, pipeline.name)])
             host = host_cpu_description() if uses_host_cpu(pipeline.flags) else ""
+            found: list[Finding] = []
             if vmfb is None:
                 found = compile_failure_findings(pipeline.name, process) if process else [Finding(COMPILE_ERROR, pipeline.name, "error: ", "")]
-                for finding in found:
-                    finding.host_cpu = host
-                    _add(result, finding)
-                result.runs.append(PipelineRun(pipeline.name, found[0].kind, time.monotonic() - t0, found[0].detail, configs=configs))
-                continue
-            lds = shared_memory(where) if pipeline.gpu else {}
-            if pipeline.gpu and pipeline.driver not in gpu_drivers:
-                result.runs.append(PipelineRun(pipeline.name, "compiled", time.monotonic() - t0, configs=configs, lds=lds))
-                continue
-            run = PipelineRun(pipeline.name, "ok", 0.0, configs=configs, lds=lds)
-            for size in sizes:
-                at = f"{spec.dynamic.symbol}={size}" if spec.dynamic is not None else ""
-                finding = _run_and_compare(backend, vmfb, model, where, pipeline, run, at, ordered_at[size], expected_at[size], first, size, longest, quantized)
-                if finding is not None:
-                    finding.host_cpu = host
-                    if finding.kind == MISMATCH:
-                        finding.signature = _mismatch_signature(spec)
-                    _add(result, finding)
-                if run.status != "ok":
-                    break
+                run.status, run.detail = found[0].kind, found[0].detail
+            elif pipeline.gpu:
+                run.lds = shared_memory(where)
+            if vmfb is not None and pipeline.gpu and pipeline.driver not in gpu_drivers:
+                run.status = "compiled"
+            elif vmfb is not None:
+                for size in expected.inputs:
+                    finding = _run_and_compare(backend, vmfb, where, pipeline, run, expected, size)
+                    found += [finding] if finding is not None else []
+                    if run.status != "ok":
+                        break
+            for finding in found:
+                finding.host_cpu = host
+                finding.signature = finding.signature or _mismatch_signature(spec)
+                _add(result, finding)
             run.seconds = time.monotonic() - t0
             result.runs.append(run)
     result.seconds = time.monotonic() - start
@@ -296,24 +314,12 @@ def run_case(
     return result
 
 
-def _run_and_compare(
-    backend: Isolated,
-    vmfb: Path,
-    model: onnx.ModelProto,
-    where: Path,
-    pipeline: Pipeline,
-    run: PipelineRun,
-    at: str,
-    inputs: list[np.ndarray],
-    expected: list[np.ndarray],
-    first: dict,
-    size: int | None,
-    longest: int,
-    quantized: bool,
-) -> Finding | None:
-    """Runs the module on one set of inputs (at one size), compares, updates `run`; the finding."""
+def _run_and_compare(backend: Isolated, vmfb: Path, where: Path, pipeline: Pipeline, run: PipelineRun, expected: _Expected, size: int | None) -> Finding | None:
+    """Runs the module at one size (None: the static case), compares, updates `run`; the finding
+    (a mismatch's signature is left for the caller: it names the graph)."""
+    at = f"{expected.symbol}={size}" if size is not None else ""
     prefix = f"at {at}: " if at else ""
-    outputs = backend.run(vmfb, model.graph.name, inputs, where, pipeline.driver)
+    outputs = backend.run(vmfb, expected.model.graph.name, expected.inputs[size], where, pipeline.driver)
     if isinstance(outputs, str):
         run.status, run.detail = "run error", prefix + outputs
         if "crash" in outputs:
@@ -321,20 +327,20 @@ def _run_and_compare(
         if at:  # it ran at the other sizes: the size is the bug
             return Finding(RUN_ERROR, pipeline.name, f"runtime: {normalise(outputs)} [dynamic]", run.detail, at)
         return None
-    comparison = compare_outputs(expected, outputs, reduction_length=longest, quantized=quantized)
+    comparison = expected.compare(expected.outputs[size], outputs)
     run.detail = prefix + comparison.description
     run.max_abs = max(run.max_abs, comparison.max_abs)
     run.mismatch_fraction = max(run.mismatch_fraction, comparison.mismatch_fraction)
-    if size not in first:
-        first[size] = (pipeline.name, outputs)
+    if size not in expected.first:
+        expected.first[size] = (pipeline.name, outputs)
     else:
-        peer = compare_outputs(first[size][1], outputs, reduction_length=longest, quantized=quantized)
-        run.agreement = f"{'agrees with' if peer.matches else 'differs from'} {first[size][0]}: {peer.description}"
+        name, theirs = expected.first[size]
+        peer = expected.compare(theirs, outputs)
+        run.agreement = f"{'agrees with' if peer.matches else 'differs from'} {name}: {peer.description}"
     if comparison.matches:
         return None
     run.status = MISMATCH
-    detail = "; ".join(filter(None, (run.detail, run.agreement)))
-    return Finding(MISMATCH, pipeline.name, "", detail, at)
+    return Finding(MISMATCH, pipeline.name, "", "; ".join(filter(None, (run.detail, run.agreement))), at)
 
 
 def _add(result: CaseResult, finding: Finding) -> None:
