@@ -233,8 +233,7 @@ def _show(out: Path, as_json: bool = False, coverage: bool = False) -> int:
     for i, row in enumerate(rows, 1):
         known = (row.known_as or "-")[:28]
         print(f"{i:>3}  {row.kind:14} {row.count:>4}  {row.pipeline[:28]:28} {(row.reduced_size or '-')[:22]:22} {known:28} {row.signature[:90]}")
-    causes = {row.root_cause or row.signature for row in rows}
-    print(f"{len(rows)} distinct findings, {len(causes)} root causes")
+    print(f"{len(rows)} distinct findings, {findings_record(campaign)['root_causes']} root causes")
     return 0
 
 

@@ -326,4 +326,5 @@ def findings_record(campaign: Campaign) -> dict:
         }
         for i, f in enumerate(campaign.findings, 1)
     ]
-    return {"format_version": 1, "distinct_findings": len(findings), "cases": len(campaign.cases), "findings": findings}
+    root_causes = len({f.root_cause or f.signature for f in campaign.findings})
+    return {"format_version": 1, "distinct_findings": len(findings), "root_causes": root_causes, "cases": len(campaign.cases), "findings": findings}
