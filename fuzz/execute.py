@@ -108,14 +108,15 @@ def classify_compile_failure(process: ProcessResult) -> tuple[str, str]:
     return COMPILE_ERROR, error_signature(process.stderr)
 
 
-_PLACEHOLDER = re.compile(r"(?<!\w)N(?!\w)|%\?|@\?|<path>|0x\?")
+_PLACEHOLDER = re.compile(r'(?<!\w)N(?!\w)|%\?|@\?|<path>|0x\?|"')
 
 
-def error_match(signature: str) -> str:
-    """A regex for one normalised error among several: its longest literal stretch, escaped."""
+def error_match(signature: str, line: str) -> str:
+    """A regex for one error among several of a compile: the longest stretch of its normalised
+    message that the compiler printed as it is (between placeholders and quoted printed ops)."""
     text = signature.split("error:", 1)[-1]
-    longest = max((part.strip() for part in _PLACEHOLDER.split(text)), key=len, default="")
-    return re.escape(longest)
+    pieces = sorted((part.strip() for part in _PLACEHOLDER.split(text)), key=len, reverse=True)
+    return re.escape(next((p for p in pieces if p and p in line), pieces[0] if pieces else ""))
 
 
 def compile_failure_findings(pipeline: str, process: ProcessResult) -> list[Finding]:
@@ -133,7 +134,7 @@ def compile_failure_findings(pipeline: str, process: ProcessResult) -> list[Find
         return [Finding(kind, pipeline, signature, first_error(process.stderr))]
     several = len(distinct) > 1
     return [
-        Finding(LDS_OVERRUN if OVERRUN.search(line) else COMPILE_ERROR, pipeline, sig, line, match=error_match(sig) if several else "")
+        Finding(LDS_OVERRUN if OVERRUN.search(line) else COMPILE_ERROR, pipeline, sig, line, match=error_match(sig, line) if several else "")
         for sig, line in distinct.items()
     ]
 

@@ -4,6 +4,7 @@ host CPU of a host-tuned pipeline; and how findings become root causes."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -87,6 +88,7 @@ def test_a_compile_with_several_errors_gives_one_finding_per_error():
             "x.mlir:3:5: error: 'func.func' op failed to distribute",
             "x.mlir:9:7: error: 'func.func' op uses 398848 bytes of shared memory; exceeded the limit of 65536 bytes",
             "x.mlir:1:1: error: failed to run translation of source executable to target executable for backend #hal.executable.target<\"rocm\">",
+            "x.mlir:1:1: error: failed to configure executables",
             "x.mlir:3:5: error: 'func.func' op failed to distribute",
         ]
     )
@@ -95,6 +97,9 @@ def test_a_compile_with_several_errors_gives_one_finding_per_error():
     assert found[0].signature == "error: 'func.func' op failed to distribute"
     assert found[0].match and "failed to distribute" in found[0].match.replace("\\", "")
     assert "shared memory" in found[1].signature
+    printed = 'x.mlir:2:2: error: failed to legalize operation \'arith.extf\' that was explicitly marked illegal: %12 = "arith.extf"(%7) : (f16) -> f32'
+    (extf, _) = compile_failure_findings("vmvx", ProcessResult(1, "", printed + "\n" + stderr.splitlines()[0], 1.0))
+    assert re.search(extf.match, printed) and "arith.extf" in extf.match.replace("\\", "")  # matches what the compiler printed
 
 
 def _qlinear_conv(x_shape: tuple[int, ...], w_rows: int, pads: tuple[int, ...]) -> onnx.ModelProto:

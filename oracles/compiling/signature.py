@@ -104,7 +104,8 @@ def error_lines(stderr: str) -> list[str]:
 _FOLLOW_ON = re.compile(
     r"failed to run translation of source executable|conversion to vm\.module failed|"
     r"failed to translate the MLIR LLVM dialect|failed to serialize executable|failed to translate executables|"
-    r"Failures have been detected while processing an MLIR pass pipeline|failed to link executables"
+    r"Failures have been detected while processing an MLIR pass pipeline|failed to link executables|"
+    r"failed to run configuration of source executable|failed to configure executables"
 )
 
 
