@@ -5,7 +5,8 @@ graph had), so one wrong QLinearConv in five different graphs is five signatures
 reduced, its root cause is the reduced model in a canonical form (each node's op type, the
 dtype and rank class of each input, its attributes reduced to what distinguishes bugs: pads
 symmetric or not, strides and dilations one or more, a 1x1 kernel, a group or none) plus the
-failure (the error's normalised signature; "wrong answer" for any mismatch). Findings with one
+failure (the error's normalised signature; "wrong answer" for any mismatch, "LDS overrun" for
+any overrun the compiler reports, whose message names the dispatch and its shapes). Findings with one
 key are one root cause; a key a corpus entry's repro also has names that entry: a known bug.
 """
 
@@ -18,7 +19,7 @@ from pathlib import Path
 import onnx
 from onnx import helper, shape_inference
 
-from fuzz.execute import MISMATCH, TIMEOUT
+from fuzz.execute import LDS_OVERRUN, MISMATCH, TIMEOUT
 from reducer.storage.corpus import CorpusEntry
 
 WRONG_ANSWER = "wrong answer"
@@ -35,6 +36,8 @@ def failure_part(kind: str, signature: str) -> str:
         return WRONG_ANSWER
     if kind == TIMEOUT:
         return "timeout"
+    if kind == LDS_OVERRUN:  # the message names the dispatch, shapes and bytes: the overrun is the bug
+        return "LDS overrun"
     return signature
 
 
@@ -110,6 +113,8 @@ def entry_key(entry: CorpusEntry) -> str | None:
     if not entry.input_file.endswith(".onnx") or not entry.input_path.is_file():
         return None
     part = _ORACLE_KIND.get(entry.oracle, entry.signature)
+    if entry.oracle == "lds-limit" and "lds_bytes" not in entry.options:
+        part = "LDS overrun"
     return f"{part} | {canonical_form(onnx.load(entry.input_path))}"
 
 

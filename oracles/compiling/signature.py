@@ -11,6 +11,9 @@ import re
 _LOCATION = re.compile(r"^(?:[^\s:]+|<[^>]+>):\d+:\d+:\s*")
 _UNKNOWN_LOCATION = re.compile(r"^(?:[^\s:]*):0:0:\s*")
 _SSA = re.compile(r"%[\w$.#-]+")
+# A dispatch's function name spells its shapes and types ('main$async_dispatch_1_conv_2x65x6x123_f32'):
+# the same failure in another graph names another dispatch.
+_DISPATCH_NAME = re.compile(r"[\w$]*_dispatch_\d+[\w$]*")
 _SYMBOL = re.compile(r"@[\"\w$.#-]+")
 _NUMBER = re.compile(r"(?<!\w)-?\d+(?:\.\d+)?(?:e[+-]?\d+)?")
 _PATH = re.compile(r"(?<![\w])(?:/[\w.+-]+)+")  # a path, not the slash of "input/output"
@@ -71,6 +74,7 @@ def normalise(line: str) -> str:
     text = _UNKNOWN_LOCATION.sub("", text)
     text = _HEX.sub("0x?", text)
     text = _PATH.sub("<path>", text)
+    text = _DISPATCH_NAME.sub("<dispatch>", text)
     text = _SSA.sub("%?", text)
     text = _SYMBOL.sub("@?", text)
     text = _NUMBER.sub("N", text)
