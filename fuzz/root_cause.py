@@ -3,7 +3,7 @@
 A finding's signature says how a compile failed (or, for a wrong answer, which ops the whole
 graph had), so one wrong QLinearConv in five different graphs is five signatures. Once each is
 reduced, its root cause is the reduced model in a canonical form (each node's op type, the
-dtype and rank class of each input, its attributes reduced to what distinguishes bugs: pads
+dtype class (width and kind: int8 and uint8 alike) and rank class of each input, its attributes reduced to what distinguishes bugs: pads
 symmetric or not, strides and dilations one or more, a 1x1 kernel, a group or none) plus the
 failure (the error's normalised signature; "wrong answer" for any mismatch, "LDS overrun" for
 any overrun the compiler reports, whose message names the dispatch and its shapes). Findings with one
@@ -20,6 +20,7 @@ import onnx
 from onnx import helper, shape_inference
 
 from fuzz.execute import LDS_OVERRUN, MISMATCH, TIMEOUT
+from oracles.compiling.signature import is_follow_on
 from reducer.storage.corpus import CorpusEntry
 
 WRONG_ANSWER = "wrong answer"
@@ -39,6 +40,19 @@ def failure_part(kind: str, signature: str) -> str:
     if kind == LDS_OVERRUN:  # the message names the dispatch, shapes and bytes: the overrun is the bug
         return "LDS overrun"
     return signature
+
+
+# Element types by what tells lowerings apart: the width and kind, not the signedness of an
+# integer (a signed and an unsigned ConvInteger zero point fail alike) or the f8 variant.
+_DTYPE_CLASS = {
+    "int8": "i8", "uint8": "i8", "int4": "i4", "uint4": "i4", "int16": "i16", "uint16": "i16", "int32": "i32", "uint32": "i32",
+    "int64": "i64", "uint64": "i64", "float": "f32", "double": "f64", "float16": "f16", "bfloat16": "bf16",
+    "float8e4m3fn": "f8", "float8e5m2": "f8", "float8e4m3fnuz": "f8", "float8e5m2fnuz": "f8",
+}  # fmt: skip
+
+
+def _dtype_class(name: str) -> str:
+    return _DTYPE_CLASS.get(name, name)
 
 
 def _types(model: onnx.ModelProto) -> dict[str, tuple[str, int]]:
@@ -73,6 +87,8 @@ def _attribute(name: str, value) -> str:
         return "1" if value == 1 else ">1"
     if isinstance(value, onnx.TensorProto):
         return helper.tensor_dtype_to_string(value.data_type)
+    if name == "to":  # a Cast's target type
+        return _dtype_class(helper.tensor_dtype_to_string(value).replace("TensorProto.", "").lower())
     return str(value)
 
 
@@ -86,6 +102,7 @@ def canonical_form(model: onnx.ModelProto) -> str:
         if not name:
             return "-"
         dtype, rank = types.get(name, ("?", -1))
+        dtype = _dtype_class(dtype)
         if contraction:
             shape = "scalar" if rank == 0 else "vector" if rank == 1 else f"r{rank}"
         else:
@@ -96,7 +113,7 @@ def canonical_form(model: onnx.ModelProto) -> str:
     for node in model.graph.node:
         attrs = ",".join(f"{a.name}={_attribute(a.name, helper.get_attribute_value(a))}" for a in sorted(node.attribute, key=lambda a: a.name))
         ins = ",".join(operand(n, node.op_type in CONTRACTIONS, i) for i, n in enumerate(node.input))
-        outs = ",".join(types.get(n, ("?", -1))[0] for n in node.output)
+        outs = ",".join(_dtype_class(types.get(n, ("?", -1))[0]) for n in node.output)
         nodes.append(f"{node.op_type}({ins})[{attrs}]->{outs}")
     return "; ".join(sorted(nodes))
 
@@ -181,12 +198,15 @@ def assign_root_causes(db, seen: dict[str, int], entries: Iterable[CorpusEntry])
     entries = list(entries)
     by_key, by_signature = corpus_keys(entries), {e.signature: e.name for e in entries}
     causes = RootCauses(seen=dict(seen))
-    for finding in db.all():
-        if finding.signature not in seen:
-            continue
-        reduced = reduced_model(finding.directory)
-        key = root_cause_key(finding.kind, finding.signature, reduced)
-        known = by_key.get(key) if reduced is not None else by_signature.get(finding.signature)
+    findings = [f for f in db.all() if f.signature in seen]
+    reduced = {f.signature: reduced_model(f.directory) for f in findings}
+    forms = {canonical_form(m): root_cause_key(f.kind, f.signature, m) for f in findings if (m := reduced[f.signature]) and not is_follow_on(f.signature)}
+    for finding in findings:
+        model = reduced[finding.signature]
+        key = root_cause_key(finding.kind, finding.signature, model)
+        if model is not None and is_follow_on(finding.signature):  # names no bug of its own: the error it follows does
+            key = forms.get(canonical_form(model), key)
+        known = by_key.get(key) if model is not None else by_signature.get(finding.signature)
         causes.key[finding.signature], causes.kind[finding.signature] = key, finding.kind
         if known:
             causes.known_as[finding.signature] = known

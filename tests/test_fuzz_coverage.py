@@ -136,7 +136,7 @@ def test_root_cause_is_the_reduced_form_not_the_graph():
     entry = next(e for e in entries if e.name == "fuzz-vmvx-quantizelinear-uint8-fptoui")
     reduced = onnx.load(entry.input_path)
     assert keys[root_cause_key("compile error", entry.signature, reduced)] == entry.name
-    assert "QuantizeLinear(float:tensor,float:scalar,uint8:scalar)" in canonical_form(reduced)
+    assert canonical_form(reduced) == "QuantizeLinear(f32:tensor,f32:scalar,i8:scalar)[]->i8"
 
 
 def test_swarm_feedback_moves_probability_towards_features_that_reach_new_ground():

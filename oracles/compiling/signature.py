@@ -113,6 +113,11 @@ _FOLLOW_ON = re.compile(
 )
 
 
+def is_follow_on(text: str) -> bool:
+    """An error (or signature) that IREE reports on top of another one."""
+    return bool(_FOLLOW_ON.search(text))
+
+
 def root_error_lines(stderr: str) -> list[str]:
     """The error lines that are not follow-ons of another error (all of them if every one is)."""
     lines = error_lines(stderr)
