@@ -112,11 +112,12 @@ _PLACEHOLDER = re.compile(r'(?<!\w)N(?!\w)|%\?|@\?|<path>|0x\?|"')
 
 
 def error_match(signature: str, line: str) -> str:
-    """A regex for one error among several of a compile: the longest stretch of its normalised
-    message that the compiler printed as it is (between placeholders and quoted printed ops)."""
+    """A regex for one error among several of a compile: the stretches of its normalised message
+    that the compiler printed as they are (between numbers, names and quoted printed ops), in
+    order, on one line."""
     text = signature.split("error:", 1)[-1]
-    pieces = sorted((part.strip() for part in _PLACEHOLDER.split(text)), key=len, reverse=True)
-    return re.escape(next((p for p in pieces if p and p in line), pieces[0] if pieces else ""))
+    pieces = [part.strip() for part in _PLACEHOLDER.split(text) if part.strip() and part.strip() in line]
+    return r"[^\n]*?".join(re.escape(p) for p in pieces)
 
 
 def compile_failure_findings(pipeline: str, process: ProcessResult) -> list[Finding]:
