@@ -157,6 +157,7 @@ def reduce_finding(
     else:
         (directory / "not-reduced.txt").write_text("\n".join(failures) + "\n")
         return Triage(directory, f"not reduced: {failures[-1]}")
+    (directory / "not-reduced.txt").unlink(missing_ok=True)  # an earlier attempt's
     (directory / "command.txt").write_text(outcome.command + "\n")
     (directory / "report.md").write_text(markdown(outcome))
     if not outcome.complete:  # Ctrl-C: the partial result is written; the campaign stops too
