@@ -182,3 +182,12 @@ def test_campaign_with_gpu_targets_names_a_known_root_cause_by_its_reduced_form(
     assert finding.known_as == "fuzz-vmvx-quantizelinear-uint8-fptoui" and finding.root_cause.startswith("error: failed to legalize")
     assert db.dispatch_counts()
     db.close()
+
+
+def test_the_readme_example_is_an_lds_overrun_the_compiler_reports(iree_compile):
+    """`reduce examples/qdq_conv_lds_overrun.mlir --oracle=lds-limit` (the default mode) has a failure to keep."""
+    from oracles import Candidate, OracleOptions, make_oracle
+
+    example = Path(__file__).resolve().parents[1] / "examples" / "qdq_conv_lds_overrun.mlir"
+    verdict = make_oracle("lds-limit", OracleOptions()).judge(Candidate(example.read_text()))
+    assert verdict.interesting and verdict.metrics["lds_bytes"] == 296320 and verdict.metrics["limit"] == 65536
