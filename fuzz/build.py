@@ -180,6 +180,8 @@ def _node_text(spec: GraphSpec, n: Node) -> str | None:
 
 
 def describe(spec: GraphSpec) -> str:
-    """One line, e.g. 'conv2d g=4 k=3x3 s=2 pads=(0,1,1,0) 1x8x17x17->8 -> relu  [opset 21]'."""
+    """One line, e.g. 'conv2d g=4 k=3x3 s=2 pads=(0,1,1,0) 1x8x17x17->8 -> relu  [opset 21]'
+    (with a dynamic dimension: '[opset 21, dynamic N at 1,7,33]', the first size the shapes shown)."""
     tokens = [t for t in (_node_text(spec, n) for n in spec.nodes) if t]
-    return " -> ".join(tokens) + f"  [opset {spec.opset}]"
+    dynamic = f", dynamic {spec.dynamic.symbol} at {','.join(map(str, spec.dynamic.sizes))}" if spec.dynamic is not None else ""
+    return " -> ".join(tokens) + f"  [opset {spec.opset}{dynamic}]"
