@@ -11,15 +11,28 @@ and QLinearMatMul) lives in oracles/onnx_reference.py, shared with the `referenc
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 import onnx
 from onnx import helper, numpy_helper
 
+from fuzz.dynamic import NAMED, dynamic_axes
 from fuzz.spec import Const, GraphSpec, Node
 from oracles.onnx.reference import reference_outputs  # noqa: F401  (re-exported: the fuzzer's reference)
 
-_NP = {"float32": np.float32, "int8": np.int8, "uint8": np.uint8, "int32": np.int32}
-_ONNX = {"float32": onnx.TensorProto.FLOAT, "int8": onnx.TensorProto.INT8, "uint8": onnx.TensorProto.UINT8, "int32": onnx.TensorProto.INT32}
+_T = onnx.TensorProto
+_NP = {
+    "float32": np.float32, "int8": np.int8, "uint8": np.uint8, "int32": np.int32, "float16": np.float16,
+    "bfloat16": ml_dtypes.bfloat16, "float8e4m3fn": ml_dtypes.float8_e4m3fn, "float8e5m2": ml_dtypes.float8_e5m2,
+    "float8e4m3fnuz": ml_dtypes.float8_e4m3fnuz, "float8e5m2fnuz": ml_dtypes.float8_e5m2fnuz,
+    "int4": ml_dtypes.int4, "uint4": ml_dtypes.uint4,
+}  # fmt: skip
+NUMPY_DTYPES = _NP  # each spec dtype's numpy type (ml_dtypes for the narrow ones)
+_ONNX = {
+    "float32": _T.FLOAT, "int8": _T.INT8, "uint8": _T.UINT8, "int32": _T.INT32, "float16": _T.FLOAT16,
+    "bfloat16": _T.BFLOAT16, "float8e4m3fn": _T.FLOAT8E4M3FN, "float8e5m2": _T.FLOAT8E5M2,
+    "float8e4m3fnuz": _T.FLOAT8E4M3FNUZ, "float8e5m2fnuz": _T.FLOAT8E5M2FNUZ, "int4": _T.INT4, "uint4": _T.UINT4,
+}  # fmt: skip
 GRAPH_NAME = "main"  # the function name a module compiled from iree-import-onnx exports
 
 
@@ -45,17 +58,27 @@ def _attr(value):
 
 
 def build_model(spec: GraphSpec) -> onnx.ModelProto:
-    """The model, every intermediate's type declared, so strict shape inference checks our shapes."""
-    vi = helper.make_tensor_value_info
+    """The model, every intermediate's type declared, so strict shape inference checks our shapes.
+
+    With a dynamic dimension, the inputs that carry it declare its `dim_param`, values it passes
+    through unchanged declare it too, and values whose size it changes (a conv's spatial output)
+    declare that axis unknown."""
+    axes = dynamic_axes(spec) if spec.dynamic is not None else {}
+
+    def vi(name: str, dtype: str, shape: tuple[int, ...]) -> onnx.ValueInfoProto:
+        marks = axes.get(name, {})
+        dims = [(spec.dynamic.symbol if marks[i] == NAMED else None) if i in marks else d for i, d in enumerate(shape)]  # type: ignore[union-attr]
+        return helper.make_tensor_value_info(name, _ONNX[dtype], dims)
+
     nodes = [helper.make_node(n.op, list(n.inputs), [n.output], name=n.output, **{k: _attr(v) for k, v in n.attrs}) for n in spec.nodes]
     by_name = {n.output: n for n in spec.nodes}
     graph = helper.make_graph(
         nodes,
         GRAPH_NAME,
-        [vi(t.name, _ONNX[t.dtype], list(t.shape)) for t in spec.inputs],
-        [vi(o, _ONNX[by_name[o].dtype], list(by_name[o].shape)) for o in spec.outputs],
+        [vi(t.name, t.dtype, t.shape) for t in spec.inputs],
+        [vi(o, by_name[o].dtype, by_name[o].shape) for o in spec.outputs],
         initializer=[numpy_helper.from_array(const_array(c), c.name) for c in spec.consts],
-        value_info=[vi(n.output, _ONNX[n.dtype], list(n.shape)) for n in spec.nodes if n.output not in spec.outputs],
+        value_info=[vi(n.output, n.dtype, n.shape) for n in spec.nodes if n.output not in spec.outputs],
     )
     return helper.make_model(
         graph,
@@ -72,12 +95,18 @@ def validate(model: onnx.ModelProto) -> onnx.ModelProto:
     return onnx.shape_inference.infer_shapes(model, check_type=True, strict_mode=True, data_prop=True)
 
 
-def make_inputs(spec: GraphSpec, seed: int) -> dict[str, np.ndarray]:
-    """Integers uniform in each input's [low, high], as its dtype; deterministic in (spec, seed)."""
+def make_inputs(spec: GraphSpec, seed: int, size: int | None = None) -> dict[str, np.ndarray]:
+    """Integers uniform in each input's [low, high], as its dtype; deterministic in (spec, seed).
+
+    `size`: the dynamic dimension's value (the inputs that carry it get it), else the spec's shapes."""
+    carried = dict(spec.dynamic.places) if spec.dynamic is not None and size is not None else {}
     out = {}
     for i, t in enumerate(spec.inputs):
+        shape = list(t.shape)
+        if t.name in carried:
+            shape[carried[t.name]] = size
         rng = np.random.default_rng([seed, i])
-        out[t.name] = rng.integers(t.low, t.high, size=t.shape, endpoint=True).astype(_NP[t.dtype])
+        out[t.name] = rng.integers(t.low, t.high, size=tuple(shape), endpoint=True).astype(_NP[t.dtype])
     return out
 
 
@@ -151,6 +180,8 @@ def _node_text(spec: GraphSpec, n: Node) -> str | None:
 
 
 def describe(spec: GraphSpec) -> str:
-    """One line, e.g. 'conv2d g=4 k=3x3 s=2 pads=(0,1,1,0) 1x8x17x17->8 -> relu  [opset 21]'."""
+    """One line, e.g. 'conv2d g=4 k=3x3 s=2 pads=(0,1,1,0) 1x8x17x17->8 -> relu  [opset 21]'
+    (with a dynamic dimension: '[opset 21, dynamic N at 1,7,33]', the first size the shapes shown)."""
     tokens = [t for t in (_node_text(spec, n) for n in spec.nodes) if t]
-    return " -> ".join(tokens) + f"  [opset {spec.opset}]"
+    dynamic = f", dynamic {spec.dynamic.symbol} at {','.join(map(str, spec.dynamic.sizes))}" if spec.dynamic is not None else ""
+    return " -> ".join(tokens) + f"  [opset {spec.opset}{dynamic}]"

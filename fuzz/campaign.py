@@ -3,7 +3,9 @@
 Workers run cases with the warm in-process backend (`fuzz/pool.py`). A worker that dies (a
 compiler crash) or a case that runs past its time limit does not stop the campaign: the pool is
 replaced and the case runs again with the isolated backend, whose per-tool timeouts and signal
-handling turn it into a crash or timeout finding.
+handling turn it into a crash or timeout finding. Each case is drawn with the swarm feature
+probabilities of the moment (`fuzz.swarm`: feedback from the configurations and signatures the
+cases before it reached), and what its dispatches were configured as is counted (`fuzz.coverage`).
 """
 
 from __future__ import annotations
@@ -16,11 +18,14 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
+from fuzz.coverage import DispatchConfig
 from fuzz.execute import CaseResult, InProcess, Isolated, run_case
 from fuzz.findings import FindingsDB
 from fuzz.pipelines import DEFAULT_PIPELINES, resolve
 from fuzz.pool import run_with_isolated_reruns
+from fuzz.spec import GraphSpec, used_features
 from fuzz.strategies import spec_for_seed
+from fuzz.swarm import SwarmFeedback
 from oracles.toolchain.tools import Limits
 from reducer.search.cluster import ClusterExecutor
 
@@ -39,6 +44,7 @@ class CampaignSettings:
     compile_timeout_s: float = 120.0
     gpu_drivers: tuple[str, ...] = ()  # GPU pipelines on these drivers run and are compared
     scheduler: str | None = None  # a Dask scheduler: cases run on its cluster instead of the local pool
+    feedback: bool = True  # swarm feature probabilities follow what cases reached (fuzz.swarm)
 
 
 @dataclass
@@ -49,6 +55,11 @@ class CampaignStats:
     by_kind: Counter = field(default_factory=Counter)  # every finding, duplicates included
     by_signature: Counter = field(default_factory=Counter)  # how often each signature was seen in this run
     new: list[tuple[str, CaseResult]] = field(default_factory=list)  # (signature, case) first seen now
+    configs: Counter = field(default_factory=Counter)  # DispatchConfig -> dispatches configured so
+    lds: dict[str, tuple[int, str]] = field(default_factory=dict)  # GPU target -> (largest workgroup memory, kernel)
+    complete: int = 0  # cases whose every pipeline compiled, ran and was compared (or compiled, on a GPU without one)
+    cpu_seconds: float = 0.0  # the workers' CPU time for the cases
+    rewarded: int = 0  # cases that reached a rare configuration or a new signature
 
     @property
     def per_minute(self) -> float:
@@ -60,10 +71,24 @@ def case_seed(campaign_seed: int, index: int) -> int:
     return campaign_seed * 1_000_003 + index
 
 
-def _work(seed: int, pipelines: tuple[str, ...], compile_timeout_s: float, gpu_drivers: tuple[str, ...], isolated: bool = False) -> CaseResult:
+def _work(
+    item: tuple[int, tuple | None], pipelines: tuple[str, ...], compile_timeout_s: float, gpu_drivers: tuple[str, ...], isolated: bool = False
+) -> CaseResult:
+    """One case: `item` is (seed, the swarm feature probabilities it is drawn with)."""
+    seed, probabilities = item
     limits = Limits(timeout_s=compile_timeout_s)
     backend = Isolated(limits) if isolated else InProcess(limits)
-    return run_case(seed, spec_for_seed(seed), resolve(list(pipelines)), backend, gpu_drivers)
+    spec = spec_for_seed(seed, dict(probabilities) if probabilities else None)
+    return run_case(seed, spec, resolve(list(pipelines)), backend, gpu_drivers)
+
+
+def case_configs(case: CaseResult) -> list[DispatchConfig]:
+    return [DispatchConfig(*config) for run in case.runs for config in run.configs]
+
+
+def is_complete(case: CaseResult) -> bool:
+    """Every pipeline compiled, ran and was compared (a GPU target without a device: compiled)."""
+    return bool(case.runs) and all(run.status in ("ok", "mismatch", "compiled") for run in case.runs)
 
 
 def run_campaign(
@@ -81,11 +106,13 @@ def run_campaign(
     cluster = ClusterExecutor(settings.scheduler) if settings.scheduler else None
     slots = max(settings.jobs, cluster.workers) if cluster else settings.jobs
 
-    def seeds() -> Iterator[int]:
+    swarm = SwarmFeedback(settings.feedback)
+
+    def seeds() -> Iterator[tuple[int, tuple | None]]:
         for index in itertools.count():
             if time.monotonic() >= deadline or (settings.max_cases is not None and index >= settings.max_cases):
                 return
-            yield case_seed(settings.seed, index)
+            yield case_seed(settings.seed, index), swarm.probabilities()
 
     def finish(case: CaseResult, ran_again: bool) -> None:
         stats.cases += 1
@@ -93,6 +120,16 @@ def run_campaign(
         if on_case:
             on_case(case)
         db.record_case(case, started_wall, ran_again)
+        configs = case_configs(case)
+        stats.configs.update(configs)
+        stats.complete += is_complete(case)
+        stats.cpu_seconds += case.cpu_seconds
+        for run in case.runs:
+            for kernel, used in run.lds.items():
+                if used > stats.lds.get(run.pipeline, (-1, ""))[0]:
+                    stats.lds[run.pipeline] = (used, kernel)
+        used = used_features(GraphSpec.from_json(case.spec_json))
+        stats.rewarded += swarm.observe(used, configs, {f.signature for f in case.findings}) > 0
         for finding in case.findings:
             stats.by_kind[finding.kind] += 1
             stats.by_signature[finding.signature] += 1
@@ -106,6 +143,7 @@ def run_campaign(
         run_with_isolated_reruns(work, seeds(), finish, settings.jobs, settings.case_timeout_s, cluster, slots)
     finally:
         stats.seconds = time.monotonic() - start
-        db.record_run(started_wall, stats.seconds, stats.cases, len(stats.new), {"seed": settings.seed, "pipelines": list(settings.pipelines)})
+        settings_record = {"seed": settings.seed, "pipelines": list(settings.pipelines), "feedback": settings.feedback}
+        db.record_run(started_wall, stats.seconds, stats.cases, len(stats.new), settings_record)
         db.close()
     return stats

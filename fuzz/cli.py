@@ -8,6 +8,7 @@ import os
 import re
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 from fuzz.campaign import DB_NAME, CampaignSettings, CampaignStats, run_campaign
@@ -18,12 +19,20 @@ from fuzz.conformance import (
     run_node_tests,
     select_node_tests,
 )
+from fuzz.coverage import DispatchConfig, coverage_table
 from fuzz.devices import drivers_with_a_device
 from fuzz.expectations import DEFAULT_PATH, Expectations, load
 from fuzz.findings import Campaign, FindingsDB, findings_record
 from fuzz.nightly import corpus_changes, summary_markdown
-from fuzz.pipelines import DEFAULT_PIPELINES, PIPELINES, resolve
+from fuzz.pipelines import (
+    DEFAULT_PIPELINES,
+    DEFAULT_TARGETS,
+    GROUPS,
+    PIPELINES,
+    resolve,
+)
 from fuzz.progress import CampaignProgress, ConformanceProgress
+from fuzz.root_cause import RootCauses, assign_root_causes
 from fuzz.triage import reduce_finding
 from reducer.progress import ReductionProgress
 from reducer.session import INTERRUPTED
@@ -50,7 +59,14 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument("--out", type=Path, default=Path("findings"), help="findings database and reduced repros (default findings/)")
         command.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="cases at once (default: all cores)")
         command.add_argument("--pipelines", default=",".join(DEFAULT_PIPELINES), help="CPU pipelines to run and compare (see fuzz pipelines)")
-        command.add_argument("--targets", default="", help="GPU targets to compile for, e.g. gfx942,sm_80 (compile only without a device)")
+        command.add_argument(
+            "--targets",
+            default=",".join(DEFAULT_TARGETS),
+            help=f"GPU targets to compile for (default {','.join(DEFAULT_TARGETS)}; 'none' for CPU only); compile only without a device",
+        )
+        command.add_argument(
+            "--no-feedback", action="store_true", help="plain swarm testing: feature probabilities fixed, not fed back from coverage"
+        )
         command.add_argument(
             "--run-gpu", choices=("auto", "never"), default="auto", help="run and compare GPU targets whose driver sees a device (default auto)"
         )
@@ -61,9 +77,11 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run cases on this Dask scheduler's cluster (default: local pool)")
         command.add_argument("-q", "--quiet", action="store_true", help="no progress: neither the lines nor the live status line")
     nightly.add_argument("--corpus", type=Path, default=Path("corpus/entries"), help="corpus entries to re-check (default corpus/entries)")
+    run.add_argument("--corpus", type=Path, default=Path("corpus/entries"), help="corpus entries that name known root causes (default corpus/entries)")
     show = sub.add_parser("show", help="list the findings of a campaign directory")
     show.add_argument("out", type=Path)
     show.add_argument("--json", action="store_true", help="print the findings as one JSON object instead of a table")
+    show.add_argument("--coverage", action="store_true", help="print the dispatch configurations reached (targets x codegen pipelines x intrinsics)")
     report = sub.add_parser("report", help="write a self-contained report.html for a campaign directory (plots inline)")
     report.add_argument("out", type=Path)
     report.add_argument("-o", "--output", type=Path, help="where to write it (default OUT/report.html)")
@@ -85,9 +103,11 @@ def main(argv: list[str] | None = None) -> int:
             for pipeline in PIPELINES.values():
                 kind = "GPU target" if pipeline.gpu else "pipeline"
                 print(f"{pipeline.name:22} {kind:10} {pipeline.description}: {' '.join(pipeline.flags)}")
+            for group, members in GROUPS.items():
+                print(f"{group:22} {'group':10} {', '.join(members)}")
             return 0
         if args.command == "show":
-            return _show(args.out, args.json)
+            return _show(args.out, args.json, args.coverage)
         if args.command == "report":
             return _report(args.out, args.output)
         if args.command == "conformance":
@@ -103,10 +123,12 @@ def main(argv: list[str] | None = None) -> int:
         return INTERRUPTED
 
 
-def _campaign(args: argparse.Namespace, known: frozenset[str] = frozenset()) -> tuple[CampaignStats, CampaignSettings]:
-    """The campaign, then each new finding reduced (but the `known` signatures); shared by `run` and `nightly`."""
-    names = [n for n in f"{args.pipelines},{args.targets}".split(",") if n]
-    wanted = resolve(names)
+def _campaign(args: argparse.Namespace, known: frozenset[str] = frozenset()) -> tuple[CampaignStats, CampaignSettings, RootCauses]:
+    """The campaign, then each new finding reduced (but the `known` signatures), then its root
+    causes (deduped on the reduced cases, named by the corpus); shared by `run` and `nightly`."""
+    targets = "" if args.targets.strip().lower() == "none" else args.targets
+    wanted = resolve([n for n in f"{args.pipelines},{targets}".split(",") if n])
+    names = [p.name for p in wanted]
     drivers = tuple(sorted({p.driver for p in wanted if p.gpu}))
     gpu_drivers = drivers_with_a_device(drivers) if args.run_gpu == "auto" else ()
     if drivers:
@@ -121,13 +143,18 @@ def _campaign(args: argparse.Namespace, known: frozenset[str] = frozenset()) -> 
         max_cases=args.max_cases,
         gpu_drivers=gpu_drivers,
         scheduler=args.scheduler,
+        feedback=not args.no_feedback,
     )
     with CampaignProgress(settings.pipelines, sys.stderr, quiet=args.quiet) as progress:
         stats = run_campaign(settings, progress.update, progress.case)
     print(
-        f"fuzz: {stats.cases} cases in {stats.seconds:.0f} s ({stats.per_minute:.1f}/min), "
-        f"{sum(stats.by_kind.values())} findings, {len(stats.new)} new, {stats.isolated_reruns} re-run isolated"
+        f"fuzz: {stats.cases} cases in {stats.seconds:.0f} s ({stats.per_minute:.1f}/min; {stats.complete} ran every pipeline to the end), "
+        f"{sum(stats.by_kind.values())} findings, {len(stats.new)} new signatures, {stats.isolated_reruns} re-run isolated"
     )
+    print(f"fuzz: coverage: {len(stats.configs)} distinct dispatch configurations ({sum(stats.configs.values())} dispatches)")
+    print(coverage_table(stats.configs))
+    for target, (used, kernel) in sorted(stats.lds.items()):
+        print(f"fuzz: {target}: largest workgroup memory {used} bytes ({kernel})")
     if not args.no_reduce and stats.new:
         db = FindingsDB(args.out / DB_NAME)
         for signature, case in stats.new:
@@ -140,7 +167,12 @@ def _campaign(args: argparse.Namespace, known: frozenset[str] = frozenset()) -> 
             db.set_reduction(signature, str(triage.directory), triage.reduced_size, triage.result)
             print(f"  -> {triage.directory}: {triage.reduced_size}")
         db.close()
-    return stats, settings
+    db = FindingsDB(args.out / DB_NAME)
+    causes = assign_root_causes(db, dict(stats.by_signature), load_entries(args.corpus) if args.corpus.is_dir() else [])
+    db.close()
+    for line in causes.lines():
+        print(f"fuzz: {line}")
+    return stats, settings, causes
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -152,12 +184,12 @@ def _run(args: argparse.Namespace) -> int:
 
 def _nightly(args: argparse.Namespace) -> int:
     entries = load_entries(args.corpus)
-    stats, settings = _campaign(args, frozenset(entry.signature for entry in entries))  # in the corpus: reduced already
+    stats, settings, causes = _campaign(args, frozenset(entry.signature for entry in entries))  # in the corpus: reduced already
     changes = corpus_changes(entries)
     db = FindingsDB(args.out / DB_NAME)
     findings = db.all()
     db.close()
-    summary = summary_markdown(stats, findings, entries, changes, {"seed": settings.seed, "pipelines": settings.pipelines})
+    summary = summary_markdown(stats, findings, entries, changes, {"seed": settings.seed, "pipelines": settings.pipelines}, causes)
     (args.out / "summary.md").write_text(summary)
     report = write_report(_read_campaign(args.out), args.out)
     print(f"fuzz: summary in {args.out / 'summary.md'}, report in {report}; {len(entries)} corpus entries, {len(changes)} changed state")
@@ -166,11 +198,15 @@ def _nightly(args: argparse.Namespace) -> int:
     return 3 if changes else 0
 
 
-def _read_campaign(out: Path) -> Campaign:
+def _database(out: Path) -> Path:
     path = out / DB_NAME
     if not path.is_file():
         raise ValueError(f"{out} holds no {DB_NAME}: run `fuzz run --out {out}` first")
-    db = FindingsDB(path)
+    return path
+
+
+def _read_campaign(out: Path) -> Campaign:
+    db = FindingsDB(_database(out))
     try:
         return db.campaign()
     finally:
@@ -186,16 +222,24 @@ def _report(out: Path, output: Path | None) -> int:
     return 0
 
 
-def _show(out: Path, as_json: bool = False) -> int:
+def _show(out: Path, as_json: bool = False, coverage: bool = False) -> int:
+    if coverage:
+        db = FindingsDB(_database(out))
+        counts = Counter({DispatchConfig(*key): n for key, n in db.dispatch_counts().items()})
+        db.close()
+        print(coverage_table(counts))
+        print(f"{len(counts)} distinct dispatch configurations, {sum(counts.values())} dispatches")
+        return 0
     campaign = _read_campaign(out)
     rows = campaign.findings
     if as_json:
         print(json.dumps(findings_record(campaign), indent=2))
         return 0
-    print(f"{'#':>3}  {'class':14} {'seen':>4}  {'pipelines':28} {'reduced':22} signature")
+    print(f"{'#':>3}  {'class':14} {'seen':>4}  {'pipelines':28} {'reduced':22} {'known as':28} signature")
     for i, row in enumerate(rows, 1):
-        print(f"{i:>3}  {row.kind:14} {row.count:>4}  {row.pipeline[:28]:28} {(row.reduced_size or '-')[:22]:22} {row.signature[:90]}")
-    print(f"{len(rows)} distinct findings")
+        known = (row.known_as or "-")[:28]
+        print(f"{i:>3}  {row.kind:14} {row.count:>4}  {row.pipeline[:28]:28} {(row.reduced_size or '-')[:22]:22} {known:28} {row.signature[:90]}")
+    print(f"{len(rows)} distinct findings, {findings_record(campaign)['root_causes']} root causes")
     return 0
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
+import resource
 import tempfile
 import time
 from contextlib import redirect_stderr, redirect_stdout
@@ -21,9 +23,11 @@ from pathlib import Path
 import numpy as np
 import onnx
 
-from fuzz.build import build_model, describe, make_inputs
+from fuzz.build import NUMPY_DTYPES, build_model, describe, make_inputs
+from fuzz.coverage import dump_flags, read_configurations, shared_memory
+from fuzz.host import host_cpu_description, uses_host_cpu
 from fuzz.pipelines import Pipeline
-from fuzz.spec import GraphSpec
+from fuzz.spec import HALF, GraphSpec
 from oracles import Candidate
 from oracles.compiling.lds import OVERRUN
 from oracles.compiling.signature import (
@@ -32,8 +36,9 @@ from oracles.compiling.signature import (
     first_error,
     is_crash,
     normalise,
+    root_error_lines,
 )
-from oracles.numeric.compare import compare_outputs
+from oracles.numeric.compare import compare_outputs, tolerance_for
 from oracles.numeric.run import run_module
 from oracles.onnx.importer import import_error_line, import_model
 from oracles.onnx.reference import is_quantized, reduction_length, reference_outputs
@@ -42,7 +47,7 @@ from oracles.toolchain.warm import COMPILE_FROM, COMPILE_TO, compile_capturing
 
 SHARED_PHASE = "input"  # compiled once per case, then each pipeline goes on from it
 # Finding classes, as the fuzzer reports them.
-IMPORT_FAILURE, COMPILE_ERROR, CRASH, TIMEOUT, DEADLOCK, LDS_OVERRUN, MISMATCH = (
+IMPORT_FAILURE, COMPILE_ERROR, CRASH, TIMEOUT, DEADLOCK, LDS_OVERRUN, MISMATCH, RUN_ERROR = (
     "import failure",
     "compile error",
     "crash",
@@ -50,6 +55,7 @@ IMPORT_FAILURE, COMPILE_ERROR, CRASH, TIMEOUT, DEADLOCK, LDS_OVERRUN, MISMATCH =
     "deadlock",  # every thread blocked, no CPU time: stopped early (oracles/toolchain/deadlock.py)
     "LDS overrun",
     "mismatch",
+    "run error",  # a finding only at a dynamic dimension's size (the module ran at the others)
 )
 
 
@@ -59,6 +65,9 @@ class Finding:
     pipeline: str
     signature: str  # normalised: the dedup key
     detail: str
+    size: str = ""  # the dynamic dimension's value it showed at, e.g. "N=13"
+    match: str = ""  # a regex pinning this error when its compile printed several
+    host_cpu: str = ""  # the host CPU a `target-cpu=host` pipeline compiled for
 
 
 @dataclass
@@ -70,6 +79,8 @@ class PipelineRun:
     max_abs: float = 0.0  # against the reference
     mismatch_fraction: float = 0.0  # of the elements beyond tolerance
     agreement: str = ""  # against the case's first pipeline that ran
+    configs: list[list[str]] = field(default_factory=list)  # per dispatch: target, codegen pipeline, intrinsic, op kind
+    lds: dict[str, int] = field(default_factory=dict)  # GPU kernel -> workgroup memory bytes
 
 
 @dataclass
@@ -81,6 +92,7 @@ class CaseResult:
     findings: list[Finding] = field(default_factory=list)
     seconds: float = 0.0
     backend: str = ""
+    cpu_seconds: float = 0.0  # user + system, the worker's threads (and its tools) included
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -97,6 +109,38 @@ def classify_compile_failure(process: ProcessResult) -> tuple[str, str]:
     if OVERRUN.search(process.stderr):
         return LDS_OVERRUN, error_signature(process.stderr)
     return COMPILE_ERROR, error_signature(process.stderr)
+
+
+_PLACEHOLDER = re.compile(r'(?<!\w)N(?!\w)|%\?|@\?|<path>|0x\?|"')
+
+
+def error_match(signature: str, line: str) -> str:
+    """A regex for one error among several of a compile: the stretches of its normalised message
+    that the compiler printed as they are (between numbers, names and quoted printed ops), in
+    order, on one line."""
+    text = signature.split("error:", 1)[-1]
+    pieces = [part.strip() for part in _PLACEHOLDER.split(text) if part.strip() and part.strip() in line]
+    return r"[^\n]*?".join(re.escape(p) for p in pieces)
+
+
+def compile_failure_findings(pipeline: str, process: ProcessResult) -> list[Finding]:
+    """One finding per distinct error a failed compile printed: codegen compiles dispatches
+    apart, so one dispatch may fail to distribute while another overruns LDS. Each distinct
+    error carries a regex that pins it for the reducer when there are several; a reported LDS
+    overrun is its own class (the `lds-limit` oracle pins it)."""
+    kind, signature = classify_compile_failure(process)
+    if kind in (TIMEOUT, CRASH):
+        return [Finding(kind, pipeline, signature, first_error(process.stderr) if kind == CRASH else "")]
+    distinct: dict[str, str] = {}
+    for line in root_error_lines(process.stderr):
+        distinct.setdefault(error_signature(line), line)
+    if not distinct:
+        return [Finding(kind, pipeline, signature, first_error(process.stderr))]
+    several = len(distinct) > 1
+    return [
+        Finding(LDS_OVERRUN if OVERRUN.search(line) else COMPILE_ERROR, pipeline, sig, line, match=error_match(sig, line) if several else "")
+        for sig, line in distinct.items()
+    ]
 
 
 class Isolated:
@@ -184,9 +228,48 @@ class InProcess(Isolated):
 
 
 def _mismatch_signature(spec: GraphSpec) -> str:
-    """Ops only, no pipeline: a wrong answer several pipelines share is one bug (one finding)."""
+    """Ops only, no pipeline: a wrong answer several pipelines share is one bug (one finding).
+    Root causes come later, from the reduced case (`fuzz.root_cause`)."""
     ops = sorted({node.op for node in spec.nodes})
-    return f"mismatch: {'+'.join(ops)}"
+    return f"mismatch: {'+'.join(ops)}" + (" [dynamic]" if spec.dynamic is not None else "")
+
+
+def _cpu_seconds() -> float:
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+@dataclass
+class _Expected:
+    """What a case's runs are judged against: per size (None for a static case), the inputs in
+    the module's order and the reference's outputs; and how closely they must match."""
+
+    model: onnx.ModelProto
+    symbol: str
+    inputs: dict[int | None, list[np.ndarray]]
+    outputs: dict[int | None, list[np.ndarray]]
+    longest: int  # the longest reduction: it scales float tolerances
+    quantized: bool  # 8-bit results may be 1 LSB apart
+    tolerance: tuple[float, float] | None  # a half type computed inside: its (atol, rtol)
+    first: dict[int | None, tuple[str, list[np.ndarray]]] = field(default_factory=dict)  # per size: the first pipeline's outputs
+
+    @classmethod
+    def of(cls, spec: GraphSpec, seed: int) -> _Expected:
+        model = build_model(spec)
+        sizes: tuple[int | None, ...] = spec.dynamic.sizes if spec.dynamic is not None else (None,)
+        inputs, outputs = {}, {}
+        for size in sizes:
+            named = make_inputs(spec, seed, size)
+            inputs[size] = [named[value.name] for value in model.graph.input]
+            outputs[size] = reference_outputs(model, named)
+        longest = reduction_length(model)
+        halves = [NUMPY_DTYPES[n.dtype] for n in spec.nodes if n.dtype in HALF]
+        tolerance = max(tolerance_for(np.dtype(t), longest) for t in halves) if halves else None
+        return cls(model, spec.dynamic.symbol if spec.dynamic else "", inputs, outputs, longest, is_quantized(model), tolerance)
+
+    def compare(self, expected: list[np.ndarray], actual: list[np.ndarray]):
+        atol, rtol = self.tolerance or (None, None)
+        return compare_outputs(expected, actual, reduction_length=self.longest, quantized=self.quantized, atol=atol, rtol=rtol)
 
 
 def run_case(
@@ -195,55 +278,74 @@ def run_case(
     """Everything one case does; never raises for what IREE does (that is a finding).
 
     A GPU pipeline runs and is compared only when its driver is in `gpu_drivers` (it has a device).
+    A case with a dynamic dimension compiles once per pipeline and runs at each of its sizes.
     """
-    start = time.monotonic()
+    start, cpu_start = time.monotonic(), _cpu_seconds()
     result = CaseResult(seed, spec.to_json(), describe(spec), backend=backend.name)
-    model = build_model(spec)
-    inputs = make_inputs(spec, seed)
-    expected = reference_outputs(model, inputs)
-    ordered = [inputs[value.name] for value in model.graph.input]
-    quantized, longest = is_quantized(model), reduction_length(model)
+    expected = _Expected.of(spec, seed)
     with tempfile.TemporaryDirectory(prefix="fuzz-case-") as tmp:
         workdir = Path(tmp)
-        mlir, why = backend.import_onnx(model, workdir / "import")
+        mlir, why = backend.import_onnx(expected.model, workdir / "import")
         if mlir is None:
             result.findings.append(Finding(IMPORT_FAILURE, "import", "import: " + normalise(why), why))
-            result.seconds = time.monotonic() - start
-            return result
-        first: tuple[str, list[np.ndarray]] | None = None  # pipelines are compared with each other too
-        for pipeline in pipelines:
+        for pipeline in pipelines if mlir is not None else []:
             t0 = time.monotonic()
             where = workdir / pipeline.name
-            vmfb, process = backend.compile(mlir, pipeline.flags, where)
+            vmfb, process = backend.compile(mlir, (*pipeline.flags, *dump_flags(where, pipeline.flags)), where)
+            run = PipelineRun(pipeline.name, "ok", 0.0, configs=[list(c) for c in read_configurations(where, pipeline.name)])
+            host = host_cpu_description() if uses_host_cpu(pipeline.flags) else ""
+            found: list[Finding] = []
             if vmfb is None:
-                kind, signature = classify_compile_failure(process)
-                detail = first_error(process.stderr) if process else ""
-                _add(result, Finding(kind, pipeline.name, signature, detail))
-                result.runs.append(PipelineRun(pipeline.name, kind, time.monotonic() - t0, detail))
-                continue
-            if pipeline.gpu and pipeline.driver not in gpu_drivers:
-                result.runs.append(PipelineRun(pipeline.name, "compiled", time.monotonic() - t0))
-                continue
-            outputs = backend.run(vmfb, model.graph.name, ordered, where, pipeline.driver)
-            if isinstance(outputs, str):
-                result.runs.append(PipelineRun(pipeline.name, "run error", time.monotonic() - t0, outputs))
-                if "crash" in outputs:
-                    _add(result, Finding(CRASH, pipeline.name, f"runtime: {normalise(outputs)}", outputs))
-                continue
-            comparison = compare_outputs(expected, outputs, reduction_length=longest, quantized=quantized)
-            status = "ok" if comparison.matches else MISMATCH
-            run = PipelineRun(pipeline.name, status, time.monotonic() - t0, comparison.description, comparison.max_abs, comparison.mismatch_fraction)
-            if first is None:
-                first = (pipeline.name, outputs)
-            else:
-                peer = compare_outputs(first[1], outputs, reduction_length=longest, quantized=quantized)
-                run.agreement = f"{'agrees with' if peer.matches else 'differs from'} {first[0]}: {peer.description}"
+                found = compile_failure_findings(pipeline.name, process) if process else [Finding(COMPILE_ERROR, pipeline.name, "error: ", "")]
+                run.status, run.detail = found[0].kind, found[0].detail
+            elif pipeline.gpu:
+                run.lds = shared_memory(where)
+            if vmfb is not None and pipeline.gpu and pipeline.driver not in gpu_drivers:
+                run.status = "compiled"
+            elif vmfb is not None:
+                for size in expected.inputs:
+                    finding = _run_and_compare(backend, vmfb, where, pipeline, run, expected, size)
+                    found += [finding] if finding is not None else []
+                    if run.status != "ok":
+                        break
+            for finding in found:
+                finding.host_cpu = host
+                finding.signature = finding.signature or _mismatch_signature(spec)
+                _add(result, finding)
+            run.seconds = time.monotonic() - t0
             result.runs.append(run)
-            if not comparison.matches:
-                detail = "; ".join(filter(None, (comparison.description, run.agreement)))
-                _add(result, Finding(MISMATCH, pipeline.name, _mismatch_signature(spec), detail))
     result.seconds = time.monotonic() - start
+    result.cpu_seconds = _cpu_seconds() - cpu_start
     return result
+
+
+def _run_and_compare(backend: Isolated, vmfb: Path, where: Path, pipeline: Pipeline, run: PipelineRun, expected: _Expected, size: int | None) -> Finding | None:
+    """Runs the module at one size (None: the static case), compares, updates `run`; the finding
+    (a mismatch's signature is left for the caller: it names the graph)."""
+    at = f"{expected.symbol}={size}" if size is not None else ""
+    prefix = f"at {at}: " if at else ""
+    outputs = backend.run(vmfb, expected.model.graph.name, expected.inputs[size], where, pipeline.driver)
+    if isinstance(outputs, str):
+        run.status, run.detail = "run error", prefix + outputs
+        if "crash" in outputs:
+            return Finding(CRASH, pipeline.name, f"runtime: {normalise(outputs)}", run.detail, at)
+        if at:  # it ran at the other sizes: the size is the bug
+            return Finding(RUN_ERROR, pipeline.name, f"runtime: {normalise(outputs)} [dynamic]", run.detail, at)
+        return None
+    comparison = expected.compare(expected.outputs[size], outputs)
+    run.detail = prefix + comparison.description
+    run.max_abs = max(run.max_abs, comparison.max_abs)
+    run.mismatch_fraction = max(run.mismatch_fraction, comparison.mismatch_fraction)
+    if size not in expected.first:
+        expected.first[size] = (pipeline.name, outputs)
+    else:
+        name, theirs = expected.first[size]
+        peer = expected.compare(theirs, outputs)
+        run.agreement = f"{'agrees with' if peer.matches else 'differs from'} {name}: {peer.description}"
+    if comparison.matches:
+        return None
+    run.status = MISMATCH
+    return Finding(MISMATCH, pipeline.name, "", "; ".join(filter(None, (run.detail, run.agreement))), at)
 
 
 def _add(result: CaseResult, finding: Finding) -> None:

@@ -63,6 +63,22 @@ CREATE TABLE IF NOT EXISTS cases (
     seconds REAL NOT NULL,
     isolated INTEGER NOT NULL     -- ran again isolated after its worker died or hung
 );
+CREATE TABLE IF NOT EXISTS dispatches (
+    run_started REAL NOT NULL,
+    seed INTEGER NOT NULL,
+    target TEXT NOT NULL,         -- the pipeline or GPU target that configured it
+    codegen TEXT NOT NULL,        -- translation_info pipeline
+    intrinsic TEXT NOT NULL,      -- MMA intrinsic, or "-"
+    op_kind TEXT NOT NULL,        -- the compiler's dispatch classification (matmul_like, conv, ...)
+    count INTEGER NOT NULL        -- dispatches of the case configured so
+);
+CREATE TABLE IF NOT EXISTS shared_memory (
+    run_started REAL NOT NULL,
+    seed INTEGER NOT NULL,
+    target TEXT NOT NULL,
+    kernel TEXT NOT NULL,
+    bytes INTEGER NOT NULL        -- workgroup (LDS, shared) memory the compiled kernel declares
+);
 CREATE TABLE IF NOT EXISTS reductions (
     signature TEXT PRIMARY KEY,
     unit TEXT NOT NULL,           -- "nodes" (ONNX) or "ops"
@@ -74,6 +90,15 @@ CREATE TABLE IF NOT EXISTS reductions (
     oracle TEXT NOT NULL
 );
 """
+# Columns added since the first schema: (name, declaration); older databases gain them on open.
+_ADDED_COLUMNS = {
+    "findings": (
+        ("host_cpu", "TEXT"),  # the host CPU a target-cpu=host pipeline compiled for
+        ("size", "TEXT"),  # the dynamic dimension's value it showed at
+        ("root_cause", "TEXT"),  # the reduced case's canonical key (fuzz.root_cause), once reduced
+        ("known_as", "TEXT"),  # the corpus entry whose reduced form it matches
+    ),
+}
 OK = "ok"
 # A pipeline run with these statuses got its module out of the compiler (what coverage counts).
 COMPILED = frozenset({OK, "compiled", "mismatch", "run error"})
@@ -93,6 +118,10 @@ class StoredFinding:
     reduced_size: str | None
     first_seen: float = 0.0  # wall-clock seconds
     last_seen: float = 0.0
+    host_cpu: str | None = None
+    size: str | None = None
+    root_cause: str | None = None
+    known_as: str | None = None
 
 
 @dataclass
@@ -173,6 +202,12 @@ class FindingsDB:
             rebuilt = self._rebuild(path.parent / "findings")
             print(f"warning: {path} was unreadable ({err}); moved to {aside.name} and rebuilt from "
                   f"{path.parent / 'findings'} ({rebuilt} findings; their counts start over)", file=sys.stderr, flush=True)
+        for table, columns in _ADDED_COLUMNS.items():  # a database an older version wrote
+            present = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
+            for name, declaration in columns:
+                if name not in present:
+                    self.db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {declaration}")
+        self.db.commit()
 
     def _rebuild(self, findings_dir: Path) -> int:
         directories = sorted(d for d in findings_dir.iterdir() if d.is_dir()) if findings_dir.is_dir() else []
@@ -183,7 +218,8 @@ class FindingsDB:
                 continue
             seen = (directory / RECORD_NAME).stat().st_mtime
             rebuilt += self.db.execute(
-                "INSERT OR IGNORE INTO findings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT OR IGNORE INTO findings (signature, kind, pipeline, detail, seed, spec_json, description, first_seen, "
+                "last_seen, count, directory, reduced_size) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (r.signature, r.kind, r.pipeline, r.detail, r.seed, r.spec_json, r.description, seen, seen, r.count, r.directory, r.reduced_size),
             ).rowcount
         self.db.commit()
@@ -197,9 +233,11 @@ class FindingsDB:
         ).rowcount
         if not updated:
             self.db.execute(
-                "INSERT INTO findings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, NULL, NULL)",
-                (finding.signature, finding.kind, finding.pipeline, finding.detail, case.seed, case.spec_json, case.description, now, now),
-            )
+                "INSERT INTO findings (signature, kind, pipeline, detail, seed, spec_json, description, first_seen, last_seen, count, "
+                "host_cpu, size) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)",
+                (finding.signature, finding.kind, finding.pipeline, finding.detail, case.seed, case.spec_json, case.description, now, now,
+                 finding.host_cpu or None, finding.size or None),
+            )  # fmt: skip
         self.db.commit()
         return not updated
 
@@ -224,7 +262,25 @@ class FindingsDB:
                 int(isolated),
             ),
         )
+        configs: dict[tuple, int] = {}
+        for run in case.runs:
+            for config in run.configs:
+                configs[tuple(config)] = configs.get(tuple(config), 0) + 1
+            self.db.executemany(
+                "INSERT INTO shared_memory VALUES (?, ?, ?, ?, ?)", [(run_started, case.seed, run.pipeline, k, b) for k, b in run.lds.items()]
+            )
+        self.db.executemany("INSERT INTO dispatches VALUES (?, ?, ?, ?, ?, ?, ?)", [(run_started, case.seed, *c, n) for c, n in configs.items()])
         self.db.commit()
+
+    def set_root_cause(self, signature: str, root_cause: str, known_as: str | None) -> None:
+        self.db.execute("UPDATE findings SET root_cause = ?, known_as = ? WHERE signature = ?", (root_cause, known_as, signature))
+        self.db.commit()
+
+    def dispatch_counts(self, run_started: float | None = None) -> dict[tuple[str, str, str, str], int]:
+        """(target, codegen, intrinsic, op kind) -> dispatches, over every run or one."""
+        where, args = ("WHERE run_started = ?", (run_started,)) if run_started is not None else ("", ())
+        rows = self.db.execute(f"SELECT target, codegen, intrinsic, op_kind, SUM(count) FROM dispatches {where} GROUP BY 1, 2, 3, 4", args)
+        return {tuple(row[:4]): row[4] for row in rows}
 
     def set_reduction(self, signature: str, directory: str, reduced_size: str, result: StoredReduction | None = None) -> None:
         """The finding's directory and size in words; with `result`, the figures a report plots."""
@@ -252,7 +308,7 @@ class FindingsDB:
     def all(self) -> list[StoredFinding]:
         rows = self.db.execute(
             "SELECT signature, kind, pipeline, detail, seed, spec_json, description, count, directory, reduced_size, "
-            "first_seen, last_seen FROM findings ORDER BY first_seen"
+            "first_seen, last_seen, host_cpu, size, root_cause, known_as FROM findings ORDER BY first_seen"
         ).fetchall()
         return [StoredFinding(*row) for row in rows]
 
@@ -336,7 +392,12 @@ def findings_record(campaign: Campaign) -> dict:
             "first_seen": f.first_seen,
             "last_seen": f.last_seen,
             "directory": f.directory,
+            "host_cpu": f.host_cpu,
+            "size": f.size,
+            "root_cause": f.root_cause,
+            "known_as": f.known_as,
         }
         for i, f in enumerate(campaign.findings, 1)
     ]
-    return {"format_version": 1, "distinct_findings": len(findings), "cases": len(campaign.cases), "findings": findings}
+    root_causes = len({f.root_cause or f.signature for f in campaign.findings})
+    return {"format_version": 1, "distinct_findings": len(findings), "root_causes": root_causes, "cases": len(campaign.cases), "findings": findings}

@@ -9,7 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fuzz.campaign import CampaignStats
+from fuzz.coverage import coverage_table
 from fuzz.findings import StoredFinding
+from fuzz.root_cause import RootCauses
 from oracles.toolchain.tools import iree_version
 from reducer.storage.corpus import CorpusEntry, check_entry, entry_problem
 
@@ -31,11 +33,19 @@ def corpus_changes(entries: list[CorpusEntry]) -> list[CorpusChange]:
 
 
 def summary_markdown(
-    stats: CampaignStats, findings: list[StoredFinding], entries: list[CorpusEntry], changes: list[CorpusChange], settings: dict
+    stats: CampaignStats,
+    findings: list[StoredFinding],
+    entries: list[CorpusEntry],
+    changes: list[CorpusChange],
+    settings: dict,
+    causes: RootCauses | None = None,
 ) -> str:
     """New findings are those neither in the findings database before this run nor in the corpus
-    (a bug with a corpus entry is known, whichever run first saw it)."""
+    (a bug with a corpus entry is known, whichever run first saw it: by its signature, or by its
+    reduced form matching the entry's repro)."""
     in_corpus = {entry.signature: entry.name for entry in entries}
+    if causes is not None:
+        in_corpus.update(causes.known_as)
     new = {signature for signature, _ in stats.new if signature not in in_corpus}
     by_signature = {f.signature: f for f in findings}
     checked = len(entries)
@@ -49,6 +59,8 @@ def summary_markdown(
         ),
         f"- findings this run: {sum(stats.by_kind.values())} ({', '.join(f'{k} {n}' for k, n in sorted(stats.by_kind.items())) or 'none'})",
         f"- corpus: {checked} entries checked, {len(changes)} changed state",
+        *([f"- {line}" for line in causes.lines()] if causes is not None else []),
+        f"- coverage: {len(stats.configs)} distinct dispatch configurations",
         "",
         f"## New findings ({len(new)})",
         "",
@@ -59,6 +71,8 @@ def summary_markdown(
     lines += _finding_rows(known, stats, in_corpus) or ["None."]
     lines += ["", f"## Corpus changes ({len(changes)})", ""]
     lines += [f"- **{c.entry.name}**: {c.problem}" for c in changes] or ["None: every entry is in its recorded state."]
+    if stats.configs:
+        lines += ["", "## Coverage: targets x codegen pipelines x intrinsics", "", coverage_table(stats.configs)]
     return "\n".join(lines) + "\n"
 
 

@@ -50,14 +50,41 @@ PIPELINES: dict[str, Pipeline] = {
         Pipeline("vulkan", ("--iree-hal-target-device=vulkan", "--iree-vulkan-target=valhall"), "Vulkan SPIR-V (Mali Valhall)", "vulkan", True),
     )
 }
+
+
+def _opt_level_grid() -> list[Pipeline]:
+    """What users turn on: `--iree-opt-level` O0..O3 crossed with data tiling and microkernels,
+    tuned for the host CPU (its findings record its features: `fuzz.host`)."""
+    grid = []
+    for level in range(4):
+        for tiling in (False, True):
+            for ukernels in (False, True):
+                name = f"cpu-O{level}" + ("-dt" if tiling else "") + ("-uk" if ukernels else "")
+                flags = (
+                    *_CPU_HOST,
+                    f"--iree-opt-level=O{level}",
+                    f"--iree-opt-data-tiling={'true' if tiling else 'false'}",
+                    f"--iree-llvmcpu-enable-ukernels={'all' if ukernels else 'none'}",
+                )
+                what = f"llvm-cpu (host) at O{level}, data tiling {'on' if tiling else 'off'}, microkernels {'all' if ukernels else 'none'}"
+                grid.append(Pipeline(name, flags, what))
+    return grid
+
+
+PIPELINES.update({p.name: p for p in _opt_level_grid()})
+# Names that stand for several pipelines on the command line.
+GROUPS = {"opt-levels": tuple(p.name for p in _opt_level_grid())}
 DEFAULT_PIPELINES = ("cpu", "cpu-data-tiling", "vmvx")
-DEFAULT_TARGETS: tuple[str, ...] = ()
+# GPU targets compile every case by default: their codegen is where new bugs are (no GPU needed).
+DEFAULT_TARGETS: tuple[str, ...] = ("gfx942", "sm_80")
 
 
 def resolve(names: str | list[str]) -> list[Pipeline]:
-    """Pipelines by comma-separated name; ValueError naming the valid ones."""
+    """Pipelines by comma-separated name (a group name stands for its pipelines); ValueError
+    naming the valid ones."""
     wanted = [n.strip() for n in (names.split(",") if isinstance(names, str) else names) if n.strip()]
+    wanted = [member for n in wanted for member in GROUPS.get(n, (n,))]
     unknown = [n for n in wanted if n not in PIPELINES]
     if unknown:
-        raise ValueError(f"unknown pipeline {unknown[0]!r}; valid: {', '.join(PIPELINES)}")
-    return [PIPELINES[n] for n in wanted]
+        raise ValueError(f"unknown pipeline {unknown[0]!r}; valid: {', '.join([*PIPELINES, *GROUPS])}")
+    return [PIPELINES[n] for n in dict.fromkeys(wanted)]

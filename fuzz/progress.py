@@ -56,7 +56,8 @@ class CampaignProgress(ShowsProgress):
         elif stats.seconds - self._last_plain >= PLAIN_EVERY_S or stats.cases <= 1:
             self._last_plain = stats.seconds
             self.display.line(
-                f"cases {stats.cases} ({stats.per_minute:.1f}/min), findings: {_by_kind(stats.by_kind)}; new {len(stats.new)}"
+                f"cases {stats.cases} ({stats.per_minute:.1f}/min), findings: {_by_kind(stats.by_kind)}; new {len(stats.new)}; "
+                f"configurations {len(stats.configs)}"
             )
 
     def status(self) -> str:
@@ -64,7 +65,8 @@ class CampaignProgress(ShowsProgress):
         return (
             f"cases {s.cases} ({s.per_minute:.1f}/min) | findings: {_by_kind(s.by_kind)} | new root causes {len(s.new)} | "
             f"coverage: {len(self.reached)}/{len(self.pipelines)} pipelines compiled a case, "
-            f"{len(self.pairs)}/{len(self.ops) * len(self.pipelines)} op x pipeline pairs | {elapsed_text(self.display.elapsed)}"
+            f"{len(self.pairs)}/{len(self.ops) * len(self.pipelines)} op x pipeline pairs, {len(s.configs)} dispatch configurations | "
+            f"{elapsed_text(self.display.elapsed)}"
         )
 
 

@@ -13,7 +13,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 FORMAT_VERSION = 1
-DTYPES = ("float32", "int8", "uint8", "int32")
+DTYPES = (
+    "float32", "int8", "uint8", "int32",
+    "float16", "bfloat16",  # half-precision contractions (Casts around them)
+    "float8e4m3fn", "float8e5m2", "float8e4m3fnuz", "float8e5m2fnuz",  # f8 QuantizeLinear (opset 19+)
+    "int4", "uint4",  # int4 weights through DequantizeLinear (opset 21+)
+)  # fmt: skip
+HALF = ("float16", "bfloat16")
+FLOAT8 = ("float8e4m3fn", "float8e5m2", "float8e4m3fnuz", "float8e5m2fnuz")
+INT4 = ("int4", "uint4")
+CAST_TO = {"float32": 1, "float16": 10, "bfloat16": 16}  # onnx.TensorProto element types a Cast goes to
 Attr = tuple[str, Any]  # value: int, float, or tuple of ints
 
 
@@ -63,6 +72,17 @@ class Node:
 
 
 @dataclass(frozen=True)
+class DynamicDim:
+    """A symbolic input dimension (`dim_param`): the model is compiled once with `?` there and run
+    at each of `sizes`. `places` are the graph inputs' (name, axis) that carry it; the spec's own
+    static shapes are the model at `sizes[0]`."""
+
+    symbol: str
+    places: tuple[tuple[str, int], ...]
+    sizes: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class GraphSpec:
     opset: int
     features: frozenset[str]
@@ -70,6 +90,7 @@ class GraphSpec:
     consts: tuple[Const, ...]
     nodes: tuple[Node, ...]
     outputs: tuple[str, ...]
+    dynamic: DynamicDim | None = None
     _index: dict = field(default=None, init=False, repr=False, compare=False, hash=False)  # type: ignore[assignment]
 
     def shape_of(self, name: str) -> tuple[int, ...]:
@@ -104,6 +125,9 @@ class GraphSpec:
             "nodes": [[n.op, list(n.inputs), n.output, n.dtype, list(n.shape), attrs(n), n.role] for n in self.nodes],
             "outputs": list(self.outputs),
         }
+        if self.dynamic is not None:  # absent in static specs: older spec JSON reads unchanged
+            d = self.dynamic
+            doc["dynamic"] = [d.symbol, [list(p) for p in d.places], list(d.sizes)]
         return json.dumps(doc, separators=(",", ":"))
 
     @classmethod
@@ -121,7 +145,15 @@ class GraphSpec:
                 for op, ins, out, d, s, a, r in doc["nodes"]
             ),
             outputs=tuple(doc["outputs"]),
+            dynamic=_dynamic_from(doc.get("dynamic")),
         )
+
+
+def _dynamic_from(value: list | None) -> DynamicDim | None:
+    if value is None:
+        return None
+    symbol, places, sizes = value
+    return DynamicDim(symbol, tuple((name, axis) for name, axis in places), tuple(sizes))
 
 
 _TILE_NEIGHBOURS = {15, 17, 31, 33, 63, 65, 127, 129}
@@ -193,6 +225,10 @@ def used_features(spec: GraphSpec) -> frozenset[str]:
                 used.add("nonzero_zp")
         elif op == "Add" and role == "add" and spec.shape_of(node.inputs[1]) != node.shape:
             used.add("broadcast")
+    dtypes = {n.dtype for n in spec.nodes} | {t.dtype for t in (*spec.inputs, *spec.consts)}
+    used.update(f for f, types in (("f16", {"float16"}), ("bf16", {"bfloat16"}), ("f8", set(FLOAT8)), ("int4", set(INT4))) if dtypes & types)
+    if spec.dynamic is not None:
+        used.add("dynamic")
     if sum(n.role == "main" for n in spec.nodes) > 1:
         used.add("chain")
     shapes = [t.shape for t in spec.inputs] + [n.shape for n in spec.nodes]

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
-from fuzz.spec import Const, GraphSpec, Node, Tensor
+from fuzz.dynamic import make_dynamic
+from fuzz.spec import CAST_TO, FLOAT8, HALF, Const, GraphSpec, Node, Tensor
 
 MAX_ELEMS = 1 << 18
 MAX_K = 4096
@@ -40,6 +41,17 @@ SHAPE_FEATURES = (
 )  # fmt: skip
 EPILOGUE_FEATURES = ("bias", "relu", "clip", "branch_add")
 FEATURES = OP_FEATURES + SHAPE_FEATURES + EPILOGUE_FEATURES
+# Drawn after (and, replaying a seed, apart from) the features above, so older seeds keep their
+# graphs where these are off: element types, and a dynamic input dimension.
+TYPE_FEATURES = ("f16", "bf16", "f8", "int4")
+NEW_FEATURES = (*TYPE_FEATURES, "dynamic")
+ALL_FEATURES = FEATURES + NEW_FEATURES
+# The chance each feature is on in a case before any feedback (swarm testing: 0.5 each). int4
+# weights never legalize in IREE 3.13 (a corpus entry); f8 fails on the GPU targets that lack it.
+BASE_PROBABILITY = {**{f: 0.5 for f in FEATURES}, "f16": 0.35, "bf16": 0.25, "f8": 0.2, "int4": 0.1, "dynamic": 0.3}
+HALF_KINDS = ("conv", "matmul", "batch_matmul", "gemm")
+# The largest integer a half type holds exactly with every smaller one: sums stay exact below it.
+HALF_EXACT = {"float16": 2048, "bfloat16": 256}
 QUANTIZED = frozenset(OP_FEATURES[4:])
 CONV_KINDS = ("conv", "qdq_conv", "qlinear_conv", "conv_integer")
 
@@ -51,8 +63,8 @@ _SPATIAL = (1, 2, 4, 7, 8, 14, 16, 28, 32)
 _LONG = (256, 500, 1024, 2048, 4096)
 _SCALES = (0.25, 0.5, 1.0, 2.0)
 _ACT_ZP = {"int8": (0, 1, -1, 5, -3, 100, -128, 127), "uint8": (0, 1, 10, 128, 200, 255)}
-_W_ZP = {"int8": (0, 1, -1, 3, -5), "uint8": (128, 127, 130, 120)}
-_W_RANGE = {"int8": (-8, 7), "uint8": (120, 135)}
+_W_ZP = {"int8": (0, 1, -1, 3, -5), "uint8": (128, 127, 130, 120), "int4": (0, 1, -1, 3), "uint4": (8, 7, 9)}
+_W_RANGE = {"int8": (-8, 7), "uint8": (120, 135), "int4": (-8, 7), "uint4": (0, 15)}
 _QRANGE = {"int8": (-128, 127), "uint8": (0, 255)}
 
 
@@ -143,6 +155,7 @@ class _Graph:
         self.consts: list[Const] = []
         self.nodes: list[Node] = []
         self._n = 0
+        self.min_opset = 17  # raised by what the graph uses (bf16 Conv: 22, int4: 21, f8: 19)
 
     def on(self, feature: str, p: float = 0.5) -> bool:
         return feature in self.f and self.c.flag(p)
@@ -181,22 +194,35 @@ class _Graph:
         self.consts.append(Const(name, dtype, tuple(shape), "random", (), low, high, self.c.int(0, 2**31 - 1)))
         return name
 
-    def float_weight(self, shape: tuple[int, ...]) -> tuple[str, float]:
-        """A float weight: random small integers, or a splat with `splat_weights`."""
-        if self.on("splat_weights"):
-            value = self.c.pick((1.0, -1.0, 0.5, 2.0))
-            name = self._fresh("w")
-            self.consts.append(Const(name, "float32", tuple(shape), "splat", (value,)))
-            return name, abs(value)
-        r = self.c.pick((2, 1))
-        return self.random_const("float32", shape, -r, r), float(r)
+    def input_as(self, dtype: str, shape: tuple[int, ...], low: int, high: int) -> _Value:
+        """A graph input in `dtype`; a half type may come as float32 and a Cast (bfloat16 always:
+        the runtime's callers hand it float32)."""
+        if dtype not in HALF or (dtype == "float16" and self.c.flag()):
+            return self.input(dtype, shape, low, high)
+        x = self.input("float32", shape, low, high)
+        return self.cast(x, dtype)
 
-    def weight_or_input(self, shape: tuple[int, ...]) -> tuple[str, float]:
+    def cast(self, v: _Value, dtype: str) -> _Value:
+        return self.node("Cast", (v.name,), dtype, v.shape, v.bound, (("to", CAST_TO[dtype]),), "cast")
+
+    def float_weight(self, shape: tuple[int, ...], dtype: str = "float32", r: int | None = None) -> tuple[str, float]:
+        """A float weight: random small integers (within `r`), or a splat with `splat_weights`."""
+        if self.on("splat_weights"):
+            value = self.c.pick((1.0, -1.0, 0.5, 2.0) if r is None else (1.0, -1.0))
+            name = self._fresh("w")
+            self.consts.append(Const(name, dtype, tuple(shape), "splat", (value,)))
+            return name, abs(value)
+        r = r or self.c.pick((2, 1))
+        return self.random_const(dtype, shape, -r, r), float(r)
+
+    def weight_or_input(self, shape: tuple[int, ...], dtype: str = "float32", r: int | None = None) -> tuple[str, float]:
         if self.on("dynamic_weights"):
-            return self.input("float32", shape, -2, 2).name, 2.0
-        return self.float_weight(shape)
+            return self.input_as(dtype, shape, -(r or 2), r or 2).name, float(r or 2)
+        return self.float_weight(shape, dtype, r)
 
     def bias(self, dtype: str, shape: tuple[int, ...]) -> tuple[str, float]:
+        if dtype in HALF:
+            return self.random_const(dtype, shape, -2, 2, "b"), 2.0
         if dtype == "float32" and self.on("splat_weights", 0.3):
             value = self.c.pick((1.0, -3.0, 0.5))
             name = self._fresh("b")
@@ -228,10 +254,13 @@ class _Graph:
 
     def quantize(self, x: _Value, axis: int | None = None, role: str = "q", scale: float | None = None,
                  dtype: str | None = None) -> tuple[_Value, str, str, list[float], list[int]]:  # fmt: skip
+        if dtype is None and self.on("f8"):
+            dtype = self.c.pick(FLOAT8)
+            self.min_opset = max(self.min_opset, 19)
         dtype = dtype or self.c.pick(("int8", "uint8"))
         n = None if axis is None else x.shape[axis]
         s, scales = self.scales(n, scale)
-        z, zps = self.zero_points(dtype, n, _ACT_ZP[dtype])
+        z, zps = self.zero_points(dtype, n, _ACT_ZP.get(dtype, (0,)))
         attrs = [("axis", axis)] if axis is not None else []
         q = self.node("QuantizeLinear", (x.name, s, z), dtype, x.shape, 0.0, attrs, role)
         return q, s, z, scales, zps
@@ -240,6 +269,8 @@ class _Graph:
                    spread: float = 255.0) -> _Value:  # fmt: skip
         attrs = [("axis", axis)] if axis is not None else []
         inputs = (q.name, s) if z is None else (q.name, s, z)
+        if q.dtype in FLOAT8:  # rounding to f8 may land one step (at most an eighth) further out
+            spread *= 1.25
         return self.node("DequantizeLinear", inputs, "float32", q.shape, spread * max(scales), attrs, "dq")
 
     def act_scale(self, bound: float) -> float:
@@ -421,34 +452,73 @@ def _float_in(g: _Graph, given: _Value | None, shape: tuple[int, ...], r: int = 
     return given if given is not None else g.input("float32", shape, -r, r)
 
 
-def _conv_block(g: _Graph, kind: str, given: _Value | None, last: bool) -> _Out:
+def _half_ranges(ftype: str, k: int, given: _Value | None) -> tuple[int, int] | None:
+    """(input range, weight range) that keep a half-precision contraction exact, or None.
+
+    Every partial sum must stay an integer the type holds exactly, with room left for a bias and
+    a residual or sibling add. A chained input, clipped to the range, may hold multiples of 1/16
+    (dequantized values): that costs four more bits."""
+    limit = (HALF_EXACT[ftype] - 4) // 2
+    grain = 16 if given is not None else 1
+    return next(((rx, rw) for rx, rw in ((2, 2), (2, 1), (1, 1)) if rx * rw * k * grain <= limit), None)
+
+
+def _half_in(g: _Graph, given: _Value | None, shape: tuple[int, ...], ftype: str, r: int) -> _Value:
+    """The block's input in `ftype`: a graph input, or the chained value clipped to +-r and cast."""
+    if given is None:
+        return g.input_as(ftype, shape, -r, r)
+    if given.bound > r:
+        lo, hi = g.scalar("float32", -r), g.scalar("float32", r)
+        given = g.node("Clip", (given.name, lo, hi), "float32", given.shape, float(r), (), "rescale")
+    return g.cast(given, ftype)
+
+
+def _cast_back(g: _Graph, ftype: str, last: bool) -> Callable[[_Value], _Value] | None:
+    """The finish of a half-precision block: back to float32 (a last f16 value may stay f16)."""
+    if ftype == "float32":
+        return None
+
+    def finish(v: _Value) -> _Value:
+        if ftype == "float16" and last and g.c.flag(0.4):
+            return v
+        return g.cast(v, "float32")
+
+    return finish
+
+
+def _conv_block(g: _Graph, kind: str, given: _Value | None, last: bool, ftype: str = "float32") -> _Out:
     c = g.c
     geo = _conv_geometry(g, given.shape if given else None)
     attrs = geo.attrs(g)
     m = geo.w[0]
     rank = len(geo.out)
     if kind == "conv":
-        x = _float_in(g, given, geo.x)
-        w, wmax = g.float_weight(geo.w)
+        ranges = _half_ranges(ftype, geo.k, given) if ftype != "float32" else None
+        if ranges is None:
+            ftype = "float32"
+        if ftype == "bfloat16":
+            g.min_opset = max(g.min_opset, 22)  # Conv takes bfloat16 from opset 22
+        x = _float_in(g, given, geo.x) if ranges is None else _half_in(g, given, geo.x, ftype, ranges[0])
+        w, wmax = g.float_weight(geo.w, ftype, ranges[1] if ranges else None)
         inputs = [x.name, w]
         bound = x.bound * wmax * geo.k
         if g.on("bias"):
-            b, bmax = g.bias("float32", (m,))
+            b, bmax = g.bias(ftype, (m,))
             inputs.append(b)
             bound += bmax
-        y = g.node("Conv", inputs, "float32", geo.out, bound, attrs)
+        y = g.node("Conv", inputs, ftype, geo.out, bound, attrs)
 
         def sibling() -> _Value:
-            w2, wmax2 = g.float_weight(geo.w)
-            return g.node("Conv", [x.name, w2], "float32", geo.out, x.bound * wmax2 * geo.k, attrs, "sibling")
+            w2, wmax2 = g.float_weight(geo.w, ftype, ranges[1] if ranges else None)
+            return g.node("Conv", [x.name, w2], ftype, geo.out, x.bound * wmax2 * geo.k, attrs, "sibling")
 
-        return _Out(y, 1, x, sibling, len(inputs) == 3)
+        return _Out(y, 1, x, sibling, len(inputs) == 3, finish=_cast_back(g, ftype, last))
     if kind == "qdq_conv":
         x = _float_in(g, given, geo.x, 4)
         axis = 1 if g.on("per_axis") else None
         xq, s, z, sx, _ = g.quantize(x, axis, scale=None if given is None else g.act_scale(x.bound))
         xd = g.dequantize(xq, s, z, sx, axis, 16.0 if given is None else 255.0)
-        wdt = c.pick(("int8", "uint8"))
+        wdt = _qdq_weight_type(g)
         per_channel = g.on("per_axis")
         w, wz, _ = g.int_weight(wdt, geo.w, m if per_channel else None)
         ws, wsc = g.scales(m if per_channel else None)
@@ -493,6 +563,14 @@ def _conv_block(g: _Graph, kind: str, given: _Value | None, last: bool) -> _Out:
     return _Out(g.dequantize(y, ys, yz, [sy]), 1, xq, None, len(inputs) == 9)
 
 
+def _qdq_weight_type(g: _Graph) -> str:
+    """A dequantized weight's storage type: 8-bit, or with `int4` a 4-bit one (opset 21+)."""
+    if g.on("int4"):
+        g.min_opset = max(g.min_opset, 21)
+        return g.c.pick(("int4", "uint4"))
+    return g.c.pick(("int8", "uint8"))
+
+
 def _int32_dequantizer(g: _Graph, c, last: bool, scale: float) -> Callable[[_Value], _Value]:
     """The finish of an integer conv / matmul: its int32 accumulator dequantized (a last node may stay int32)."""
 
@@ -511,25 +589,29 @@ def _requantize(g: _Graph, v: _Value, typical: float) -> _Value:
     return g.dequantize(q, qs, qz, [s])
 
 
-def _matmul_block(g: _Graph, kind: str, given: _Value | None, last: bool) -> _Out:
+def _matmul_block(g: _Graph, kind: str, given: _Value | None, last: bool, ftype: str = "float32") -> _Out:
     c = g.c
     if kind == "gemm":
-        return _gemm_block(g, given)
+        return _gemm_block(g, given, last, ftype)
     quantized = kind not in ("matmul", "batch_matmul")
     a_shape, b_shape = _mm_geometry(g, given.shape if given else None, kind == "batch_matmul" or given is not None, not quantized)
     out = _matmul_shape(a_shape, b_shape)
     k = a_shape[-1]
     axis = None if len(out) == 0 else len(out) - 1
     if kind in ("matmul", "batch_matmul"):
-        a = _float_in(g, given, a_shape)
-        b, bmax = g.weight_or_input(b_shape)
-        y = g.node("MatMul", (a.name, b), "float32", out, a.bound * bmax * k)
+        ranges = _half_ranges(ftype, k, given) if ftype != "float32" else None
+        if ranges is None:
+            ftype = "float32"
+        a = _float_in(g, given, a_shape) if ranges is None else _half_in(g, given, a_shape, ftype, ranges[0])
+        rw = ranges[1] if ranges else None
+        b, bmax = g.weight_or_input(b_shape, ftype, rw)
+        y = g.node("MatMul", (a.name, b), ftype, out, a.bound * bmax * k)
 
         def sibling() -> _Value:
-            b2, bmax2 = g.float_weight(b_shape)
-            return g.node("MatMul", (a.name, b2), "float32", out, a.bound * bmax2 * k, (), "sibling")
+            b2, bmax2 = g.float_weight(b_shape, ftype, rw)
+            return g.node("MatMul", (a.name, b2), ftype, out, a.bound * bmax2 * k, (), "sibling")
 
-        return _Out(y, axis, a, sibling if b in {x.name for x in g.consts} else None)
+        return _Out(y, axis, a, sibling if b in {x.name for x in g.consts} else None, finish=_cast_back(g, ftype, last))
     per_column = len(b_shape) >= 2 and g.on("per_axis")
     n = b_shape[-1] if per_column else None
     if kind == "qdq_matmul":
@@ -537,7 +619,7 @@ def _matmul_block(g: _Graph, kind: str, given: _Value | None, last: bool) -> _Ou
         a_axis = c.pick(range(-len(a_shape), len(a_shape))) if g.on("per_axis") else None
         aq, s, z, sa, _ = g.quantize(a, a_axis, scale=None if given is None else g.act_scale(a.bound))
         ad = g.dequantize(aq, s, z, sa, a_axis, 16.0 if given is None else 255.0)
-        wdt = c.pick(("int8", "uint8"))
+        wdt = _qdq_weight_type(g)
         w, wz, _ = g.int_weight(wdt, b_shape, n)
         ws, wsc = g.scales(n)
         wd = g.dequantize(_Value(w, wdt, b_shape, 0.0), ws, wz, wsc, -1 if n else None, 16.0)
@@ -569,7 +651,7 @@ def _matmul_block(g: _Graph, kind: str, given: _Value | None, last: bool) -> _Ou
     return _Out(g.dequantize(y, ys, yz, [sy]), axis, aq)
 
 
-def _gemm_block(g: _Graph, given: _Value | None) -> _Out:
+def _gemm_block(g: _Graph, given: _Value | None, last: bool = True, ftype: str = "float32") -> _Out:
     c = g.c
     trans_a, trans_b = g.on("transpose"), g.on("transpose")
     if given is not None:
@@ -580,10 +662,17 @@ def _gemm_block(g: _Graph, given: _Value | None) -> _Out:
         k = g.dim(_BASE_DIMS, min(MAX_K, MAX_ELEMS // m))
     cap = max(1, min(MAX_ELEMS // k, MAX_ELEMS // m, MAX_MACS // (m * k)))
     n = 1 if g.on("vector", 0.3) else g.dim(_CHANNELS, cap, large=True)
-    a = _float_in(g, given, (k, m) if trans_a else (m, k))
+    ranges = _half_ranges(ftype, k, given) if ftype != "float32" else None
+    if ranges is None:
+        ftype = "float32"
+    a_shape = (k, m) if trans_a else (m, k)
+    a = _float_in(g, given, a_shape) if ranges is None else _half_in(g, given, a_shape, ftype, ranges[0])
     b_shape = (n, k) if trans_b else (k, n)
-    b, bmax = g.weight_or_input(b_shape)
+    rw = ranges[1] if ranges else None
+    b, bmax = g.weight_or_input(b_shape, ftype, rw)
     alpha = c.pick((1.0, 0.5, 2.0)) if c.flag(0.3) else 1.0
+    if ranges is not None:
+        alpha = min(alpha, 1.0)  # alpha 2 would double the exactness budget
     attrs: list[tuple] = []
     for key, on in (("transA", trans_a), ("transB", trans_b)):
         if on or c.flag(0.2):
@@ -594,19 +683,19 @@ def _gemm_block(g: _Graph, given: _Value | None) -> _Out:
     bound = alpha * a.bound * bmax * k
     if g.on("bias"):
         shape = c.pick(((m, n), (n,), (1, n), (m, 1), (), (1, 1))) if "broadcast" in g.f else (m, n)
-        bias, bb = g.bias("float32", shape)
+        bias, bb = g.bias(ftype, shape)
         beta = c.pick((1.0, 0.5, 2.0)) if c.flag(0.3) else 1.0
         if beta != 1.0:
             attrs.append(("beta", beta))
         inputs.append(bias)
         bound += beta * bb
-    y = g.node("Gemm", inputs, "float32", (m, n), bound, attrs)
+    y = g.node("Gemm", inputs, ftype, (m, n), bound, attrs)
 
     def sibling() -> _Value:
-        b2, bmax2 = g.float_weight(b_shape)
-        return g.node("Gemm", [a.name, b2], "float32", (m, n), alpha * a.bound * bmax2 * k, [x for x in attrs if x[0] != "beta"], "sibling")
+        b2, bmax2 = g.float_weight(b_shape, ftype, rw)
+        return g.node("Gemm", [a.name, b2], ftype, (m, n), alpha * a.bound * bmax2 * k, [x for x in attrs if x[0] != "beta"], "sibling")
 
-    return _Out(y, 1, a, sibling if b in {x.name for x in g.consts} else None, len(inputs) == 3)
+    return _Out(y, 1, a, sibling if b in {x.name for x in g.consts} else None, len(inputs) == 3, finish=_cast_back(g, ftype, last))
 
 
 def _quant_block(g: _Graph, given: _Value | None, last: bool) -> _Out:
@@ -633,7 +722,7 @@ def _quant_block(g: _Graph, given: _Value | None, last: bool) -> _Out:
 def _epilogues(g: _Graph, out: _Out) -> _Value:
     c = g.c
     v = out.value
-    if not out.epilogues or v.dtype not in ("float32", "int32"):
+    if not out.epilogues or v.dtype not in ("float32", "int32", *HALF):
         return v
     r = len(v.shape)
     if not out.has_bias and r > 0 and out.channel_axis is not None and g.on("bias"):
@@ -645,7 +734,7 @@ def _epilogues(g: _Graph, out: _Out) -> _Value:
         options = ["input"]
         if out.source.shape == v.shape and out.source.dtype == v.dtype:
             options.append("residual")
-        if out.sibling is not None and v.dtype == "float32":
+        if out.sibling is not None and v.dtype != "int32":
             options.append("sibling")
         how = c.pick(options)
         if how == "residual":
@@ -656,8 +745,8 @@ def _epilogues(g: _Graph, out: _Out) -> _Value:
             shape = v.shape
             if g.on("broadcast"):
                 shape = tuple(1 if c.flag() else d for d in shape)[c.int(0, r) :]
-            lim = 2 if v.dtype == "float32" else 100
-            other = g.input(v.dtype, shape, -lim, lim)
+            lim = 100 if v.dtype == "int32" else 2
+            other = g.input_as(v.dtype, shape, -lim, lim)
         v = g.node("Add", (v.name, other.name), v.dtype, v.shape, v.bound + other.bound, (), "add")
     acts = [a for a in ("relu", "clip") if g.on(a)]
     if len(acts) == 2 and c.flag():
@@ -666,7 +755,7 @@ def _epilogues(g: _Graph, out: _Out) -> _Value:
         if act == "relu":
             v = g.node("Relu", (v.name,), v.dtype, v.shape, v.bound, (), "relu")
             continue
-        lo, hi = ((-4.0, -1.0, 0.0), (1.0, 4.0, 6.0, 100.0)) if v.dtype == "float32" else ((-50, 0), (50, 1000))
+        lo, hi = ((-50, 0), (50, 1000)) if v.dtype == "int32" else ((-4.0, -1.0, 0.0), (1.0, 4.0, 6.0, 100.0))
         which = c.pick(("both", "min", "max"))
         lo_v, hi_v = c.pick(lo), c.pick(hi)
         inputs = [v.name, g.scalar(v.dtype, lo_v) if which != "max" else "", g.scalar(v.dtype, hi_v) if which != "min" else ""]
@@ -690,10 +779,28 @@ def _compatible(kind: str, v: _Value) -> bool:
     return v.shape[-1] <= MAX_K and (r >= 2 or kind in ("matmul", "batch_matmul"))
 
 
-def _generate(c) -> GraphSpec:
-    features = {f for f in FEATURES if c.flag()}
+def _ftype(g: _Graph, kind: str) -> str:
+    """The element type of a float contraction: float32, or a half type its feature turned on."""
+    options = [t for t, f in (("float16", "f16"), ("bfloat16", "bf16")) if f in g.f]
+    if kind not in HALF_KINDS or not options or not g.c.flag(0.7):
+        return "float32"
+    return g.c.pick(options)
+
+
+def _features(c, extra, probabilities: dict[str, float] | None) -> set[str]:
+    """The swarm subset: each feature on with its probability (0.5, or the campaign's feedback).
+    The newer features come from `extra`, a stream of their own, so a seed drawn before they
+    existed keeps its older features."""
+    p = probabilities or {}
+    features = {f for f in FEATURES if c.flag(p.get(f, 0.5))}
+    features |= {f for f in NEW_FEATURES if extra.flag(p.get(f, BASE_PROBABILITY[f]))}
     if not features & set(OP_FEATURES):
         features.add(c.pick(OP_FEATURES))
+    return features
+
+
+def _generate(c, extra=None, probabilities: dict[str, float] | None = None) -> GraphSpec:
+    features = _features(c, extra or c, probabilities)
     g = _Graph(c, frozenset(features))
     kinds = [k for k in OP_FEATURES if k in features]
     blocks = 2 if g.on("chain") else 1
@@ -712,11 +819,11 @@ def _generate(c) -> GraphSpec:
             lo, hi = g.scalar("float32", -r), g.scalar("float32", r)
             value = g.node("Clip", (value.name, lo, hi), "float32", value.shape, r, (), "rescale")
         if kind in CONV_KINDS:
-            out = _conv_block(g, kind, value, last)
+            out = _conv_block(g, kind, value, last, _ftype(g, kind))
         elif kind == "quant":
             out = _quant_block(g, value, last)
         else:
-            out = _matmul_block(g, kind, value, last)
+            out = _matmul_block(g, kind, value, last, _ftype(g, kind))
         value = _epilogues(g, out)
         if out.finish is not None:
             value = out.finish(value)
@@ -724,8 +831,12 @@ def _generate(c) -> GraphSpec:
             outputs.append(value.name)
     assert value is not None
     outputs = list(dict.fromkeys([*outputs, value.name]))
-    opset = c.pick((21, 22, 23)) if used & QUANTIZED else c.pick(range(17, 24))
-    return GraphSpec(opset, frozenset(features), tuple(g.inputs), tuple(g.consts), tuple(g.nodes), tuple(outputs))
+    low = max(21 if used & QUANTIZED else 17, g.min_opset)
+    opset = c.pick(range(low, 24))
+    spec = GraphSpec(opset, frozenset(features), tuple(g.inputs), tuple(g.consts), tuple(g.nodes), tuple(outputs))
+    if g.on("dynamic", 0.8):
+        spec = make_dynamic(spec, c.pick) or spec
+    return spec
 
 
 @st.composite
@@ -734,6 +845,8 @@ def graph_specs(draw) -> GraphSpec:
     return _generate(_HypothesisChooser(draw))
 
 
-def spec_for_seed(seed: int) -> GraphSpec:
-    """The spec for an integer seed: deterministic, the same across runs, machines and Hypothesis versions."""
-    return _generate(_RandomChooser(random.Random(seed)))
+def spec_for_seed(seed: int, probabilities: dict[str, float] | None = None) -> GraphSpec:
+    """The spec for an integer seed: deterministic, the same across runs, machines and Hypothesis
+    versions. `probabilities`: each feature's chance to be on (a campaign's swarm feedback); the
+    spec records the subset it was drawn under, so a finding replays from its spec."""
+    return _generate(_RandomChooser(random.Random(seed)), _RandomChooser(random.Random(f"{seed}:new-features")), probabilities)

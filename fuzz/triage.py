@@ -14,6 +14,7 @@ from pathlib import Path
 import onnx
 
 from fuzz.build import build_model
+from fuzz.dynamic import static_model_at
 from fuzz.execute import (
     COMPILE_ERROR,
     CRASH,
@@ -21,11 +22,18 @@ from fuzz.execute import (
     IMPORT_FAILURE,
     LDS_OVERRUN,
     MISMATCH,
+    RUN_ERROR,
     TIMEOUT,
     CaseResult,
     Finding,
 )
-from fuzz.findings import NOT_REDUCED_NAME, REDUCED_NAME, StoredReduction, write_record
+from fuzz.findings import (
+    NOT_REDUCED_NAME,
+    RECORD_NAME,
+    REDUCED_NAME,
+    StoredReduction,
+    write_record,
+)
 from fuzz.pipelines import PIPELINES
 from fuzz.spec import GraphSpec
 from oracles import OracleOptions, OracleSetupError, make_oracle
@@ -46,6 +54,8 @@ ORACLE_FOR_KIND = {
     LDS_OVERRUN: "lds-limit",
     MISMATCH: "reference-mismatch",  # the first mismatching pipeline's flags against onnx.reference
 }
+# No oracle pins a module that fails to run at one size of a dynamic dimension: kept unreduced.
+NOT_REDUCIBLE = {RUN_ERROR: "no oracle pins a runtime error at one dynamic size; the model and its sizes are saved"}
 # A mismatch where another pipeline got the reference's answer is first reduced as a
 # miscompile of the two (no reference needed per candidate); when the oracle's own seeded
 # inputs do not show it, or every pipeline was wrong, as a reference mismatch.
@@ -94,6 +104,8 @@ def _request_for(
     flags = list(pipeline.flags)
     if finding.kind in (TIMEOUT, DEADLOCK):
         options.hang_seconds = compile_timeout_s
+    if finding.match and oracle_name == "compile-error":  # one of several errors of its compile: pin this one
+        options.match = finding.match
     if oracle_name == MISCOMPILE:  # the pipelines carry the flags; the user flags stay empty
         options.pipeline_a = list(PIPELINES[agreeing].flags)
         options.pipeline_b, flags = flags, []
@@ -125,8 +137,19 @@ def reduce_finding(
     directory.mkdir(parents=True, exist_ok=True)
     spec = GraphSpec.from_json(case.spec_json)
     model_path = directory / "model.onnx"
-    onnx.save(build_model(spec), model_path)
+    model = build_model(spec)
+    if finding.size and spec.dynamic is not None:  # reduced at the size it showed at, the dims static
+        onnx.save(model, directory / "model.dynamic.onnx")
+        model = static_model_at(model, spec.dynamic.symbol, int(finding.size.split("=", 1)[1]))
+    onnx.save(model, model_path)
     write_record(directory, finding, case)
+    extra = (f"size: {finding.size}\n" if finding.size else "") + (f"host CPU: {finding.host_cpu}\n" if finding.host_cpu else "")
+    if extra:
+        with (directory / RECORD_NAME).open("a") as record:
+            record.write(extra)
+    if finding.kind in NOT_REDUCIBLE:
+        (directory / NOT_REDUCED_NAME).write_text(NOT_REDUCIBLE[finding.kind] + "\n")
+        return Triage(directory, f"not reduced: {NOT_REDUCIBLE[finding.kind]}")
     failures = []
     for oracle_name, agreeing in _oracles_for(finding, case):
         try:
@@ -140,6 +163,7 @@ def reduce_finding(
     else:
         (directory / NOT_REDUCED_NAME).write_text("\n".join(failures) + "\n")
         return Triage(directory, f"not reduced: {failures[-1]}")
+    (directory / NOT_REDUCED_NAME).unlink(missing_ok=True)  # an earlier attempt's
     (directory / "command.txt").write_text(outcome.command + "\n")
     (directory / "report.md").write_text(markdown(outcome))
     if not outcome.complete:  # Ctrl-C: the partial result is written; the campaign stops too
@@ -170,7 +194,8 @@ def _save_corpus_entry(directory: Path, finding: Finding, case: CaseResult, outc
         request.oracle.name,
         request.oracle.options,
         outcome.verdict,
-        f"{finding.kind} ({finding.pipeline}): {outcome.verdict.detail}",
+        f"{finding.kind} ({finding.pipeline}{f' at {finding.size}' if finding.size else ''}): {outcome.verdict.detail}"
+        + (f" [compiled for the host CPU {finding.host_cpu}]" if finding.host_cpu else ""),
         f"fuzz seed {case.seed}: {case.description}",
         culprit=outcome.culprit,
         dispatch_config=outcome.dispatch_config,

@@ -26,7 +26,7 @@ def campaign_dir(tmp_path_factory):
     from fuzz.cli import main as fuzz_main
 
     out = tmp_path_factory.mktemp("campaign")
-    common = ["--time", "3m", "--out", str(out), "-j", "2", "-q"]
+    common = ["--time", "3m", "--out", str(out), "-j", "2", "-q", "--targets", "none"]
     assert fuzz_main(["run", "--max-cases", "2", "--seed", "7", "--reduce-budget", "30s", "--reduce-jobs", "2", *common]) == 0
     assert fuzz_main(["run", "--max-cases", "6", "--seed", "9", "--no-reduce", *common]) == 0
     return out

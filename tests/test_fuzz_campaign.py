@@ -53,7 +53,7 @@ def two_matmuls_with_epilogue() -> GraphSpec:
 
 def test_short_campaign_with_a_fixed_seed_writes_its_database(tmp_path, iree_compile, capsys):
     out = tmp_path / "findings"
-    assert fuzz_main(["run", "--time", "1m", "--max-cases", "6", "--seed", "7", "--out", str(out), "-j", "2", "--no-reduce"]) == 0
+    assert fuzz_main(["run", "--time", "1m", "--max-cases", "6", "--seed", "7", "--out", str(out), "-j", "2", "--no-reduce", "--targets", "none"]) == 0
     printed = capsys.readouterr().out
     assert "fuzz: 6 cases in" in printed
     with sqlite3.connect(out / "findings.db") as db:
@@ -115,7 +115,7 @@ def test_nightly_writes_its_summary_and_fails_when_a_corpus_entry_changed_state(
     cpu = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu"]
     assert reduce_main([str(src), "--oracle=compile-error", "-q", "--save-to-corpus", "unknown-op", "--corpus-dir", str(corpus), "--", *cpu]) == 0
     out = tmp_path / "nightly"
-    args = ["nightly", "--time", "1m", "--max-cases", "2", "--seed", "3", "--out", str(out), "--no-reduce", "--corpus", str(corpus)]
+    args = ["nightly", "--time", "1m", "--max-cases", "2", "--seed", "3", "--out", str(out), "--no-reduce", "--targets", "none", "--corpus", str(corpus)]
 
     assert fuzz_main(args) == 0
     summary = (out / "summary.md").read_text()

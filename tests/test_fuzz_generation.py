@@ -15,11 +15,19 @@ from hypothesis import strategies as st
 from onnx import TensorProto, helper
 from onnx.reference import ReferenceEvaluator
 
-from fuzz.build import build_model, describe, make_inputs, reference_outputs, validate
+from fuzz.build import (
+    NUMPY_DTYPES,
+    build_model,
+    describe,
+    make_inputs,
+    reference_outputs,
+    validate,
+)
+from fuzz.dynamic import static_model_at
 from fuzz.spec import Const, GraphSpec, Node, Tensor, used_features
-from fuzz.strategies import FEATURES, MAX_ELEMS, graph_specs, spec_for_seed
+from fuzz.strategies import ALL_FEATURES, MAX_ELEMS, graph_specs, spec_for_seed
 
-_NP = {"float32": np.float32, "int8": np.int8, "uint8": np.uint8, "int32": np.int32}
+_NP = NUMPY_DTYPES
 _SETTINGS = settings(max_examples=300, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -28,6 +36,8 @@ _SETTINGS = settings(max_examples=300, deadline=None, database=None, suppress_he
 def test_every_spec_builds_a_valid_model_the_reference_evaluates(spec: GraphSpec, seed: int) -> None:
     model = build_model(spec)
     inferred = validate(model)  # full checker + strict shape inference against every declared type
+    if spec.dynamic is not None:  # symbolic there: the spec's shapes are the model at its first size
+        inferred = static_model_at(model, spec.dynamic.symbol, spec.dynamic.sizes[0])
     declared = {vi.name: vi.type for vi in (*inferred.graph.value_info, *inferred.graph.output)}
     for node in spec.nodes:
         shape = declared[node.output].tensor_type.shape
@@ -50,7 +60,7 @@ def test_every_spec_builds_a_valid_model_the_reference_evaluates(spec: GraphSpec
         assert out.shape == spec.shape_of(name) and out.dtype == _NP[spec.dtype_of(name)], name
         if out.dtype.kind == "f":
             assert np.isfinite(out).all(), name
-            assert np.abs(out).max(initial=0) < 2**24, name  # inside float32's exact-integer range
+            assert np.abs(out.astype(np.float64)).max(initial=0) < 2**24, name  # inside float32's exact-integer range
 
     text = describe(spec)
     assert text and "\n" not in text
@@ -154,6 +164,11 @@ _REQUIRES = {
     "relu": {"relu"},
     "clip": {"clip"},
     "branch_add": {"branch_add"},
+    "f16": {"f16"},
+    "bf16": {"bf16"},
+    "f8": {"f8"},
+    "int4": {"int4"},
+    "dynamic": {"dynamic"},
 }
 
 
@@ -166,7 +181,7 @@ def test_every_feature_family_appears_and_only_when_enabled() -> None:
             if feature in used:
                 assert spec.features & enablers, (s, feature, describe(spec))
         seen |= used
-    expected = set(FEATURES) | {"conv2d", "per_tensor", "nonzero_zp"} | {f"opset{v}" for v in range(17, 24)}
+    expected = set(ALL_FEATURES) | {"conv2d", "per_tensor", "nonzero_zp"} | {f"opset{v}" for v in range(17, 24)}
     assert expected - seen == set()
 
 

@@ -120,7 +120,9 @@ def test_reduce_json_reports_an_error_as_json_too(tmp_path, capsys):
     assert captured.err.startswith("reduce: error: cannot parse")
 
 
-SHOW_COLUMNS = {"index": (0, 3), "class": (5, 19), "seen": (20, 24), "pipelines": (26, 54), "reduced": (55, 77), "signature": (78, None)}
+SHOW_COLUMNS = {
+    "index": (0, 3), "class": (5, 19), "seen": (20, 24), "pipelines": (26, 54), "reduced": (55, 77), "known as": (78, 106), "signature": (107, None),
+}  # fmt: skip
 
 
 def test_fuzz_show_json_carries_every_figure_of_the_table(campaign_dir, capsys):
@@ -130,7 +132,8 @@ def test_fuzz_show_json_carries_every_figure_of_the_table(campaign_dir, capsys):
     record = json.loads(capsys.readouterr().out)
 
     rows = [{k: line[a:b].strip() for k, (a, b) in SHOW_COLUMNS.items()} for line in lines[1:-1]]
-    assert lines[-1] == f"{record['distinct_findings']} distinct findings" and record["distinct_findings"] == len(rows) > 0
+    assert lines[-1] == f"{record['distinct_findings']} distinct findings, {record['root_causes']} root causes"
+    assert record["distinct_findings"] == len(rows) > 0 and 0 < record["root_causes"] <= len(rows)
     assert any(f["reduced"] and f["reduced"]["reduced"] for f in record["findings"]), "the fixture reduces a finding"
     for row, finding in zip(rows, record["findings"], strict=True):
         assert int(row["index"]) == finding["index"]
@@ -138,6 +141,7 @@ def test_fuzz_show_json_carries_every_figure_of_the_table(campaign_dir, capsys):
         assert int(row["seen"]) == finding["seen"] and isinstance(finding["seen"], int)
         assert ",".join(finding["pipelines"]).startswith(row["pipelines"]) and isinstance(finding["pipelines"], list)
         assert finding["signature"].startswith(row["signature"])
+        assert (finding["known_as"] or "-").startswith(row["known as"])
         reduced = finding["reduced"]
         if reduced is None:
             assert row["reduced"] == "-"
@@ -199,6 +203,6 @@ def test_reduce_shows_a_live_status_line_on_a_terminal_only(chain, iree_compile)
 
 def test_fuzz_run_shows_cases_findings_and_coverage_live(tmp_path, iree_compile):
     command = [sys.executable, "-m", "fuzz.cli", "run", "--time", "2m", "--max-cases", "4", "--seed", "7",
-               "--out", str(tmp_path / "out"), "-j", "2", "--no-reduce"]
+               "--out", str(tmp_path / "out"), "-j", "2", "--no-reduce", "--targets", "none"]
     on_terminal = _run_on_a_terminal(command)
     assert re.search(r"cases \d+ \([\d.]+/min\) \| findings: .* \| new root causes \d+ \| coverage: \d/3 pipelines compiled a case", on_terminal), on_terminal[-2000:]

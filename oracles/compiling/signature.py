@@ -11,6 +11,9 @@ import re
 _LOCATION = re.compile(r"^(?:[^\s:]+|<[^>]+>):\d+:\d+:\s*")
 _UNKNOWN_LOCATION = re.compile(r"^(?:[^\s:]*):0:0:\s*")
 _SSA = re.compile(r"%[\w$.#-]+")
+# A dispatch's function name spells its shapes and types ('main$async_dispatch_1_conv_2x65x6x123_f32'):
+# the same failure in another graph names another dispatch.
+_DISPATCH_NAME = re.compile(r"[\w$]*_dispatch_\d+[\w$]*")
 _SYMBOL = re.compile(r"@[\"\w$.#-]+")
 _NUMBER = re.compile(r"(?<!\w)-?\d+(?:\.\d+)?(?:e[+-]?\d+)?")
 _PATH = re.compile(r"(?<![\w])(?:/[\w.+-]+)+")  # a path, not the slash of "input/output"
@@ -71,6 +74,7 @@ def normalise(line: str) -> str:
     text = _UNKNOWN_LOCATION.sub("", text)
     text = _HEX.sub("0x?", text)
     text = _PATH.sub("<path>", text)
+    text = _DISPATCH_NAME.sub("<dispatch>", text)
     text = _SSA.sub("%?", text)
     text = _SYMBOL.sub("@?", text)
     text = _NUMBER.sub("N", text)
@@ -97,6 +101,28 @@ def first_error(stderr: str) -> str:
 def error_lines(stderr: str) -> list[str]:
     """Every `error:` diagnostic line, in the order printed."""
     return [line.strip() for line in stderr.splitlines() if "error:" in line]
+
+
+# Errors IREE reports on top of another one (the pass or translation that contained it failed):
+# they name no bug of their own.
+_FOLLOW_ON = re.compile(
+    r"failed to run translation of source executable|conversion to vm\.module failed|"
+    r"failed to translate the MLIR LLVM dialect|failed to serialize executable|failed to translate executables|"
+    r"Failures have been detected while processing an MLIR pass pipeline|failed to link executables|"
+    r"failed to run configuration of source executable|failed to configure executables"
+)
+
+
+def is_follow_on(text: str) -> bool:
+    """An error (or signature) that IREE reports on top of another one."""
+    return bool(_FOLLOW_ON.search(text))
+
+
+def root_error_lines(stderr: str) -> list[str]:
+    """The error lines that are not follow-ons of another error (all of them if every one is)."""
+    lines = error_lines(stderr)
+    roots = [line for line in lines if not _FOLLOW_ON.search(line)]
+    return roots or lines[:1]
 
 
 def error_signature(stderr: str) -> str:

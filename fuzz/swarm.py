@@ -1,0 +1,56 @@
+"""Swarm testing with feedback: feature probabilities that follow what cases reached.
+
+Plain swarm testing turns each feature on with a fixed chance per case. With feedback, a case
+that reached a dispatch configuration seen fewer than `RARE` times before (a target, codegen
+pipeline, MMA intrinsic and op kind: `fuzz.coverage`) or a failure signature never seen before
+raises the chance of the features its graph used; a case that reached only well-trodden ground
+lowers it a little. The probabilities are then scaled back to their starting mean, so feedback
+moves weight between features rather than making every graph smaller or larger.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from fuzz.strategies import ALL_FEATURES, BASE_PROBABILITY
+
+RARE = 2  # a configuration seen fewer times than this is still rare
+REWARD_NEW_SIGNATURE, REWARD_RARE_CONFIG = 1.0, 0.5
+RATE, DECAY = 0.15, 0.03
+FLOOR, CEILING = 0.05, 0.95
+
+
+class SwarmFeedback:
+    def __init__(self, enabled: bool = True) -> None:
+        self.enabled = enabled
+        self.p: dict[str, float] = dict(BASE_PROBABILITY)
+        self._mean = sum(self.p.values()) / len(self.p)
+        self.configs: Counter = Counter()
+        self.signatures: set[str] = set()
+        self.rewarded = 0  # cases that reached something rare or new
+
+    def probabilities(self) -> tuple[tuple[str, float], ...] | None:
+        """What the next case is drawn with (None: the generator's own defaults)."""
+        return tuple(sorted(self.p.items())) if self.enabled else None
+
+    def observe(self, used: Iterable[str], configs: Iterable[tuple], signatures: Iterable[str]) -> float:
+        """Counts what a case reached; returns its reward (and, when enabled, learns from it)."""
+        configs, signatures = list(configs), set(signatures)
+        rare = any(self.configs[c] < RARE for c in configs)
+        new = bool(signatures - self.signatures)
+        self.configs.update(configs)
+        self.signatures |= signatures
+        reward = REWARD_NEW_SIGNATURE if new else REWARD_RARE_CONFIG if rare else 0.0
+        self.rewarded += reward > 0
+        if self.enabled:
+            self._learn(set(used) & set(ALL_FEATURES), reward)
+        return reward
+
+    def _learn(self, used: set[str], reward: float) -> None:
+        for feature in used:
+            p = self.p[feature]
+            self.p[feature] = p + RATE * reward * (1 - p) if reward else p * (1 - DECAY)
+        scale = self._mean / (sum(self.p.values()) / len(self.p))
+        for feature, p in self.p.items():
+            self.p[feature] = min(CEILING, max(FLOOR, p * scale))
