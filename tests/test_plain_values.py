@@ -109,3 +109,25 @@ def test_torch_onnx_constants_are_edited_in_place(tmp_path, iree_compile):
     assert edited is not None and "dense<1.000000e+00> : tensor<f32>" in edited.candidate.text
     assert scale not in dict(plain.dimensions(edited, ctx))  # level 1: nothing plainer left
     assert plain.resize(current, scale, 2, ctx, lambda _: None) is None  # a power of two needs the value
+
+
+def test_passes_that_undo_each_other_end_and_the_budget_holds(tmp_path, iree_compile):
+    """Zeroing a scale (onnx-simplify-initializers) and making it 1 again (plain-values) once
+    alternated forever on cached verdicts, past --time-budget: a best never comes back."""
+    scale = numpy_helper.from_array(np.asarray(0.0391, np.float32), "s")
+    zero_point = numpy_helper.from_array(np.asarray(3, np.uint8), "z")
+    nodes = [helper.make_node("QuantizeLinear", ["x", "s", "z"], ["q"]),
+             helper.make_node("DequantizeLinear", ["q", "s", "z"], ["d"]),
+             helper.make_node("Add", ["d", "x"], ["y"])]
+    graph = helper.make_graph(
+        nodes, "main", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 1, 8, 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 1, 8, 3])], [scale, zero_point],
+    )
+    src = tmp_path / "fptoui.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)]), src)
+    passes = "onnx-cut-outputs,onnx-simplify-initializers,plain-values"
+    argv = [str(src), "--oracle=compile-error", "-q", "--no-cache", "--time-budget", "60", "--passes", passes,
+            "--", "--iree-hal-target-backends=vmvx"]
+    assert main(argv) == 0  # before: it never returned
+    reduced = onnx.load(tmp_path / "fptoui.reduced.onnx")
+    assert [n.op_type for n in reduced.graph.node] == ["QuantizeLinear"]  # vmvx's uint8 fptoui

@@ -11,7 +11,7 @@ which writes the result before anyone announces it.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor
 from pathlib import Path
 
@@ -54,6 +54,9 @@ class ReductionProblem:
         self._evaluator = Evaluator(oracle, jobs, executor, store=store, interruption=self.interruption,
                                     on_verdict=self._tell if verbose else None)
         self._imported: dict[str, str | None] = {}
+        # Keys of every candidate that was the best: one never comes back, so two passes that undo
+        # each other's edits (zeroing a scale, then making it 1 again) cannot cycle.
+        self._former_bests: set[str] = {original.candidate.key}
 
     # -- the oracle's configuration ---------------------------------------------------------
 
@@ -115,7 +118,8 @@ class ReductionProblem:
         return self._evaluator.judge(candidate)
 
     def judge_all(self, proposals: Iterable[Proposal]) -> list[bool]:
-        return self._evaluator.judge_all(proposals)
+        judged: list[Proposal] = []
+        return self._admissible(judged, self._evaluator.judge_all(_recording(proposals, judged)))
 
     def judge_all_keeping(self, proposals: Iterable[Proposal], keeps: Callable[[Verdict, Verdict], bool]) -> list[bool]:
         """Interesting, and `keeps(baseline, its verdict)` for the best's verdict or the original's:
@@ -124,11 +128,21 @@ class ReductionProblem:
         baselines = [self.judge(self.best.candidate)]  # cached: the best was judged when it came in
         if self.calibration is not None:
             baselines.append(self.calibration)
-        verdicts = self._evaluator.verdicts(proposals)
-        return [v.interesting and any(keeps(baseline, v) for baseline in baselines) for v in verdicts]
+        judged: list[Proposal] = []
+        verdicts = self._evaluator.verdicts(_recording(proposals, judged))
+        kept = [v.interesting and any(keeps(baseline, v) for baseline in baselines) for v in verdicts]
+        return self._admissible(judged, kept)
 
     def first_interesting(self, proposals: Iterable[Proposal]) -> Proposal | None:
-        return self._evaluator.first_interesting(proposals)
+        admissible = (p for p in proposals if p.candidate.key not in self._former_bests)
+        return None if self._evaluator.out_of_time() else self._evaluator.first_interesting(admissible)
+
+    def _admissible(self, proposals: list[Proposal], interesting: list[bool]) -> list[bool]:
+        """Interesting and able to become the best: not a former best, and time is left (past the
+        budget a cached verdict must not keep the search going either)."""
+        if self._evaluator.out_of_time():
+            return [False] * len(proposals)
+        return [ok and p.candidate.key not in self._former_bests for p, ok in zip(proposals, interesting, strict=True)]
 
     def locate(self, candidate: Candidate, debuginfo: bool = True) -> Verdict:
         """One uncached compile that also says where the failure is (see Oracle.locate)."""
@@ -169,6 +183,7 @@ class ReductionProblem:
     def incorporate(self, proposal: Proposal, by: str = "") -> None:
         """`proposal` (judged interesting) is the new best: written first, then announced."""
         old, self.best = self.best, proposal
+        self._former_bests.add(proposal.candidate.key)
         self._write(proposal)
         if by:
             self.log(
@@ -178,3 +193,10 @@ class ReductionProblem:
 
     def shutdown(self) -> None:
         self._evaluator.shutdown()
+
+
+def _recording(proposals: Iterable[Proposal], judged: list[Proposal]) -> Iterator[Proposal]:
+    """Yields the proposals as they come (each is submitted while the next is made) and keeps them."""
+    for proposal in proposals:
+        judged.append(proposal)
+        yield proposal
