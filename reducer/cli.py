@@ -29,8 +29,8 @@ from reducer.session import (
     UserError,
     default_output,
     reduce_file,
-    write_atomically,
 )
+from reducer.storage.atomic import write_atomically
 from reducer.storage.corpus import save_entry
 from reducer.storage.verdict_store import default_cache_dir
 from reducer.summary_json import error_record, summary_record, to_json
@@ -72,6 +72,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--cache-dir", type=Path, default=default_cache_dir(), help="verdicts kept across runs (default %(default)s)")
     parser.add_argument("--no-cache", action="store_true", help="judge every candidate afresh; keep no verdicts on disk")
     parser.add_argument("--no-localize", action="store_true", help="skip failure localisation: the passes start from the whole input")
+    parser.add_argument("--resume", action="store_true",
+                        help="continue a killed run of the same command from the state it left beside the output (OUTPUT.resume)")
     parser.add_argument("--no-warm", action="store_true", help="run every compile as its own iree-compile process")
     parser.add_argument("--culprit", action=argparse.BooleanOptionalAction, default=True,
                         help="compile-error/crash: name the failing pass, write its reduced one-pass repro and lit test; "
@@ -186,6 +188,7 @@ def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
         scheduler=args.scheduler,
         cache_dir=None if args.no_cache else args.cache_dir,
         localize=not args.no_localize,
+        resume=args.resume,
         warm=not args.no_warm,
         culprit=args.culprit,
         verbose=args.verbose,

@@ -257,7 +257,7 @@ def _reduce(request: CulpritRequest, oracle: Oracle, start: Proposal, culprit: C
     problem = ReductionProblem(start, oracle, jobs=request.jobs, interruption=request.interruption, log=request.log)
     problem.set_deadline(began + request.budget_s)
     try:
-        Reducer(problem, pass_repro_passes(start.candidate), irx.new_context()).run()
+        Reducer(problem, pass_repro_passes(start.candidate)).run()  # this child is the isolation
         best = problem.best
         if best is not start and not problem.judge_fresh(best.candidate).interesting:  # as the main result's check
             request.log("culprit: the reduced one-pass repro failed its fresh check; the unreduced one is kept")

@@ -68,10 +68,12 @@ def summary(outcome: Outcome) -> str:
 
 
 def _cache_detail(stats: EvaluationStats) -> str:
-    """How many answers came from earlier runs, and how many calls broke (a lost cluster worker)."""
+    """How many answers came from earlier runs, how many calls broke (a lost cluster worker) and how
+    many edits crashed (in the bindings, in the edit worker)."""
     stored = f", {stats.stored_hits} from earlier runs" if stats.stored_hits else ""
     failed = f"; {stats.failed_calls} calls failed and counted as uninteresting" if stats.failed_calls else ""
-    return stored + failed
+    crashed = f"; {stats.edit_crashes} edits crashed their worker and counted as invalid" if stats.edit_crashes else ""
+    return stored + failed + crashed
 
 
 def _dispatch_lines(dispatch: IsolatedDispatch | None) -> list[str]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,6 +21,7 @@ from reducer.passes.registry import PassRow
 from reducer.progress import ReductionObserver
 from reducer.report import Outcome
 from reducer.search.cluster import ClusterError, ClusterExecutor
+from reducer.search.editor import IsolatedEditor
 from reducer.search.engine import Reducer
 from reducer.search.interrupt import Interruption
 from reducer.search.localize import (
@@ -32,7 +32,19 @@ from reducer.search.localize import (
     localize,
 )
 from reducer.search.problem import ReductionProblem
-from reducer.storage.verdict_store import StoreError, VerdictStore
+from reducer.storage.atomic import write_atomically
+from reducer.storage.resume_state import (
+    FINISHED,
+    LOCALISING,
+    PASSES,
+    Position,
+    ResumeState,
+    of_candidate,
+    state_path,
+)
+from reducer.storage.resume_state import load as load_state
+from reducer.storage.resume_state import save as save_state
+from reducer.storage.verdict_store import StoreError, VerdictStore, oracle_fingerprint
 from reducer.trust import check_hang_limit, check_original
 
 INTERRUPTED = 130  # the exit status of a run stopped by Ctrl-C, as shells report SIGINT
@@ -58,6 +70,7 @@ class Request:
     time_budget_s: float | None = None  # after it, the best so far is the result
     log: Callable[[str], None] = lambda _: None
     localize: bool = True  # cut down to the ops the failure points at before the passes
+    resume: bool = False  # continue from the state a killed run of the same command left
     warm: bool = True  # compile in warm worker processes where the oracle allows it
     scheduler: str | None = None  # a Dask scheduler address: oracle calls run on its cluster
     cache_dir: Path | None = None  # verdicts kept across runs here (None: this run only)
@@ -72,15 +85,6 @@ def is_onnx(path: Path) -> bool:
 
 def default_output(input_path: Path) -> Path:
     return input_path.with_name(input_path.stem + ".reduced" + input_path.suffix)
-
-
-def write_atomically(path: Path, data: str | bytes) -> None:
-    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    if isinstance(data, bytes):
-        tmp.write_bytes(data)
-    else:
-        tmp.write_text(data)
-    os.replace(tmp, path)
 
 
 def load(request: Request, ctx) -> Proposal:
@@ -113,7 +117,8 @@ def _load_onnx(request: Request) -> Proposal:
     return Proposal(candidate, onnx_model.node_count(model))
 
 
-def _problem(request: Request, original: Proposal, oracle: Oracle, interruption: Interruption) -> ReductionProblem:
+def _problem(request: Request, original: Proposal, oracle: Oracle, interruption: Interruption,
+             checkpoints: Checkpoints) -> ReductionProblem:
     """The problem on the local pool, or the cluster at `request.scheduler`; with the disk store unless disabled."""
     try:
         store = VerdictStore(request.cache_dir) if request.cache_dir is not None else None
@@ -125,9 +130,13 @@ def _problem(request: Request, original: Proposal, oracle: Oracle, interruption:
         request.observer.improved(best)
         data = best.candidate.binary if best.candidate.binary is not None else best.candidate.text
         write_atomically(request.output_path, data)
+        checkpoints.improved(best)
 
+    # Candidate edits run in a worker process: a crash in the bindings is a verdict on one edit.
+    editor = IsolatedEditor(oracle.options.limits, oracle.options.opset_version)
     return ReductionProblem(original, oracle, jobs=request.jobs, executor=executor, store=store,
-                            interruption=interruption, write=write, log=request.log, verbose=request.verbose)
+                            interruption=interruption, write=write, log=request.log, verbose=request.verbose,
+                            editor=editor)
 
 
 def reduce_file(request: Request) -> Outcome:
@@ -160,7 +169,11 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
 
     start = time.monotonic()
     check_hang_limit(request.oracle, request.flags)
-    problem = _problem(request, original, oracle, interruption)
+    kind = input_kind(original.candidate)
+    passes = [row for row in request.passes if kind in row.inputs]
+    checkpoints = Checkpoints(state_path(request.output_path), original, _configuration(request, passes))
+    saved = checkpoints.saved(request.log) if request.resume else None
+    problem = _problem(request, original, oracle, interruption, checkpoints)
     observer = request.observer
     observer.started(problem.stats, "nodes" if onnx_input else "ops")
     observer.phase("judging the original")
@@ -183,25 +196,33 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
     unit = "nodes" if onnx_input else "ops"
     request.log(f"original: {original.ops} {unit}, {original.candidate.size} bytes: {verdict.detail}")
 
-    kind = input_kind(original.candidate)
-    reducer = Reducer(problem, [row for row in request.passes if kind in row.inputs], ctx, on_pass=observer.phase)
+    reducer = Reducer(problem, passes, on_pass=observer.phase, on_position=checkpoints.at,
+                      start=saved.position if saved is not None and saved.stage == PASSES else None)
     complete, located, dispatch = True, Localization(None), None
     # Not with --scheduler: the calls run on the cluster, where a pickled warm compiler is switched off.
     use_warm = request.warm and oracle.warm_ok and request.scheduler is None
     warm = WarmCompiler(request.jobs, oracle.options.limits.memory_cap_mb) if use_warm else None
     if warm is not None:
         warm.start()  # the workers load the compiler during localisation
-    problem.incorporate(original)
     try:
-        if request.localize:
+        if saved is not None:
+            _resume(problem, saved, original, request.log)
+            located.stop_phase = saved.stop_phase
+        else:
+            problem.incorporate(original)
+        if saved is None and request.localize:
             observer.phase("localising the failure")
-            located = localize(problem, ctx)
+            located = localize(problem)
         if located.start is not None:
             problem.incorporate(located.start)
+        if checkpoints.stage == LOCALISING:
+            checkpoints.stage, checkpoints.stop_phase = PASSES, located.stop_phase
         observer.phase("warming the compiler" if warm is not None else "starting the passes")
         if warm is not None and not problem.attach_compiler(warm, problem.best):
             warm.shutdown()
-        reducer.run()
+        if saved is None or saved.stage != FINISHED:
+            reducer.run()
+        checkpoints.finished()
         problem.full_compiles()
         observer.phase("final check of the result")
         final: Verdict = problem.judge_fresh(problem.best.candidate)  # the written result must still fail
@@ -216,11 +237,14 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
     except KeyboardInterrupt:
         kill_all()
         complete = False
+        request.log(f"the state to continue from is in {checkpoints.path.name}: run the same command with --resume")
     finally:
         problem.full_compiles()
         if warm is not None:
             warm.shutdown()
         problem.shutdown()
+    if complete:
+        checkpoints.path.unlink(missing_ok=True)  # nothing left to resume
     best = problem.best
     mlir_path, mlir_text = _write_imported(request, best) if onnx_input else (None, None)
     seconds = time.monotonic() - start
@@ -277,3 +301,66 @@ def _write_imported(request: Request, best: Proposal) -> tuple[str | None, str |
         return None, None
     write_atomically(path, text)
     return str(path), text
+
+
+# --- reduce --resume ------------------------------------------------------------------------------
+
+
+class Checkpoints:
+    """Keeps the state a killed run resumes from beside the output (reducer/storage/resume_state.py)."""
+
+    def __init__(self, path: Path, original: Proposal, configuration: str) -> None:
+        self.path = path
+        self.original = original
+        self.configuration = configuration
+        self.stage = LOCALISING
+        self.stop_phase: str | None = None
+        self._best = original
+        self._position = Position()
+
+    def saved(self, log: Callable[[str], None]) -> ResumeState | None:
+        """The state this run continues from (None: none was left; start from the original)."""
+        state = load_state(self.path)
+        if state is None:
+            log(f"--resume: no usable state in {self.path.name}; starting from the original")
+            return None
+        if (state.original_key, state.configuration) != (self.original.candidate.key, self.configuration):
+            raise UserError(f"--resume: {self.path} is the state of a run on another input, oracle, flags or passes; "
+                            "run without --resume to start over (it is then replaced)")
+        self.stage, self.stop_phase, self._position = state.stage, state.stop_phase, state.position
+        return state
+
+    def improved(self, best: Proposal) -> None:
+        self._best = best
+        self._save()
+
+    def at(self, position: Position) -> None:
+        self._position = position
+        self._save()
+
+    def finished(self) -> None:
+        self.stage = FINISHED
+        self._save()
+
+    def _save(self) -> None:
+        save_state(self.path, ResumeState(
+            original_key=self.original.candidate.key, configuration=self.configuration, stage=self.stage,
+            best_ops=self._best.ops, stop_phase=self.stop_phase, position=self._position,
+            **of_candidate(self._best.candidate),
+        ))
+
+
+def _configuration(request: Request, passes: list[PassRow]) -> str:
+    """What a state is only valid for besides the original: the oracle, the flags and the passes."""
+    return "\n".join([oracle_fingerprint(request.oracle), " ".join(request.flags), " ".join(row.name for row in passes)])
+
+
+def _resume(problem: ReductionProblem, saved: ResumeState, original: Proposal, log: Callable[[str], None]) -> None:
+    """The saved best becomes the best (it was judged interesting when it came in), compiles stop
+    where the killed run's did, and the passes go on from the saved position."""
+    best = Proposal(saved.best_candidate(original.candidate), saved.best_ops)
+    problem.incorporate(best)  # written again first: the state on disk stays the saved one
+    if saved.stop_phase:
+        problem.stop_early(saved.stop_phase)
+    where = f"round {saved.position.round}, pass {saved.position.pass_index + 1}" if saved.stage == PASSES else saved.stage
+    log(f"--resume: from {best.ops} ops, {best.candidate.size} bytes ({where})")

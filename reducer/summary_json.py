@@ -67,6 +67,7 @@ def summary_record(outcome: Outcome, written: dict[str, str] | None = None) -> d
         "cache_hits": stats.cache_hits,
         "stored_hits": stats.stored_hits,
         "failed_calls": stats.failed_calls,
+        "edit_crashes": stats.edit_crashes,
         "seconds": round(outcome.seconds, 3),
         "jobs": outcome.jobs,
         "failure": outcome.verdict.detail,

@@ -9,6 +9,7 @@ own process, as a user runs it, so signals and leftover processes are real too.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import sqlite3
@@ -29,6 +30,7 @@ from tests.models import torch_chain
 
 REPO = Path(__file__).resolve().parent.parent
 SHIM = Path(__file__).with_name("fault_shim.py")
+EDIT_FAULT = Path(__file__).with_name("edit_fault")  # a sitecustomize that segfaults edits
 MARKER = "onnx.FaultMarker"  # an op only the shim reacts to: the real compiler never sees it
 
 
@@ -115,6 +117,24 @@ def test_a_compiler_crash_is_a_verdict_and_reduces(tmp_path, shim, mode, shown):
     assert MARKER in out.read_text() and ops_in(out) <= 2
     assert shown in result.stdout
     assert src.read_text() == original and scratch_left(tmp_path) == []
+
+
+def test_a_segfault_inside_an_edit_is_a_verdict_and_the_reduction_finishes(tmp_path):
+    """Edits run in a worker process: a crash in the bindings costs one edit, never the run."""
+    src = tmp_path / "bug.mlir"
+    src.write_text(torch_chain(12, bad_at=7, bad_op="onnx.NoSuchOp", channels=4, size=4))
+    args = [str(src), "--oracle=script", "--cmd", "grep -q onnx.NoSuchOp {}", "-j", "2", "--no-localize", "--no-cache"]
+    clean = run_reduce([*args, "-o", str(tmp_path / "clean.mlir")], reduce_env(tmp_path), tmp_path)
+    assert clean.returncode == 0, clean.stderr
+    env = reduce_env(tmp_path)
+    env.update(PYTHONPATH=f"{EDIT_FAULT}{os.pathsep}{REPO}", EDIT_FAULT_TIMES="3", EDIT_FAULT_STATE=str(tmp_path / "edits"))
+    faulted = run_reduce(args, env, tmp_path)
+    assert faulted.returncode == 0, faulted.stderr
+    assert (tmp_path / "edits").read_text() == "3"  # three edits did die of SIGSEGV
+    assert "an edit crashed its worker (signal 11 (SIGSEGV))" in faulted.stderr
+    assert "3 edits crashed their worker and counted as invalid" in faulted.stdout
+    assert (tmp_path / "bug.reduced.mlir").read_text() == (tmp_path / "clean.mlir").read_text()
+    assert scratch_left(tmp_path) == []
 
 
 def test_garbage_output_is_judged_like_any_other_failure(tmp_path, shim):
@@ -251,6 +271,42 @@ def test_a_stop_signal_keeps_the_best_result_and_leaves_nothing_behind(tmp_path,
     assert "onnx.NoSuchOp" in out.read_text() and ops_in(out) < 40  # written, valid, still interesting
     assert scratch_left(tmp_path) == []
     assert processes_with(str(tmp_path / "scratch")) == []
+
+
+def test_kill_9_then_resume_reaches_the_same_bytes_with_fewer_calls(tmp_path):
+    src = tmp_path / "bug.mlir"
+    src.write_text(torch_chain(30, bad_at=17, bad_op="onnx.NoSuchOp", channels=4, size=4))
+    slow_check = "sleep 0.4; grep -q onnx.NoSuchOp {}"
+    args = [str(src), "--oracle=script", "--cmd", slow_check, "-j", "2", "--no-localize", "--no-cache", "--json", "-q"]
+    env = reduce_env(tmp_path)
+    clean = run_reduce([*args, "-o", str(tmp_path / "clean.mlir")], env, tmp_path)
+    assert clean.returncode == 0, clean.stderr
+    proc = start_reduce(args, env, tmp_path)
+    out, state = tmp_path / "bug.reduced.mlir", tmp_path / "bug.reduced.mlir.resume"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (out.exists() and ops_in(out) <= 11 and state.exists()):  # well into the run
+        time.sleep(0.2)
+    proc.kill()  # SIGKILL: no handler runs; only what was on disk survives
+    proc.wait()
+    assert state.exists()
+    resumed = run_reduce([*args, "--resume"], env, tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    assert out.read_text() == (tmp_path / "clean.mlir").read_text()
+    assert json.loads(resumed.stdout)["oracle_calls"] < json.loads(clean.stdout)["oracle_calls"]
+    assert not state.exists()  # a finished run leaves nothing to resume
+
+
+def test_resume_refuses_the_state_of_another_run(tmp_path):
+    src = tmp_path / "bug.mlir"
+    src.write_text(torch_chain(3, bad_at=1, bad_op="onnx.NoSuchOp", channels=4, size=4))
+    (tmp_path / "bug.reduced.mlir.resume").write_text(json.dumps({
+        "version": 1, "original_key": "another", "configuration": "", "stage": "passes", "best_text": "",
+        "best_binary": None, "best_flags": [], "best_ops": 0, "stop_phase": None,
+        "position": {"round": 1, "pass_index": 0, "changed": False, "settled": []}}))
+    result = run_reduce([str(src), "--oracle=script", "--cmd", "grep -q onnx.NoSuchOp {}", "--resume"], reduce_env(tmp_path), tmp_path)
+    assert result.returncode == 1
+    assert "is the state of a run on another input, oracle, flags or passes; run without --resume" in result.stderr
+    assert not (tmp_path / "bug.reduced.mlir").exists()
 
 
 def test_warm_workers_exit_when_reduce_is_killed(tmp_path):

@@ -32,7 +32,7 @@ def localized(text: str, oracle_name: str, flags: list[str], options: OracleOpti
     try:
         verdict = problem.calibrate()
         assert verdict.interesting, verdict.detail
-        found = localize(problem, irx.new_context())
+        found = localize(problem)
     finally:
         problem.shutdown()
     return found, problem.stats.oracle_calls, problem

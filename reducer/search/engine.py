@@ -7,13 +7,12 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from iree.compiler import ir
-
-from oracles.mlir import ir as irx
-from reducer.passes.base import Proposal, ShrinkPass
+from reducer.passes.base import Proposal, ReductionPass, ShrinkPass
 from reducer.passes.registry import PassRow, Search
 from reducer.search import ddmin
+from reducer.search.editor import EditSession
 from reducer.search.problem import ReductionProblem
+from reducer.storage.resume_state import Position
 
 Log = Callable[[str], None]
 LINEAR_SCAN_LIMIT = 16
@@ -44,25 +43,30 @@ class Reducer:
         self,
         problem: ReductionProblem,
         passes: Sequence[PassRow],
-        context: ir.Context | None = None,
         on_pass: Callable[[str], None] | None = None,
+        start: Position | None = None,
+        on_position: Callable[[Position], None] | None = None,
     ) -> None:
         self.problem = problem
         self.on_pass = on_pass or (lambda _: None)  # told each pass as it starts (the live status line)
+        self.on_position = on_position or (lambda _: None)  # told each pass as it starts (reduce --resume)
         self.passes = list(passes)
-        self.ctx = context or irx.new_context()
+        self.position = start or Position()
         # (pass, dimension) -> the size a shrink search last left it at: probed cheaply next time.
-        self._settled: dict[tuple[str, str], int] = {}
+        self._settled: dict[tuple[str, str], int] = {(p, k): size for p, k, size in self.position.settled}
 
     def run(self) -> Reduction:
         """Every pass in order until a whole round changes nothing; the problem's best is the result."""
         original = self.problem.best
         result = Reduction(original, original, passes={p.name: PassRecord() for p in self.passes})
-        changed = True
-        while changed:
-            result.rounds += 1
-            changed = False
-            for reduction in self.passes:
+        position = self.position  # from where a resumed run stood
+        while True:
+            result.rounds = position.round
+            for index in range(position.pass_index, len(self.passes)):
+                reduction = self.passes[index]
+                position.pass_index = index
+                position.settled = [(p, k, size) for (p, k), size in self._settled.items()]
+                self.on_position(position)
                 self.on_pass(f"{reduction.name} (round {result.rounds})")
                 start = time.monotonic()
                 before = self.problem.best
@@ -71,19 +75,21 @@ class Reducer:
                 record = result.passes[reduction.name]
                 record.seconds += time.monotonic() - start
                 if result.best is not before:
-                    changed = True
+                    position.changed = True
                     record.ops_removed += before.ops - result.best.ops
                     record.bytes_removed += before.candidate.size - result.best.candidate.size
-        return result
+            if not position.changed:
+                return result
+            position.round, position.pass_index, position.changed = position.round + 1, 0, False
 
     def _run_pass(self, row: PassRow, record: PassRecord) -> None:
         problem, reduction = self.problem, row.impl
 
         def count() -> int:
-            return reduction.count(problem.best, self.ctx)
+            return problem.edit(_count, reduction, problem.best, fallback=0)
 
         def propose(indices: Sequence[int]) -> Proposal | None:
-            proposal = reduction.apply(problem.best, indices, self.ctx)
+            proposal = problem.edit(_apply, reduction, problem.best, list(indices), fallback=None)
             # Only strictly smaller candidates: the order is well-founded, so the loop ends.
             return proposal if proposal is not None and proposal.cost < problem.best.cost else None
 
@@ -115,20 +121,42 @@ class Reducer:
         shrunk = True
         while shrunk:
             shrunk = False
-            for key, _ in reduction.dimensions(self.problem.best, self.ctx):
-                current = dict(reduction.dimensions(self.problem.best, self.ctx)).get(key)
+            for key, _ in self._dimensions(reduction):
+                current = dict(self._dimensions(reduction)).get(key)
                 if current is None or current <= 1:
                     continue
                 base = self.problem.best
 
                 def propose(size: int, key: str = key, base: Proposal = base) -> Proposal | None:
-                    proposal = reduction.resize(base, key, size, self.ctx, self.problem.import_onnx)
+                    proposal = self.problem.edit(_resize, reduction, base, key, size, fallback=None)
                     return proposal if proposal is not None and proposal.ops <= base.ops else None
 
                 settled = (name, key)
                 recheck = self._settled.get(settled) == current
                 if ddmin.shrink_value(current, propose, judge_all, commit, recheck):
                     shrunk = True
-                    self._settled[settled] = dict(reduction.dimensions(self.problem.best, self.ctx)).get(key, 0)
+                    self._settled[settled] = dict(self._dimensions(reduction)).get(key, 0)
                 else:
                     self._settled[settled] = current
+
+    def _dimensions(self, reduction: ShrinkPass) -> list[tuple[str, int]]:
+        return self.problem.edit(_dimensions, reduction, self.problem.best, fallback=[])
+
+
+# The edits, run by the problem's editor (in a worker process: a crash there is a verdict on one edit).
+
+
+def _count(session: EditSession, reduction: ReductionPass, current: Proposal) -> int:
+    return reduction.count(current, session.ctx)
+
+
+def _apply(session: EditSession, reduction: ReductionPass, current: Proposal, indices: list[int]) -> Proposal | None:
+    return reduction.apply(current, indices, session.ctx)
+
+
+def _dimensions(session: EditSession, reduction: ShrinkPass, current: Proposal) -> list[tuple[str, int]]:
+    return reduction.dimensions(current, session.ctx)
+
+
+def _resize(session: EditSession, reduction: ShrinkPass, current: Proposal, key: str, size: int) -> Proposal | None:
+    return reduction.resize(current, key, size, session.ctx, session.import_onnx)

@@ -10,7 +10,7 @@ nothing matches (no locations, ONNX input, several blocks) it costs the one `loc
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +21,7 @@ from oracles.mlir import ir as irx
 from oracles.mlir.locations import FailureSite, SourceLoc, location_leaves
 from reducer.passes.base import Proposal
 from reducer.passes.replacing import is_constant_like
+from reducer.search.editor import EditSession
 from reducer.search.problem import ReductionProblem
 
 # Rings of producers and consumers added to the failing ops, tried in this order after the bare ops.
@@ -39,7 +40,7 @@ class Localization:
     stop_phase: str | None = None
 
 
-def localize(problem: ReductionProblem, ctx: ir.Context) -> Localization:
+def localize(problem: ReductionProblem) -> Localization:
     """Locates the failure (one compile), stops compiles at its phase, tries the cut-down candidates."""
     original, log = problem.original, problem.log
     if original.candidate.binary is not None or not problem.oracle.locates:
@@ -57,7 +58,7 @@ def localize(problem: ReductionProblem, ctx: ir.Context) -> Localization:
     suffix = original.candidate.suffix
     where = ", ".join(map(str, site.locations[:3])) or "no source location"
     log(f"localisation: failure at {where}" + (f" in {site.dispatch} ({len(site.fused)} fused ops)" if site.dispatch else ""))
-    proposals = _counting(cut_down(original, site, suffix, ctx), result)
+    proposals = _counting(problem.edit(_cut_down, original, site, suffix, fallback=[]), result)
     result.start = problem.first_interesting(proposals)
     if result.start is not None:
         log(f"localisation: ops {original.ops} -> {result.start.ops} in {result.tried} candidates")
@@ -96,10 +97,15 @@ def isolate_dispatch(problem: ReductionProblem, name: str) -> IsolatedDispatch |
     return IsolatedDispatch(located.site.dispatch_source, command, alone.interesting)
 
 
-def _counting(proposals: Iterator[Proposal], result: Localization) -> Iterator[Proposal]:
+def _counting(proposals: Iterable[Proposal], result: Localization) -> Iterator[Proposal]:
     for proposal in proposals:
         result.tried += 1
         yield proposal
+
+
+def _cut_down(session: EditSession, original: Proposal, site: FailureSite, suffix: str) -> list[Proposal]:
+    """`cut_down` as an edit (the problem's editor runs it where a crash is only a verdict)."""
+    return list(cut_down(original, site, suffix, session.ctx))
 
 
 def cut_down(original: Proposal, site: FailureSite, suffix: str, ctx: ir.Context) -> Iterator[Proposal]:

@@ -10,22 +10,21 @@ which writes the result before anyone announces it.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor
-from pathlib import Path
+from typing import Any, TypeVar
 
 from oracles import Candidate, Oracle, Verdict
-from oracles.onnx.importer import import_model
-from oracles.toolchain.tools import scratch_dir
 from oracles.toolchain.warm import WarmCompiler
 from reducer.passes.base import Proposal
+from reducer.search.editor import EditCrashed, Editor, LocalEditor
 from reducer.search.evaluate import EvaluationStats, Evaluator
 from reducer.search.interrupt import Interruption
 from reducer.search.rejudge import judge_settled
 from reducer.storage.verdict_store import VerdictStore
 
 Log = Callable[[str], None]
+R = TypeVar("R")
 
 
 class ReductionProblem:
@@ -43,6 +42,7 @@ class ReductionProblem:
         write: Callable[[Proposal], None] | None = None,
         log: Log | None = None,
         verbose: bool = False,
+        editor: Editor | None = None,
     ) -> None:
         self.original = original
         self.best = original
@@ -53,7 +53,8 @@ class ReductionProblem:
         self._verbose = verbose
         self._evaluator = Evaluator(oracle, jobs, executor, store=store, interruption=self.interruption,
                                     on_verdict=self._tell if verbose else None)
-        self._imported: dict[str, str | None] = {}
+        # Where candidate edits run (reducer/search/editor.py); by default in this process.
+        self._editor = editor or LocalEditor(oracle.options.limits, oracle.options.opset_version)
         # Keys of every candidate that was the best: one never comes back, so two passes that undo
         # each other's edits (zeroing a scale, then making it 1 again) cannot cycle.
         self._former_bests: set[str] = {original.candidate.key}
@@ -167,16 +168,19 @@ class ReductionProblem:
         """One line per oracle call (`reduce --verbose`): the answer and why."""
         self.log(f"oracle: {'interesting' if verdict.interesting else 'not interesting'}: {verdict.detail}")
 
-    def import_onnx(self, model: bytes) -> str | None:
-        """A shape pass's lifted graph imported back to MLIR, under the oracle's limits (None: it
-        does not import). Cached by content: a representation change is a pure function."""
-        key = hashlib.sha256(model).hexdigest()
-        if key not in self._imported:
-            self.stats.conversions += 1
-            options = self.oracle.options
-            with scratch_dir() as tmp:
-                self._imported[key], _ = import_model(model, Path(tmp), options.limits, options.opset_version)
-        return self._imported[key]
+    # -- edits -------------------------------------------------------------------------------
+
+    def edit(self, fn: Callable[..., R], *args: Any, fallback: R) -> R:
+        """`fn(session, *args)` on the editor (reducer/search/editor.py); an edit that crashed its
+        worker is a verdict on that edit: `fallback` (no targets, no candidate), counted and logged."""
+        try:
+            result, imports = self._editor.call(fn, *args)
+        except EditCrashed as crash:
+            self.stats.edit_crashes += 1
+            self.log(f"an edit crashed its worker ({crash}): counted as invalid; a fresh worker goes on")
+            return fallback
+        self.stats.conversions += imports
+        return result
 
     # -- the best candidate -------------------------------------------------------------------
 
@@ -193,6 +197,7 @@ class ReductionProblem:
 
     def shutdown(self) -> None:
         self._evaluator.shutdown()
+        self._editor.shutdown()
 
 
 def _recording(proposals: Iterable[Proposal], judged: list[Proposal]) -> Iterator[Proposal]:

@@ -1,0 +1,151 @@
+"""Where candidate edits run: the MLIR bindings parse, walk and rewrite IR in native code, and a
+crash there (a segfault in an LLVM thread) must be a verdict on one edit, not the end of a run.
+
+`IsolatedEditor` runs each edit in a spawned worker process (`edit-worker`) that holds its own
+MLIR context; when the worker dies the edit counts as invalid, a fresh worker takes the next one,
+and the process that holds the search, its best result and its workers never sees the crash.
+`LocalEditor` runs edits in the calling process: for places that are already a child of their own
+(the culprit step) and for tests of a single pass.
+
+An edit is a module-level function `fn(session, *args)`: a worker receives it by reference, so
+nothing but its arguments and result crosses the process boundary.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import signal
+import threading
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+from typing import Any, TypeVar
+
+from iree.compiler import ir
+
+from oracles.mlir import ir as irx
+from oracles.onnx.importer import import_model
+from oracles.toolchain.tools import Limits, scratch_dir
+from oracles.toolchain.warm import kill_pool, spawn_pool
+
+R = TypeVar("R")
+
+
+class EditCrashed(Exception):
+    """The edit killed the process it ran in (a signal inside the bindings)."""
+
+
+class EditSession:
+    """What an edit may use: an MLIR context and ONNX imports under the oracle's limits (cached by
+    content: a representation change is a pure function)."""
+
+    def __init__(self, limits: Limits, opset_version: int | None) -> None:
+        self.ctx: ir.Context = irx.new_context()
+        self.limits = limits
+        self.opset_version = opset_version
+        self.imports = 0  # imports run (not served from the cache): the summary's "conversions"
+        self._imported: dict[str, str | None] = {}
+
+    def import_onnx(self, model: bytes) -> str | None:
+        """A lifted graph imported back to MLIR (None: it does not import)."""
+        key = hashlib.sha256(model).hexdigest()
+        if key not in self._imported:
+            self.imports += 1
+            with scratch_dir() as tmp:
+                self._imported[key], _ = import_model(model, Path(tmp), self.limits, self.opset_version)
+        return self._imported[key]
+
+
+class LocalEditor:
+    """Edits in this process."""
+
+    def __init__(self, limits: Limits | None = None, opset_version: int | None = None) -> None:
+        self.session = EditSession(limits or Limits(), opset_version)
+
+    def call(self, fn: Callable[..., R], *args: Any) -> tuple[R, int]:
+        """`fn(session, *args)` and how many ONNX imports it ran."""
+        before = self.session.imports
+        return fn(self.session, *args), self.session.imports - before
+
+    def shutdown(self) -> None:
+        pass
+
+
+class IsolatedEditor:
+    """Edits in one spawned worker, replaced when an edit kills it."""
+
+    def __init__(self, limits: Limits, opset_version: int | None = None) -> None:
+        self._setup = (limits, opset_version)
+        self._pool: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    def call(self, fn: Callable[..., R], *args: Any) -> tuple[R, int]:
+        """`fn(session, *args)` in the worker and how many ONNX imports it ran; raises EditCrashed
+        when the worker died on it (the next call starts a fresh one)."""
+        pool = self._current_pool()
+        try:
+            return pool.submit(_in_worker, fn, args).result()
+        except BrokenProcessPool:
+            death = _death_of(pool)
+            self._replace(pool)
+            raise EditCrashed(death) from None
+
+    def start(self) -> None:
+        """Spawns the worker now (it loads the bindings while the caller does other work)."""
+        self._current_pool().submit(int)
+
+    def shutdown(self) -> None:
+        with self._lock:
+            if self._pool is not None:
+                kill_pool(self._pool)
+                self._pool = None
+
+    def _current_pool(self) -> ProcessPoolExecutor:
+        with self._lock:
+            if self._pool is None:
+                self._pool = spawn_pool(1, _start_worker, self._setup)
+            return self._pool
+
+    def _replace(self, broken: ProcessPoolExecutor) -> None:
+        with self._lock:
+            if self._pool is broken:
+                kill_pool(broken)
+                self._pool = None
+
+
+Editor = LocalEditor | IsolatedEditor
+
+_session: EditSession | None = None  # the worker's own
+
+
+def _start_worker(limits: Limits, opset_version: int | None) -> None:
+    """The worker ignores Ctrl-C (the search stops it) and builds its context once."""
+    global _session
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    import multiprocessing
+
+    multiprocessing.current_process().name = "edit-worker"
+    _session = EditSession(limits, opset_version)
+
+
+def _in_worker(fn: Callable[..., R], args: tuple) -> tuple[R, int]:
+    assert _session is not None
+    before = _session.imports
+    return fn(_session, *args), _session.imports - before
+
+
+def _death_of(pool: ProcessPoolExecutor) -> str:
+    """'signal 11 (SIGSEGV)' or 'exit 1': what the dead worker died of, as far as it is known."""
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        with contextlib.suppress(ValueError):
+            process.join(timeout=1)
+        code = process.exitcode
+        if code is not None and code < 0:
+            with contextlib.suppress(ValueError):
+                return f"signal {-code} ({signal.Signals(-code).name})"
+            return f"signal {-code}"
+        if code is not None:
+            return f"exit {code}"
+    return "the edit worker died"

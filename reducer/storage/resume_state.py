@@ -1,0 +1,75 @@
+"""What `reduce --resume` continues from: the best candidate and where the search stood.
+
+Written beside the output (`bug.reduced.mlir.resume`) at every improvement and at the start of
+every pass, atomically and flushed to disk, so a run killed at any moment (kill -9 included)
+leaves a state that names a best candidate the oracle judged interesting and a pass position
+at or before the one that produced it. It also names the original, the oracle and the passes it
+belongs to: a state from another input or configuration is never resumed. A finished run removes it.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from oracles import Candidate
+from reducer.storage.atomic import write_atomically
+
+VERSION = 1
+LOCALISING, PASSES, FINISHED = "localising", "passes", "finished"  # the stages a state can record
+
+
+@dataclass
+class Position:
+    """Where the pass loop stands: the pass about to run (or running) in this round."""
+
+    round: int = 1
+    pass_index: int = 0
+    changed: bool = False  # a pass earlier in this round improved the best: another round follows
+    settled: list[tuple[str, str, int]] = field(default_factory=list)  # (pass, dimension, size) a shrink left
+
+
+@dataclass
+class ResumeState:
+    original_key: str
+    configuration: str  # the oracle's fingerprint, the flags and the pass names
+    stage: str
+    best_text: str
+    best_binary: str | None  # base64 of a binary candidate (ONNX)
+    best_flags: list[str]
+    best_ops: int
+    stop_phase: str | None = None  # compiles stopped at this --compile-to phase
+    position: Position = field(default_factory=Position)
+
+    def best_candidate(self, like: Candidate) -> Candidate:
+        binary = base64.b64decode(self.best_binary) if self.best_binary is not None else None
+        return Candidate(self.best_text, tuple(self.best_flags), like.suffix, binary, like.data)
+
+
+def state_path(output: Path) -> Path:
+    return output.with_name(output.name + ".resume")
+
+
+def save(path: Path, state: ResumeState) -> None:
+    write_atomically(path, json.dumps({"version": VERSION, **asdict(state)}))
+
+
+def load(path: Path) -> ResumeState | None:
+    """The state at `path`; None when there is none, or it is damaged or from another version."""
+    try:
+        raw = json.loads(path.read_text())
+        if raw.pop("version", None) != VERSION:
+            return None
+        position = raw.pop("position")
+        position["settled"] = [tuple(item) for item in position["settled"]]
+        return ResumeState(**raw, position=Position(**position))
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
+
+
+def of_candidate(candidate: Candidate) -> dict:
+    """The fields of a state that hold a best candidate."""
+    binary = base64.b64encode(candidate.binary).decode() if candidate.binary is not None else None
+    return {"best_text": candidate.text, "best_binary": binary, "best_flags": list(candidate.flags)}

@@ -1,0 +1,24 @@
+"""Loaded by every Python a fault test starts with this folder on PYTHONPATH: the edit worker's
+first EDIT_FAULT_TIMES edits die of a real SIGSEGV, as a crash inside the MLIR bindings would."""
+
+import os
+
+if os.environ.get("EDIT_FAULT_TIMES"):
+    import ctypes
+    import multiprocessing
+    from pathlib import Path
+
+    from reducer.search import engine
+
+    _real_apply = engine._apply
+
+    def segfaulting_apply(session, reduction, current, indices):
+        if multiprocessing.current_process().name == "edit-worker":
+            counter = Path(os.environ["EDIT_FAULT_STATE"])
+            seen = int(counter.read_text()) if counter.exists() else 0
+            if seen < int(os.environ["EDIT_FAULT_TIMES"]):
+                counter.write_text(str(seen + 1))
+                ctypes.string_at(0)  # a real SIGSEGV, in the worker only
+        return _real_apply(session, reduction, current, indices)
+
+    engine._apply = segfaulting_apply
