@@ -78,6 +78,12 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument("-q", "--quiet", action="store_true", help="no progress: neither the lines nor the live status line")
     nightly.add_argument("--corpus", type=Path, default=Path("corpus/entries"), help="corpus entries to re-check (default corpus/entries)")
     run.add_argument("--corpus", type=Path, default=Path("corpus/entries"), help="corpus entries that name known root causes (default corpus/entries)")
+    left = sub.add_parser("reduce", help="reduce the findings of a campaign directory that no reduction has finished for")
+    left.add_argument("out", type=Path)
+    left.add_argument("--reduce-jobs", type=int, default=os.cpu_count() or 1)
+    left.add_argument("--reduce-budget", type=duration, default=300.0, help="time for reducing one finding (default 5m)")
+    left.add_argument("--corpus", type=Path, default=Path("corpus/entries"), help="corpus entries that name known root causes (default corpus/entries)")
+    left.add_argument("-q", "--quiet", action="store_true", help="no progress: neither the lines nor the live status line")
     show = sub.add_parser("show", help="list the findings of a campaign directory")
     show.add_argument("out", type=Path)
     show.add_argument("--json", action="store_true", help="print the findings as one JSON object instead of a table")
@@ -108,6 +114,8 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if args.command == "show":
             return _show(args.out, args.json, args.coverage)
+        if args.command == "reduce":
+            return _reduce_left(args)
         if args.command == "report":
             return _report(args.out, args.output)
         if args.command == "conformance":
@@ -155,24 +163,51 @@ def _campaign(args: argparse.Namespace, known: frozenset[str] = frozenset()) -> 
     print(coverage_table(stats.configs))
     for target, (used, kernel) in sorted(stats.lds.items()):
         print(f"fuzz: {target}: largest workgroup memory {used} bytes ({kernel})")
-    if not args.no_reduce and stats.new:
-        db = FindingsDB(args.out / DB_NAME)
-        for signature, case in stats.new:
-            if signature in known:
+    if not args.no_reduce:
+        _reduce_findings(args, known)  # this run's new findings, and any an earlier run left unreduced
+    return stats, settings, _root_causes(args, dict(stats.by_signature))
+
+
+def _reduce_findings(args: argparse.Namespace, known: frozenset[str] = frozenset()) -> list[str]:
+    """Reduces every finding of `args.out` no reduction has finished for, but the `known`
+    signatures; a reduction a killed run left half done continues from its state (reduce --resume).
+    Returns the signatures reduced."""
+    db = FindingsDB(args.out / DB_NAME)
+    done = []
+    try:
+        for finding, case in db.unreduced():
+            if finding.signature in known:
                 continue
-            finding = next(f for f in case.findings if f.signature == signature)
-            print(f"fuzz: reducing {finding.kind} ({finding.pipeline}): {signature[:100]}", file=sys.stderr, flush=True)
+            print(f"fuzz: reducing {finding.kind} ({finding.pipeline}): {finding.signature[:100]}", file=sys.stderr, flush=True)
             with ReductionProgress(sys.stderr, quiet=args.quiet) as watching:
                 triage = reduce_finding(finding, case, args.out, jobs=args.reduce_jobs, time_budget_s=args.reduce_budget, observer=watching)
-            db.set_reduction(signature, str(triage.directory), triage.reduced_size, triage.result)
+            db.set_reduction(finding.signature, str(triage.directory), triage.reduced_size, triage.result)
+            done.append(finding.signature)
             print(f"  -> {triage.directory}: {triage.reduced_size}")
+    finally:
         db.close()
+    return done
+
+
+def _root_causes(args: argparse.Namespace, seen: dict[str, int]) -> RootCauses:
     db = FindingsDB(args.out / DB_NAME)
-    causes = assign_root_causes(db, dict(stats.by_signature), load_entries(args.corpus) if args.corpus.is_dir() else [])
-    db.close()
+    try:
+        causes = assign_root_causes(db, seen, load_entries(args.corpus) if args.corpus.is_dir() else [])
+    finally:
+        db.close()
     for line in causes.lines():
         print(f"fuzz: {line}")
-    return stats, settings, causes
+    return causes
+
+
+def _reduce_left(args: argparse.Namespace) -> int:
+    """`fuzz reduce OUT`: only the reductions a killed or --no-reduce campaign left."""
+    _database(args.out)  # a directory without a campaign is an error, not an empty success
+    done = _reduce_findings(args)
+    print(f"fuzz: {len(done)} findings reduced; fuzz show {args.out}")
+    if done:
+        _root_causes(args, dict.fromkeys(done, 1))
+    return 0
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from fuzz.execute import CaseResult, Finding
+from fuzz.execute import CaseResult, Finding, PipelineRun
 from reducer.formats import onnx_model
 from reducer.storage.verdict_store import checked, set_aside
 
@@ -97,6 +97,7 @@ _ADDED_COLUMNS = {
         ("size", "TEXT"),  # the dynamic dimension's value it showed at
         ("root_cause", "TEXT"),  # the reduced case's canonical key (fuzz.root_cause), once reduced
         ("known_as", "TEXT"),  # the corpus entry whose reduced form it matches
+        ("match", "TEXT"),  # the regex pinning its error when its compile printed several
     ),
 }
 OK = "ok"
@@ -234,9 +235,9 @@ class FindingsDB:
         if not updated:
             self.db.execute(
                 "INSERT INTO findings (signature, kind, pipeline, detail, seed, spec_json, description, first_seen, last_seen, count, "
-                "host_cpu, size) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)",
+                "host_cpu, size, match) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)",
                 (finding.signature, finding.kind, finding.pipeline, finding.detail, case.seed, case.spec_json, case.description, now, now,
-                 finding.host_cpu or None, finding.size or None),
+                 finding.host_cpu or None, finding.size or None, finding.match or None),
             )  # fmt: skip
         self.db.commit()
         return not updated
@@ -311,6 +312,28 @@ class FindingsDB:
             "first_seen, last_seen, host_cpu, size, root_cause, known_as FROM findings ORDER BY first_seen"
         ).fetchall()
         return [StoredFinding(*row) for row in rows]
+
+    def unreduced(self) -> list[tuple[Finding, CaseResult]]:
+        """Findings no reduction has finished for (a campaign killed before or while reducing them,
+        or run with --no-reduce), each with the case that showed it, as the campaign had them."""
+        rows = self.db.execute(
+            "SELECT signature, kind, pipeline, detail, seed, spec_json, description, host_cpu, size, match "
+            "FROM findings WHERE reduced_size IS NULL ORDER BY first_seen"
+        ).fetchall()
+        found = []
+        for signature, kind, pipeline, detail, seed, spec_json, description, host_cpu, size, match in rows:
+            finding = Finding(kind, pipeline, signature, detail, size or "", match or "", host_cpu or "")
+            found.append((finding, CaseResult(seed, spec_json, description, runs=self._runs_of(seed, spec_json))))
+        return found
+
+    def _runs_of(self, seed: int, spec_json: str) -> list[PipelineRun]:
+        """The pipelines of the latest case with this seed and graph (which one agreed with the reference)."""
+        rows = self.db.execute("SELECT pipelines, ops FROM cases WHERE seed = ? ORDER BY finished DESC", (seed,)).fetchall()
+        ops = json.dumps(sorted({node[0] for node in json.loads(spec_json).get("nodes", [])}))
+        for pipelines, case_ops in rows:
+            if case_ops == ops:
+                return [PipelineRun(name, status, seconds) for name, status, seconds in json.loads(pipelines)]
+        return []
 
     def cases(self) -> list[StoredCase]:
         rows = self.db.execute("SELECT * FROM cases ORDER BY finished").fetchall()

@@ -119,6 +119,7 @@ def _request_for(
         time_budget_s=time_budget_s,
         jobs=jobs,
         observer=observer or ReductionObserver(),
+        resume=True,  # a reduction a killed campaign left half done goes on from its state
     )
 
 

@@ -309,6 +309,32 @@ def test_resume_refuses_the_state_of_another_run(tmp_path):
     assert not (tmp_path / "bug.reduced.mlir").exists()
 
 
+def test_a_campaign_killed_while_reducing_leaves_its_finding_to_fuzz_reduce(tmp_path):
+    out = tmp_path / "campaign"
+    env = reduce_env(tmp_path)
+    run = ["--max-cases", "2", "--seed", "7", "--targets", "none", "-j", "2", "--reduce-jobs", "2", "--out", str(out), "-q"]
+    proc = subprocess.Popen([sys.executable, "-m", "fuzz.cli", "run", *run], env=env, cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not list(out.glob(f"findings/*/{REDUCED_NAME}")):
+        time.sleep(0.2)  # the reduction has written its first best: it is under way
+    proc.kill()
+    proc.wait()
+    db = FindingsDB(out / "findings.db")
+    left = db.unreduced()
+    db.close()
+    assert len(left) == 1  # the finding is in the database, its reduction unfinished
+    finished = subprocess.run([sys.executable, "-m", "fuzz.cli", "reduce", str(out), "--reduce-jobs", "2", "-q"],
+                              env=env, cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert finished.returncode == 0, finished.stderr
+    assert "1 findings reduced" in finished.stdout
+    db = FindingsDB(out / "findings.db")
+    (finding,) = [f for f in db.all() if f.signature == left[0][0].signature]
+    assert db.unreduced() == [] and finding.reduced_size == "1 node, 160 bytes"  # the QuantizeLinear alone
+    db.close()
+    assert (Path(finding.directory) / "report.md").is_file()
+
+
 def test_warm_workers_exit_when_reduce_is_killed(tmp_path):
     src = tmp_path / "bug.mlir"
     src.write_text(torch_chain(40, bad_at=23, bad_op="onnx.NoSuchOp"))
