@@ -110,6 +110,6 @@ def test_bad_scheduler_address_is_one_line_and_exit_1(tmp_path, address, message
 
 
 def test_fuzz_with_a_bad_scheduler_is_one_line_and_exit_1(tmp_path, capsys):
-    assert fuzz_main(["run", "--max-cases", "1", "--out", str(tmp_path), "--scheduler", "tcp://127.0.0.1:1"]) == 1
+    assert fuzz_main(["run", "--max-cases", "1", "--targets", "none", "--out", str(tmp_path), "--scheduler", "tcp://127.0.0.1:1"]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert err == ["fuzz: error: cannot reach a Dask scheduler at tcp://127.0.0.1:1: Connection refused"]
