@@ -32,7 +32,7 @@ def reduce_command(src: Path, oracle_args: list[str], *extra: str) -> list[str]:
 
 def run(command: list[str], cwd: Path) -> tuple[dict, float]:
     start = time.monotonic()
-    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, check=False, env={**os.environ, "PYTHONPATH": str(ROOT)})
     if done.returncode != 0:
         raise SystemExit(f"resume bench: {' '.join(command)} exited {done.returncode}: {done.stderr.strip()[-400:]}")
     return json.loads(done.stdout), time.monotonic() - start

@@ -71,7 +71,7 @@ def _propagate(spec: GraphSpec, places: tuple[tuple[str, int], ...]) -> tuple[Ax
         out: dict[int, str] = {}
         rank = len(node.shape)
         if node.op in _CONVS:
-            x, w = (node.inputs[i] for i in _CONVS[node.op])
+            x = node.inputs[_CONVS[node.op][0]]
             if any(axes.get(name) for i, name in enumerate(node.inputs) if name and name != x):
                 raise Infeasible(f"{node.op} {node.output}: a weight or parameter is dynamic")
             for axis, mark in axes.get(x, {}).items():
@@ -112,9 +112,10 @@ def _propagate(spec: GraphSpec, places: tuple[tuple[str, int], ...]) -> tuple[Ax
                 for axis, mark in axes.get(name, {}).items():
                     out[axis + shift] = mark if out.get(axis + shift, mark) == mark else DERIVED
             per_axis = node.attr("axis")
-            if node.op in ("QuantizeLinear", "DequantizeLinear") and per_axis is not None and len(spec.shape_of(node.inputs[1])) == 1:
-                if per_axis % rank in out:
-                    raise Infeasible(f"{node.op} {node.output}: per-axis parameters on the dynamic axis")
+            quantizing = node.op in ("QuantizeLinear", "DequantizeLinear")
+            per_channel = quantizing and per_axis is not None and len(spec.shape_of(node.inputs[1])) == 1
+            if per_channel and per_axis % rank in out:
+                raise Infeasible(f"{node.op} {node.output}: per-axis parameters on the dynamic axis")
             if any(axes.get(n) for n in node.inputs[len(data):] if n):
                 raise Infeasible(f"{node.op} {node.output}: a parameter is dynamic")
             for name in data:

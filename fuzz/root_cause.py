@@ -12,6 +12,7 @@ key are one root cause; a key a corpus entry's repro also has names that entry: 
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,10 +58,8 @@ def _dtype_class(name: str) -> str:
 
 def _types(model: onnx.ModelProto) -> dict[str, tuple[str, int]]:
     """name -> (dtype name, rank) for every value the graph declares or inference finds."""
-    try:
+    with contextlib.suppress(Exception):  # a reduced model may not infer; declared types still help
         model = shape_inference.infer_shapes(model)
-    except Exception:  # noqa: BLE001  (a reduced model may not infer; declared types still help)
-        pass
     graph = model.graph
     found = {t.name: (helper.tensor_dtype_to_string(t.data_type).replace("TensorProto.", "").lower(), len(t.dims)) for t in graph.initializer}
     for value in (*graph.input, *graph.value_info, *graph.output):
@@ -185,8 +184,8 @@ class RootCauses:
         graphs, causes = self.mismatches()
         named = sorted(set(self.known_as.values()))
         return [
-            f"root causes: {len(self.distinct)} distinct from {len(self.key)} signatures (deduped on the reduced case); "
-            f"{len(self.new)} new, {len(self.known)} known ({', '.join(named) or 'none'})",
+            (f"root causes: {len(self.distinct)} distinct from {len(self.key)} signatures (deduped on the reduced case); "
+             f"{len(self.new)} new, {len(self.known)} known ({', '.join(named) or 'none'})"),
             f"wrong answers: {graphs} graphs collapse into {causes} root cause{'' if causes == 1 else 's'}",
         ]
 

@@ -89,7 +89,7 @@ def test_dynamic_case_runs_at_every_size_and_a_finding_names_the_size_and_the_ho
 def test_a_compile_with_several_errors_gives_one_finding_per_error():
     """Codegen compiles dispatches apart: one fails to distribute, another overruns LDS, and the
     errors IREE stacks on top of them (translation failed, ...) name no bug of their own."""
-    stderr = "\n".join(
+    stderr = "\n".join(  # noqa: FLY002  (one error per line reads better)
         [
             "x.mlir:3:5: error: 'func.func' op failed to distribute",
             "x.mlir:9:7: error: 'func.func' op uses 398848 bytes of shared memory; exceeded the limit of 65536 bytes",
@@ -119,11 +119,11 @@ def _qlinear_conv(x_shape: tuple[int, ...], w_rows: int, pads: tuple[int, ...]) 
             Const("w", "int8", (w_rows, x_shape[1], *([3] * k)), "random", low=-8, high=7, seed=1),
             Const("ws", "float32", (w_rows,), "splat", (0.25,)), Const("wz", "int8", (w_rows,), "splat", (0,)),
             Const("ys", "float32", (), "values", (2.0,)), Const("yz", "int8", (), "values", (0,)),
-        ),  # fmt: skip
+        ),
         nodes=(
             Node("QLinearConv", ("x", "xs", "xz", "w", "ws", "wz", "ys", "yz"), "y", "int8", (x_shape[0], w_rows, *x_shape[2:]),
                  (("kernel_shape", (3,) * k), ("pads", pads))),
-        ),  # fmt: skip
+        ),
         outputs=("y",),
     )
     return build_model(spec)
