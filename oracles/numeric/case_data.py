@@ -32,6 +32,8 @@ def write_inputs(values: Sequence[np.ndarray | np.generic], path: str | Path) ->
     """Writes the arrays `input_flags` reads; the files written."""
     directory = data_dir(path)
     directory.mkdir(parents=True, exist_ok=True)
+    for stale in [*directory.glob("arg*.npy"), *directory.glob("arg*.bin")]:  # an earlier result's
+        stale.unlink()
     written = []
     for i, value in enumerate(values):
         _, file = input_flag(value, f"arg{i}")
