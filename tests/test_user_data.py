@@ -95,6 +95,12 @@ def test_onnx_test_data_layout(tmp_path):
     assert single.inputs[0].value.tolist() == [0, 1, 2] and single.expected[0].name == "out"
 
 
+def test_expected_outputs_without_inputs_are_refused():
+    expected = UserData((), (UserArray(np.zeros((4, 4), np.float32), "out.npy"),))
+    with pytest.raises(UserDataError, match="needs the inputs they were computed from"):
+        attach(Candidate(MATMUL), expected)
+
+
 def test_fit_cuts_data_to_a_shrunk_shape_and_keeps_what_it_cannot_cut():
     value = np.arange(24, dtype=np.int8).reshape(2, 3, 4)
     assert np.array_equal(fit(value, ((1, 2, 2), np.dtype("int8"))), value[:1, :2, :2])

@@ -385,6 +385,8 @@ INTERMEDIATE_BYTES = 64 << 20
 def attach(candidate, user: UserData):
     """`candidate` carrying the user's data, checked against its arguments (UserDataError if it
     does not fit); for an ONNX model also the value of every tensor the original computes on it."""
+    if user.expected and not user.inputs:
+        raise UserDataError("--expected-outputs needs the inputs they were computed from (--inputs SOURCE)")
     if candidate.binary is not None:
         return _attach_onnx(candidate, user)
     try:
