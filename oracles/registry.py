@@ -61,11 +61,11 @@ ORACLE_TABLE: tuple[OracleRow, ...] = (
     OracleRow(IrMatch, MLIR_OR_ONNX, "--compile-to=--phase; the printed IR",
               "regex --pattern matches the IR at --phase at least --threshold times (default 1)"),
     OracleRow(Miscompile, "MLIR", "two compiles (--pipeline-a, --pipeline-b) and two iree-run-module runs",
-              "the two pipelines give different results on the same seeded inputs beyond a dtype-aware tolerance; "
+              "the two pipelines give different results on the same inputs (seeded, or --inputs) beyond a dtype-aware tolerance; "
               "calibrated, wrong the original's way (kind, output, at least --wrong-share of its fraction and error); "
               "never when the program reads a tensor.empty value"),
     OracleRow(ReferenceMismatch, "ONNX", "import, compile, iree-run-module; onnx.reference on the same inputs",
-              "IREE's outputs (the flags' pipeline, seeded inputs) differ from onnx.reference beyond tolerance; "
+              "IREE's outputs (the flags' pipeline, seeded inputs or --inputs) differ from onnx.reference beyond tolerance; "
               "calibrated, wrong the original's way (kind, output, at least --wrong-share of its fraction and error)"),
     OracleRow(Script, MLIR_OR_ONNX, "--cmd with {} the candidate path; flags in $IREE_FLAGS",
               "the external command exits 0 (as in C-Vise and llvm-reduce)"),

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from oracles import OracleOptions, OracleSetupError, make_oracle
+from oracles.numeric.user_data import UserData, UserDataError, read_sources
 from oracles.registry import table as oracle_table
 from oracles.toolchain.flags import PasteError, parse_pasted
 from oracles.toolchain.tools import Limits
@@ -47,6 +48,9 @@ Everything after `--` is the iree-compile command line from the bug report, past
 An .onnx input is reduced as an ONNX graph: each candidate goes through iree-import-onnx first.
 exit status: 0 reduced, 1 bad input, 2 the original does not show the failure, 3 flaky,
 130 / 143 / 129 stopped by Ctrl-C / SIGTERM / SIGHUP (the best result so far is kept)"""
+
+
+DATA_ORACLES = ("miscompile", "reference-mismatch")  # the oracles that run a candidate on data
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -95,6 +99,14 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--pipeline-a", default="", help="miscompile: flags of the first pipeline")
     group.add_argument("--pipeline-b", default="", help="miscompile: flags of the second pipeline")
     group.add_argument("--seed", type=int, default=0, help="miscompile / reference-mismatch: input data seed")
+    group.add_argument("--inputs", action="append", default=[], metavar="SOURCE",
+                       help="miscompile / reference-mismatch: run on this data instead of seeded inputs (repeatable): "
+                       "an iree-run-module value (2x3xf32=@x.bin, @x.npy, 2x2xi32=1,2,3,4), a flagfile of --input= / "
+                       "--expected_output= lines, .npy, .npz (by argument name or order), or ONNX test data "
+                       "(test_data_set_0/ or input_0.pb)")
+    group.add_argument("--expected-outputs", action="append", default=[], metavar="SOURCE",
+                       help="miscompile / reference-mismatch: the right answer, in the same formats; the original must "
+                       "differ from it and the reference must match it")
     group.add_argument("--wrong-share", type=float, default=0.5, help="miscompile / reference-mismatch: a candidate must be wrong "
                        "the original's way (kind, output) on at least this share of its wrong fraction and error (default 0.5)")
     group.add_argument("--any-dispatch", action="store_true", help="lds-limit: any dispatch over the limit will do, not only one "
@@ -192,6 +204,7 @@ def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
         warm=not args.no_warm,
         culprit=args.culprit,
         verbose=args.verbose,
+        user_data=_user_data(args, oracle.name),
     )
     if args.culprit_only:
         return _culprit_only(args, request)
@@ -226,6 +239,21 @@ def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
     if args.json:
         print(to_json(summary_record(outcome, written)))
     return 0 if outcome.complete else exit_status()
+
+
+def _user_data(args: argparse.Namespace, oracle: str) -> UserData | None:
+    """The data of --inputs / --expected-outputs, read now (a bad file is a one-line error)."""
+    if not args.inputs and not args.expected_outputs:
+        return None
+    if oracle not in DATA_ORACLES:
+        raise UserError(f"--inputs / --expected-outputs are for --oracle={' or '.join(DATA_ORACLES)}, not {oracle}")
+    if oracle == "miscompile" and args.input.suffix == ".onnx":
+        raise UserError("--inputs with --oracle=miscompile needs MLIR: import the model first (iree-import-onnx), "
+                        "or judge the model against onnx.reference with --oracle=reference-mismatch")
+    try:
+        return read_sources(args.inputs, args.expected_outputs)
+    except UserDataError as err:
+        raise UserError(str(err)) from None
 
 
 def _culprit_only(args: argparse.Namespace, request: Request) -> int:

@@ -10,6 +10,7 @@ from pathlib import Path
 from oracles import Candidate, Oracle, OracleSetupError, Verdict
 from oracles.base import renamed
 from oracles.mlir import ir as irx
+from oracles.numeric.user_data import UserData, UserDataError, attach
 from oracles.onnx.importer import INNER_DIR, import_model, mlir_path_for, onnx_oracle
 from oracles.toolchain.tools import ToolNotFound, find_tool, kill_all, scratch_dir
 from oracles.toolchain.warm import WarmCompiler
@@ -77,6 +78,7 @@ class Request:
     culprit: bool = True  # after the reduction: the failing pass (or an LDS dispatch's configuration)
     verbose: bool = False  # log every oracle call's answer and why
     observer: ReductionObserver = field(default_factory=ReductionObserver)  # told the step, the counts, the best
+    user_data: UserData | None = None  # --inputs / --expected-outputs: carried by the original candidate
 
 
 def is_onnx(path: Path) -> bool:
@@ -164,6 +166,11 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         original = load(request, ctx)
     except irx.ParseError as err:
         raise UserError(f"cannot parse {err}") from None
+    if request.user_data is not None:
+        try:  # checked against the arguments now; ONNX: also what the original computes on it
+            original = Proposal(attach(original.candidate, request.user_data), original.ops)
+        except UserDataError as err:
+            raise UserError(str(err)) from None
     # ONNX input: each candidate is imported first; the oracle judges the imported MLIR (or the model).
     oracle = onnx_oracle(request.oracle) if onnx_input else request.oracle
 

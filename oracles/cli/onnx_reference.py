@@ -12,6 +12,7 @@ from google.protobuf.message import DecodeError
 from oracles.base import OracleOptions
 from oracles.candidate import Candidate
 from oracles.numeric.reference_mismatch import ReferenceMismatch
+from oracles.numeric.user_data import attach, read_sources
 from oracles.onnx.reference import write_inputs
 
 
@@ -27,17 +28,22 @@ def main(argv: list[str] | None = None) -> int:
         sub.add_argument("--seed", type=int, default=0)
     write.add_argument("--dir", type=Path, default=Path("."), help="where to write (default: here)")
     check.add_argument("--opset-version", type=int, help="passed to iree-import-onnx")
+    check.add_argument("--inputs", action="append", default=[], metavar="SOURCE",
+                       help="run on this data instead of seeded inputs (as reduce --inputs; repeatable)")
     args = parser.parse_args(words[:at])
     try:
         if args.command == "write-inputs":
             print(" ".join(write_inputs(args.model, args.seed, args.dir)))
             return 0
         data = args.model.read_bytes()
+        candidate = Candidate(args.model.name, tuple(words[at + 1 :]), ".onnx", data)
+        if args.inputs:
+            candidate = attach(candidate, read_sources(args.inputs))
     except (OSError, ValueError, DecodeError) as err:
         print(f"error: {args.model}: {' '.join(str(err).split())}", file=sys.stderr)
         return 2
     oracle = ReferenceMismatch(OracleOptions(seed=args.seed, opset_version=args.opset_version))
-    verdict = oracle.judge(Candidate(args.model.name, tuple(words[at + 1 :]), ".onnx", data))
+    verdict = oracle.judge(candidate)
     print(verdict.excerpt or verdict.detail)
     if verdict.excerpt:
         print(verdict.detail)

@@ -22,13 +22,14 @@ from oracles.compiling.signature import excerpt, first_error
 from oracles.mlir.uninitialised import uninitialised_reads_in
 from oracles.numeric.arrays import (
     entry_function,
-    entry_signature,
     input_flag,
     inputs_for_signature,
     looks_quantized,
     reduction_length_hint,
 )
 from oracles.numeric.compare import compare_outputs
+from oracles.numeric import case_data
+from oracles.numeric.user_data import has_inputs, program_expected, program_inputs
 from oracles.numeric.run import RUN_DEVICE, result_file, run_module
 from oracles.numeric.wrong_answer import check_share
 from oracles.toolchain.flags import with_default_target
@@ -60,13 +61,20 @@ class Miscompile(Oracle):
         return self.pipeline_flags("a", user_flags)
 
     def reproduce_command(self, candidate: Candidate, path: str) -> str:
+        """Compile and run with both pipelines; a candidate with the user's data gets it written
+        to `path.data/` (case_data.py) and read from there."""
         lines = []
         try:
             function, args, results = entry_function(candidate.text)
         except ValueError:
             function, args, results = "main", [], []
-        input_flags = [input_flag(v, f"arg{i}")[0] for i, v in enumerate(inputs_for_signature(args, self.options.seed))]
-        if args:
+        if has_inputs(candidate.data):  # the user's data, cut to the case: written beside it
+            values = program_inputs(candidate.data, args, self.options.seed)
+            case_data.write_inputs(values, path)
+            input_flags = case_data.input_flags(values, path)
+        else:
+            input_flags = [input_flag(v, f"arg{i}")[0] for i, v in enumerate(inputs_for_signature(args, self.options.seed))]
+        if args and not has_inputs(candidate.data):
             lines.append(shlex.join(["python", "-m", "oracles.miscompile", "write-inputs", path, "--seed", str(self.options.seed)]))
         for which in ("a", "b"):
             lines.append(shlex.join(["iree-compile", *self.pipeline_flags(which, candidate.flags), path, "-o", f"{which}.vmfb"]))
@@ -80,8 +88,8 @@ class Miscompile(Oracle):
         if candidate.binary is not None:
             return Verdict(False, "", "miscompile needs MLIR text; import the model first (iree-import-onnx)")
         try:
-            function, args = entry_signature(candidate.text)
-            inputs = inputs_for_signature(args, self.options.seed)
+            function, args, result_texts = entry_function(candidate.text)
+            inputs = program_inputs(candidate.data, args, self.options.seed)
         except ValueError as err:
             return Verdict(False, "", f"cannot run the program: {err}")
         undefined = uninitialised_reads_in(candidate.text)
@@ -104,12 +112,13 @@ class Miscompile(Oracle):
             if isinstance(result, str):
                 return Verdict(False, "", f"pipeline {label} fails to run @{function}: {result}")
             outputs.append(result)
-        comparison = compare_outputs(
-            outputs[0],
-            outputs[1],
-            reduction_length=reduction_length_hint(candidate.text),
-            quantized=looks_quantized(candidate.text),
-        )
+        tolerance = {"reduction_length": reduction_length_hint(candidate.text), "quantized": looks_quantized(candidate.text)}
+        expected = program_expected(candidate.data, result_texts)
+        if expected is not None:
+            shared = _against_expected(expected, outputs, tolerance)
+            if shared:
+                return Verdict(False, "", shared, {"stage": "expected"})
+        comparison = compare_outputs(outputs[0], outputs[1], **tolerance)
         metrics = comparison.metrics()
         if comparison.matches:
             return Verdict(False, "", f"pipelines agree on @{function}: {comparison.description}", metrics)
@@ -123,6 +132,18 @@ class Miscompile(Oracle):
             metrics,
             "\n".join(comparison.examples),
         )
+
+
+def _against_expected(expected: list[np.ndarray], outputs: list[list[np.ndarray]], tolerance: dict) -> str | None:
+    """Why the user's expected outputs rule this candidate out: pipeline A gets them right, or
+    pipeline B (the reference candidates are judged against) gets them wrong too."""
+    a, b = (compare_outputs(expected, got, **tolerance) for got in outputs)
+    if a.matches:
+        return f"pipeline A matches the expected outputs: {a.description}"
+    if not b.matches:
+        return (f"pipeline B differs from the expected outputs too ({b.description}): every pipeline shares "
+                "the wrong answer, no reference can judge candidates (name a --pipeline-b that gets it right)")
+    return None
 
 
 # ---------------------------------------------------------------------------------------------

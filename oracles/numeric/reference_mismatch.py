@@ -22,12 +22,16 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
+import numpy as np
+
 from oracles.base import Oracle, OracleOptions, OracleSetupError
 from oracles.candidate import Candidate
 from oracles.compiling.signature import excerpt, first_error
 from oracles.numeric.arrays import array_file, entry_function, input_flag
 from oracles.numeric.compare import compare_outputs
 from oracles.numeric.run import RUN_DEVICE, run_module
+from oracles.numeric import case_data
+from oracles.numeric.user_data import expected_for, has_inputs, inputs_for
 from oracles.numeric.wrong_answer import check_share
 from oracles.onnx.importer import (
     import_command,
@@ -66,7 +70,7 @@ class ReferenceMismatch(Oracle):
         ref = _reference()
         try:
             model = _parse(candidate.binary)
-            inputs = ref.seeded_inputs(model, self.options.seed)
+            inputs = model_inputs(model, candidate.data, self.options.seed)
         except ValueError as err:
             return Verdict(False, "", f"cannot build inputs for the model: {err}", {"stage": "inputs"})
         try:
@@ -76,6 +80,9 @@ class ReferenceMismatch(Oracle):
         bad = ref.non_finite_output(expected)
         if bad is not None:
             return Verdict(False, "", f"onnx.reference gives NaN or Inf in output {bad}: no exact answer to compare with", {"stage": "reference"})
+        disagreement = _reference_disagrees(model, candidate.data, expected)
+        if disagreement:
+            return Verdict(False, "", disagreement, {"stage": "reference"})
 
         limits = self.options.limits
         text, imported = import_model(candidate.binary, workdir, limits, self.options.opset_version)
@@ -120,7 +127,9 @@ class ReferenceMismatch(Oracle):
 
     def reproduce_command(self, candidate: Candidate, path: str) -> str:
         """Import, compile, write the inputs (arg<i>) and the reference's outputs (expected<j>),
-        run (result<j>); last, `check` runs the oracle once and prints the differing elements."""
+        run (result<j>); last, `check` runs the oracle once and prints the differing elements.
+        A candidate with the user's data gets it written to `path.data/` (case_data.py): arg<i>
+        for iree-run-module, test_data_set_0/ with onnx.reference's outputs for `check`."""
         mlir, vmfb = mlir_path_for(path), str(Path(path).with_suffix(".vmfb"))
         model_flags = ["--seed", str(self.options.seed)]
         opset = [] if self.options.opset_version is None else ["--opset-version", str(self.options.opset_version)]
@@ -129,17 +138,48 @@ class ReferenceMismatch(Oracle):
         lines = [
             shlex.join(imported),
             shlex.join(["iree-compile", *self.compile_flags(candidate.flags), mlir, "-o", vmfb]),
-            shlex.join(["python", "-m", "oracles.onnx_reference", "write-inputs", path, *model_flags]),
         ]
-        try:
-            run = run_command(candidate.binary or b"", vmfb, self.options.seed)
-        except ValueError:
-            run = None
-        if run:
-            lines.append(run)
+        if has_inputs(candidate.data):  # the user's data, cut to the case: written beside it
+            try:
+                lines.append(_write_case_data(candidate, path, vmfb, self.options.seed))
+                model_flags = ["--inputs", str(case_data.data_dir(path) / "test_data_set_0")]
+            except ValueError:
+                pass
+        else:
+            lines.append(shlex.join(["python", "-m", "oracles.onnx_reference", "write-inputs", path, *model_flags]))
+            try:
+                lines.append(run_command(candidate.binary or b"", vmfb, self.options.seed))
+            except ValueError:
+                pass
         flags = ["--", *candidate.flags] if candidate.flags else []
         lines.append(shlex.join(["python", "-m", "oracles.onnx_reference", "check", path, *model_flags, *opset, *flags]))
         return "\n".join(lines)
+
+
+def model_inputs(model, data: tuple[tuple[str, bytes], ...], seed: int) -> dict:
+    """The inputs a model runs on by name: the user's data where the candidate carries some
+    (oracles/numeric/user_data.py), else the seeded small integers."""
+    ref = _reference()
+    if not has_inputs(data):
+        return ref.seeded_inputs(model, seed)
+    named = ref.graph_inputs(model)
+    return {name: np.asarray(value) for (name, _), value in zip(named, inputs_for(data, named, seed))}
+
+
+def _reference_disagrees(model, data: tuple[tuple[str, bytes], ...], reference_outputs: list) -> str | None:
+    """Why onnx.reference cannot judge the candidates, when the user's expected outputs (of the
+    original's outputs) say it is wrong itself; None when they agree or do not apply."""
+    ref = _reference()
+    outputs = ref.graph_outputs(model)
+    wanted = expected_for(data, [name for name, _ in outputs], [t for _, t in outputs])
+    if wanted is None:
+        return None
+    comparison = compare_outputs(wanted, reference_outputs, reduction_length=ref.reduction_length(model),
+                                 quantized=ref.is_quantized(model))
+    if comparison.matches:
+        return None
+    return (f"onnx.reference differs from the expected outputs ({comparison.description}): "
+            "no reference can judge candidates of this model")
 
 
 def _reference():
@@ -161,15 +201,32 @@ def _parse(data: bytes):
         raise ValueError(f"cannot parse the model: {' '.join(str(err).split())}") from None
 
 
-def run_command(model_bytes: bytes, vmfb: str, seed: int) -> str:
-    """The `iree-run-module` line reading `write-inputs`' files and writing result<j>.npy / .bin."""
+def _write_case_data(candidate: Candidate, path: str, vmfb: str, seed: int) -> str:
+    """Writes the case's inputs and onnx.reference's outputs beside it; the iree-run-module line."""
+    model = _parse(candidate.binary or b"")
+    inputs = model_inputs(model, candidate.data, seed)
+    try:
+        expected = _reference().reference_outputs(model, inputs)
+    except Exception as err:  # noqa: BLE001  (onnx.reference raises anything for a graph it cannot run)
+        raise ValueError(_one_line(err)) from None
+    case_data.write_onnx_test_data(inputs, list(zip([o.name for o in model.graph.output], expected)), path)
+    values = list(inputs.values())
+    case_data.write_inputs(values, path)
+    return shlex.join(_run_argv(model, vmfb, case_data.input_flags(values, path)))
+
+
+def _run_argv(model, vmfb: str, input_flags: list[str]) -> list[str]:
     from onnx import helper
 
-    model = _parse(model_bytes)
-    inputs = _reference().seeded_inputs(model, seed)
-    argv = ["iree-run-module", f"--device={RUN_DEVICE}", f"--module={vmfb}", f"--function={model.graph.name}"]
-    argv += [input_flag(value, f"arg{i}")[0] for i, value in enumerate(inputs.values())]
+    argv = ["iree-run-module", f"--device={RUN_DEVICE}", f"--module={vmfb}", f"--function={model.graph.name}", *input_flags]
     for j, output in enumerate(model.graph.output):
         dtype = helper.tensor_dtype_to_np_dtype(output.type.tensor_type.elem_type)
         argv.append(f"--output=@{array_file(dtype, f'result{j}')}")
-    return shlex.join(argv)
+    return argv
+
+
+def run_command(model_bytes: bytes, vmfb: str, seed: int) -> str:
+    """The `iree-run-module` line reading `write-inputs`' files and writing result<j>.npy / .bin."""
+    model = _parse(model_bytes)
+    inputs = _reference().seeded_inputs(model, seed)
+    return shlex.join(_run_argv(model, vmfb, [input_flag(value, f"arg{i}")[0] for i, value in enumerate(inputs.values())]))

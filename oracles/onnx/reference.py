@@ -125,6 +125,26 @@ def graph_inputs(model: onnx.ModelProto) -> list[tuple[str, ArgType]]:
     return [(value.name, _type_of(value)) for value in model.graph.input if value.name not in initialized]
 
 
+def graph_outputs(model: onnx.ModelProto) -> list[tuple[str, ArgType | None]]:
+    """The graph's outputs by name, with their type where it is static (None where not)."""
+    typed: list[tuple[str, ArgType | None]] = []
+    for value in model.graph.output:
+        try:
+            typed.append((value.name, _type_of(value)))
+        except ValueError:
+            typed.append((value.name, None))
+    return typed
+
+
+def intermediate_values(model: onnx.ModelProto, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Every tensor the graph computes on `inputs` (spec rounding), by name: what a cut that
+    turns one of them into a graph input feeds it, so the cut graph sees the original's values."""
+    evaluator = ReferenceEvaluator(model, new_ops=[QLinearConv, QLinearMatMul])
+    values = evaluator.run(None, inputs, intermediate=True)
+    initialized = {t.name for t in model.graph.initializer}
+    return {name: np.asarray(v) for name, v in values.items() if name and name not in initialized and isinstance(v, np.ndarray | np.generic)}
+
+
 def seeded_inputs(model: onnx.ModelProto, seed: int) -> dict[str, np.ndarray]:
     """Small-integer inputs by name, from the inputs' types (`inputs_for_signature`): exact in every
     float type, so the reference is exact and what differs comes from the compiler."""

@@ -1,0 +1,440 @@
+"""The user's own input data: read it (iree-run-module flags, flagfiles, .npy, .npz, ONNX test
+data), check it against a program's arguments, and carry it with a candidate.
+
+Some wrong answers show only with particular values (a range that saturates, a zero point that
+matters, a scale the tool would never draw), so `miscompile` and `reference-mismatch` run a
+candidate on the user's data when it carries some. It travels in `Candidate.data` under these
+names, so that the verdict cache keys on it:
+
+- `in:NAME`: the user's value of argument NAME (an ONNX graph input's name, `argI` for MLIR);
+- `at:NAME`: the value the original computes for tensor NAME on the user's inputs (ONNX), which
+  an argument a cut made out of that tensor receives instead of a random one;
+- `out:NAME`: an expected output (by ONNX output name, or `resultJ`).
+
+`fit` adapts a stored array to the argument a candidate has now: the same shape keeps the
+values; a smaller shape of the same rank takes the leading block (a dimension the reduction
+shrank); anything else has no user value.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from oracles.numeric.arrays import (
+    ELEMENT_TYPES,
+    ArgType,
+    _dtype_named,
+    entry_function,
+    inputs_for_signature,
+    parse_type,
+    raw_element_type,
+)
+
+INPUT, INTERMEDIATE, OUTPUT = "in:", "at:", "out:"
+# Flags of an iree-run-module flagfile: those that carry data, and those that say nothing about it.
+DATA_FLAGS = {"--input": INPUT, "--expected_output": OUTPUT}
+IGNORED_FLAGS = frozenset({"--module", "--function", "--device", "--output", "--expected_f32_threshold",
+                           "--expected_f16_threshold", "--expected_f64_threshold"})
+_TYPED_VALUE = re.compile(r"^((?:\d+x)*)([a-zA-Z][a-zA-Z0-9]*)=(.*)$", re.DOTALL)
+
+
+class UserDataError(ValueError):
+    """Data that cannot be read, or does not fit the program; `str()` is one line for the user."""
+
+
+@dataclass(frozen=True)
+class UserArray:
+    """One array the user gave: its name where the source says it (.npz key, ONNX tensor name)."""
+
+    value: np.ndarray
+    source: str  # where it came from, for messages
+    name: str | None = None
+
+
+@dataclass(frozen=True)
+class UserData:
+    inputs: tuple[UserArray, ...] = ()
+    expected: tuple[UserArray, ...] = ()
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading
+
+
+def read_sources(input_sources: Sequence[str], expected_sources: Sequence[str] = ()) -> UserData:
+    """The arrays of every `--inputs SOURCE` and `--expected-outputs SOURCE`, in order.
+
+    A flagfile or an ONNX test-data directory given to --inputs brings its expected outputs too.
+    """
+    inputs: list[UserArray] = []
+    expected: list[UserArray] = []
+    for source in input_sources:
+        got_in, got_out = _read(source, INPUT)
+        inputs += got_in
+        expected += got_out
+    for source in expected_sources:
+        got_in, got_out = _read(source, OUTPUT)
+        expected += got_out + got_in  # a file or flag given as an expected output is one
+    return UserData(tuple(inputs), tuple(expected))
+
+
+def _read(source: str, role: str) -> tuple[list[UserArray], list[UserArray]]:
+    """(inputs, expected outputs) of one source; `role` says which a bare array is."""
+    text = source.strip()
+    for flag, flag_role in DATA_FLAGS.items():
+        if text.startswith(flag + "="):
+            return _placed(flag_role, [_value(text[len(flag) + 1 :], Path.cwd(), source)])
+    path = Path(text[1:] if text.startswith("@") else text)
+    if path.is_dir():
+        return _onnx_test_data(path)
+    if path.suffix == ".npz":
+        return _placed(role, _npz(path))
+    if path.suffix == ".pb":
+        return _placed(role, [_tensor_proto(path)])
+    if path.suffix == ".npy":
+        return _placed(role, [UserArray(_load_npy(path), str(path))])
+    if _TYPED_VALUE.match(text) or text.startswith("@"):
+        return _placed(role, [_value(text, Path.cwd(), source)])
+    if path.is_file():
+        return _flagfile(path)
+    raise UserDataError(f"cannot read {source}: no such file (give .npy, .npz, .pb, a test_data_set directory, "
+                        "a flagfile, or an iree-run-module value such as 2x3xf32=@x.bin)")
+
+
+def _placed(role: str, arrays: list[UserArray]) -> tuple[list[UserArray], list[UserArray]]:
+    return (arrays, []) if role == INPUT else ([], arrays)
+
+
+def _flagfile(path: Path) -> tuple[list[UserArray], list[UserArray]]:
+    """--input= / --expected_output= lines (as iree-test-suites keeps beside each test); file
+    references are read relative to the flagfile; an unknown flag is an error, not skipped."""
+    try:
+        lines = path.read_text().splitlines()
+    except (OSError, UnicodeDecodeError) as err:
+        raise UserDataError(f"cannot read {path}: {err}") from None
+    found: dict[str, list[UserArray]] = {INPUT: [], OUTPUT: []}
+    for number, line in enumerate(lines, 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        flag, _, value = line.partition("=")
+        where = f"{path}:{number}"
+        if flag in DATA_FLAGS:
+            found[DATA_FLAGS[flag]].append(_value(value, path.parent, where))
+        elif flag not in IGNORED_FLAGS:
+            raise UserDataError(f"{where}: unknown flag {flag!r} in a flagfile (known: {', '.join([*DATA_FLAGS, *sorted(IGNORED_FLAGS)])})")
+    return found[INPUT], found[OUTPUT]
+
+
+def _value(spec: str, base: Path, where: str) -> UserArray:
+    """One iree-run-module value: `@x.npy`, `2x3xf32=@x.bin`, `2x2xi32=1,2,3,4`, `f32=1.5`."""
+    spec = spec.strip()
+    if spec.startswith("@"):
+        path = _resolve(spec[1:], base, where)
+        if path.suffix != ".npy":
+            raise UserDataError(f"{where}: {spec} needs its type (SHAPExTYPE=@{path.name}); only .npy files carry one")
+        return UserArray(_load_npy(path), where)
+    match = _TYPED_VALUE.match(spec)
+    if not match:
+        raise UserDataError(f"{where}: cannot read the value {spec!r} (expected @x.npy, 2x3xf32=@x.bin or 2x2xi32=1,2,3,4)")
+    shape = tuple(int(d) for d in match.group(1).rstrip("x").split("x") if d)
+    try:
+        dtype = _dtype_named(match.group(2), where)
+    except ValueError as err:
+        raise UserDataError(str(err)) from None
+    body = match.group(3).strip()
+    count = int(np.prod(shape, dtype=np.int64))
+    if body.startswith("@"):
+        path = _resolve(body[1:], base, where)
+        if path.suffix == ".npy":
+            array = _load_npy(path)
+        else:
+            raw = path.read_bytes()
+            if len(raw) != count * dtype.itemsize:
+                raise UserDataError(f"{where}: {path.name} holds {len(raw)} bytes; "
+                                    f"{match.group(1)}{match.group(2)} needs {count * dtype.itemsize}")
+            array = np.frombuffer(raw, dtype=dtype)
+    else:
+        try:
+            numbers = [float(v) if is_float_name(match.group(2)) else int(v, 0) for v in re.split(r"[,\s]+", body) if v]
+        except ValueError:
+            raise UserDataError(f"{where}: {body[:40]!r} is not a list of {match.group(2)} numbers") from None
+        array = np.asarray(numbers).astype(dtype)
+        if array.size == 1 and count != 1:
+            array = np.full(count, array[0], dtype)  # a splat
+    if array.size != count:
+        raise UserDataError(f"{where}: {array.size} elements for the type {match.group(1)}{match.group(2)}, which has {count}")
+    return UserArray(np.asarray(array, dtype=dtype).reshape(shape), where)
+
+
+def is_float_name(element: str) -> bool:
+    return element.startswith(("f", "bf"))
+
+
+def _resolve(name: str, base: Path, where: str) -> Path:
+    """A file a flag names: relative to the flagfile (as the suite runs it), else to the cwd."""
+    for path in (base / name, Path(name)):
+        if path.is_file():
+            return path
+    raise UserDataError(f"{where}: cannot read {name}: no such file")
+
+
+def _load_npy(path: Path) -> np.ndarray:
+    try:
+        return np.load(path, allow_pickle=False)
+    except FileNotFoundError:
+        raise UserDataError(f"cannot read {path}: no such file") from None
+    except (OSError, ValueError, EOFError) as err:
+        raise UserDataError(f"cannot read {path}: {' '.join(str(err).split())}") from None
+
+
+def _npz(path: Path) -> list[UserArray]:
+    """Every array in an .npz, named by its key (arr_0, ... for unnamed ones: bound by order)."""
+    try:
+        with np.load(path, allow_pickle=False) as archive:
+            return [UserArray(archive[key], f"{path}[{key}]", None if re.fullmatch(r"arr_\d+", key) else key)
+                    for key in archive.files]
+    except FileNotFoundError:
+        raise UserDataError(f"cannot read {path}: no such file") from None
+    except (OSError, ValueError, EOFError) as err:
+        raise UserDataError(f"cannot read {path}: {' '.join(str(err).split())}") from None
+
+
+def _tensor_proto(path: Path) -> UserArray:
+    import onnx
+    from google.protobuf.message import DecodeError
+    from onnx import numpy_helper
+
+    try:
+        tensor = onnx.TensorProto()
+        tensor.ParseFromString(path.read_bytes())
+        return UserArray(numpy_helper.to_array(tensor), str(path), tensor.name or None)
+    except FileNotFoundError:
+        raise UserDataError(f"cannot read {path}: no such file") from None
+    except (DecodeError, OSError, ValueError, TypeError) as err:
+        raise UserDataError(f"cannot read {path}: not a serialised TensorProto ({' '.join(str(err).split())})") from None
+
+
+def _onnx_test_data(path: Path) -> tuple[list[UserArray], list[UserArray]]:
+    """ONNX backend-test / model-zoo layout: `test_data_set_0/input_0.pb`, `output_0.pb`, given
+    as the data set's directory or the test's (its first data set)."""
+    if not list(path.glob("input_*.pb")):
+        sets = sorted(path.glob("test_data_set_*"))
+        if not sets:
+            raise UserDataError(f"{path}: no input_0.pb and no test_data_set_0 directory in it")
+        path = sets[0]
+
+    def numbered(stem: str) -> list[UserArray]:
+        files = sorted(path.glob(f"{stem}_*.pb"), key=lambda p: int(re.sub(r"\D", "", p.stem) or 0))
+        return [_tensor_proto(f) for f in files]
+
+    return numbered("input"), numbered("output")
+
+
+# ---------------------------------------------------------------------------------------------
+# Binding to a program's arguments
+
+
+def describe_type(arg: ArgType | None) -> str:
+    if arg is None:
+        return "a tensor"
+    shape, dtype = arg
+    element = next((name for name, numpy_name in ELEMENT_TYPES.items() if numpy_name == np.dtype(dtype).name), str(dtype))
+    if shape is None:
+        return f"a {element} scalar"
+    return "x".join([*map(str, shape), element]) if shape else f"a 0-d {element} tensor"
+
+
+def bind(arrays: Sequence[UserArray], args: Sequence[tuple[str, ArgType | None]], what: str = "argument") -> dict[str, np.ndarray]:
+    """The user's arrays by argument name: by name when every array is named after an argument,
+    else in order. Raises UserDataError naming the argument and what it expects."""
+    names = [name for name, _ in args]
+    by_name = bool(arrays) and all(a.name in names for a in arrays)
+    if by_name:
+        given = {a.name: a for a in arrays}
+    else:
+        if len(arrays) > len(args):
+            raise UserDataError(f"{len(arrays)} {what} values for {len(args)} {what}s; the first extra is {arrays[len(args)].source}")
+        given = dict(zip(names, arrays))
+    bound: dict[str, np.ndarray] = {}
+    for position, (name, arg) in enumerate(args):
+        if name not in given:
+            raise UserDataError(f"{what} {position} {name!r} ({describe_type(arg)}) has no value: "
+                                f"{len(arrays)} given for {len(args)} {what}s")
+        bound[name] = _checked(given[name], name, arg, what)
+    return bound
+
+
+def _checked(array: UserArray, name: str, arg: ArgType | None, what: str) -> np.ndarray:
+    value = np.asarray(array.value)
+    if arg is None:  # a type the program does not state statically: any array will do
+        return value
+    shape, dtype = arg
+    if value.dtype != np.dtype(dtype):
+        raise UserDataError(f"{what} {name!r} expects {describe_type(arg)}; {array.source} holds {value.dtype} elements")
+    wanted = () if shape is None else tuple(shape)
+    if value.shape != wanted:
+        got = "x".join(map(str, value.shape)) or "a 0-d array"
+        raise UserDataError(f"{what} {name!r} expects {describe_type(arg)}; {array.source} has shape {got}")
+    return value
+
+
+def fit(value: np.ndarray, arg: ArgType) -> np.ndarray | None:
+    """`value` for an argument of type `arg` now: itself, its leading block when the reduction
+    shrank dimensions, or None when it cannot be (another dtype or rank, a larger dimension)."""
+    shape, dtype = arg
+    wanted = () if shape is None else tuple(shape)
+    if value.dtype != np.dtype(dtype) or value.ndim != len(wanted) or any(w > v for w, v in zip(wanted, value.shape)):
+        return None
+    return np.ascontiguousarray(value[tuple(slice(0, w) for w in wanted)])
+
+
+# ---------------------------------------------------------------------------------------------
+# Carried with a candidate
+
+
+def pack(arrays: dict[str, np.ndarray]) -> tuple[tuple[str, bytes], ...]:
+    """Named arrays as a candidate's `data` (.npy bytes; bf16 / f8 as their bits, typed by name)."""
+    packed = []
+    for name, value in arrays.items():
+        value = np.asarray(value)
+        element = raw_element_type(value.dtype)
+        if element is not None:  # .npy cannot say bfloat16: store the bits, the type in the name
+            name, value = f"{name}|{element}", value.view(f"u{value.dtype.itemsize}")
+        buffer = io.BytesIO()
+        np.save(buffer, value, allow_pickle=False)
+        packed.append((name, buffer.getvalue()))
+    return tuple(packed)
+
+
+def unpack(data: tuple[tuple[str, bytes], ...]) -> dict[str, np.ndarray]:
+    arrays: dict[str, np.ndarray] = {}
+    for name, raw in data:
+        value = np.load(io.BytesIO(raw), allow_pickle=False)
+        if "|" in name:
+            name, element = name.rsplit("|", 1)
+            value = value.view(_dtype_named(element, name))
+        arrays[name] = value
+    return arrays
+
+
+def has_inputs(data: tuple[tuple[str, bytes], ...]) -> bool:
+    return any(name.startswith(INPUT) for name, _ in data)
+
+
+def inputs_for(data: tuple[tuple[str, bytes], ...], args: Sequence[tuple[str, ArgType]], seed: int) -> list[np.ndarray | np.generic]:
+    """The values a candidate runs on: per argument, the user's (fitted to its shape now), else
+    what the original computes there (an argument a cut made), else the seeded draw."""
+    seeded = inputs_for_signature([arg for _, arg in args], seed)
+    stored = unpack(data)
+    values: list[np.ndarray | np.generic] = []
+    for (name, arg), drawn in zip(args, seeded):
+        chosen = None
+        for prefix in (INPUT, INTERMEDIATE):
+            if prefix + name in stored:
+                chosen = fit(stored[prefix + name], arg)
+                break
+        if chosen is None:
+            values.append(drawn)
+        else:
+            values.append(chosen[()] if arg[0] is None else chosen)
+    return values
+
+
+def program_inputs(data: tuple[tuple[str, bytes], ...], arg_types: Sequence[ArgType], seed: int) -> list[np.ndarray | np.generic]:
+    """An MLIR program's inputs (arguments are named by position, `argI`): `inputs_for`."""
+    if not has_inputs(data):
+        return inputs_for_signature(arg_types, seed)
+    return inputs_for(data, [(f"arg{i}", arg) for i, arg in enumerate(arg_types)], seed)
+
+
+def program_expected(data: tuple[tuple[str, bytes], ...], result_texts: Sequence[str]) -> list[np.ndarray] | None:
+    """An MLIR program's expected outputs (`resultJ`) when its results are the original's."""
+    if not any(name.startswith(OUTPUT) for name, _ in data):
+        return None
+    try:
+        types = [parse_type(text) for text in result_texts]
+    except ValueError:
+        return None
+    return expected_for(data, [f"result{j}" for j in range(len(types))], types)
+
+
+def expected_for(data: tuple[tuple[str, bytes], ...], names: Sequence[str], types: Sequence[ArgType | None]) -> list[np.ndarray] | None:
+    """The user's expected outputs when the candidate's results are the original's (by name and
+    type); None otherwise (a reduction changed them: the reference judges alone)."""
+    stored = unpack(data)
+    found = []
+    for name, arg in zip(names, types, strict=True):
+        value = stored.get(OUTPUT + name)
+        if value is None or (arg is not None and fit(value, arg) is None) or (arg is not None and value.shape != tuple(arg[0] or ())):
+            return None
+        found.append(value)
+    return found or None
+
+
+# Intermediate values kept for cuts up to this many bytes in all (a large model's would not be).
+INTERMEDIATE_BYTES = 64 << 20
+
+
+def attach(candidate, user: UserData):
+    """`candidate` carrying the user's data, checked against its arguments (UserDataError if it
+    does not fit); for an ONNX model also the value of every tensor the original computes on it."""
+    if user.expected and not user.inputs:
+        raise UserDataError("--expected-outputs needs the inputs they were computed from (--inputs SOURCE)")
+    if candidate.binary is not None:
+        return _attach_onnx(candidate, user)
+    try:
+        _, arg_types, result_texts = entry_function(candidate.text)
+    except ValueError as err:
+        raise UserDataError(f"cannot bind inputs: {err}") from None
+    args = [(f"arg{i}", arg) for i, arg in enumerate(arg_types)]
+    arrays = {INPUT + name: value for name, value in bind(user.inputs, args).items()}
+    if user.expected:
+        results = []
+        for j, text in enumerate(result_texts):
+            try:
+                results.append((f"result{j}", parse_type(text, f"result {j}")))
+            except ValueError as err:
+                raise UserDataError(f"cannot bind expected outputs: {err}") from None
+        arrays |= {OUTPUT + name: value for name, value in bind(user.expected, results, "output").items()}
+    return _with_data(candidate, arrays)
+
+
+def _attach_onnx(candidate, user: UserData):
+    import onnx
+
+    from oracles.onnx import reference
+
+    model = onnx.load_from_string(candidate.binary)
+    try:
+        args = reference.graph_inputs(model)
+    except ValueError as err:
+        raise UserDataError(f"cannot bind inputs: {err}") from None
+    inputs = bind(user.inputs, args)
+    arrays = {INPUT + name: value for name, value in inputs.items()}
+    if user.expected:
+        outputs = reference.graph_outputs(model)
+        arrays |= {OUTPUT + name: value for name, value in bind(user.expected, outputs, "output").items()}
+    try:
+        computed = reference.intermediate_values(model, inputs)
+    except Exception:  # noqa: BLE001  (the reference cannot run it: cut arguments get seeded values)
+        computed = {}
+    budget = INTERMEDIATE_BYTES
+    for name, value in computed.items():
+        if name in inputs or budget < value.nbytes:
+            continue
+        budget -= value.nbytes
+        arrays[INTERMEDIATE + name] = value
+    return _with_data(candidate, arrays)
+
+
+def _with_data(candidate, arrays: dict[str, np.ndarray]):
+    from dataclasses import replace
+
+    return replace(candidate, data=pack(arrays))
