@@ -262,7 +262,7 @@ def _reduce_node_test(name: str, tmp_path: Path, capsys) -> tuple[Path, str]:
 def _check_reduced(out: Path) -> float:
     """The printed `check` line on the written data: exit 0 (IREE still differs); the wrong share."""
     check = subprocess.run([sys.executable, "-m", "oracles.onnx_reference", "check", str(out), "--inputs",
-                            str(out.parent / "r.onnx.data" / "test_data_set_0")], capture_output=True, text=True)
+                            str(out.parent / "r.onnx.data" / "test_data_set_0")], capture_output=True, text=True, check=False)
     assert check.returncode == 0, check.stdout + check.stderr
     wrong, total = re.search(r"wrong: output 0 \w+ on (\d+)/(\d+) elements", check.stdout).groups()
     return int(wrong) / int(total)

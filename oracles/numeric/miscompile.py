@@ -20,6 +20,7 @@ from oracles.base import Oracle, OracleSetupError
 from oracles.candidate import Candidate
 from oracles.compiling.signature import excerpt, first_error
 from oracles.mlir.uninitialised import uninitialised_reads_in
+from oracles.numeric import case_data
 from oracles.numeric.arrays import (
     entry_function,
     input_flag,
@@ -28,9 +29,8 @@ from oracles.numeric.arrays import (
     reduction_length_hint,
 )
 from oracles.numeric.compare import compare_outputs
-from oracles.numeric import case_data
-from oracles.numeric.user_data import has_inputs, program_expected, program_inputs
 from oracles.numeric.run import RUN_DEVICE, result_file, run_module
+from oracles.numeric.user_data import has_inputs, program_expected, program_inputs
 from oracles.numeric.wrong_answer import check_share
 from oracles.toolchain.flags import with_default_target
 from oracles.toolchain.tools import compile_candidate

@@ -27,10 +27,10 @@ import numpy as np
 from oracles.base import Oracle, OracleOptions, OracleSetupError
 from oracles.candidate import Candidate
 from oracles.compiling.signature import excerpt, first_error
+from oracles.numeric import case_data
 from oracles.numeric.arrays import array_file, entry_function, input_flag
 from oracles.numeric.compare import compare_outputs
 from oracles.numeric.run import RUN_DEVICE, run_module
-from oracles.numeric import case_data
 from oracles.numeric.user_data import expected_for, has_inputs, inputs_for
 from oracles.numeric.wrong_answer import check_share
 from oracles.onnx.importer import (

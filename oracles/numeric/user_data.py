@@ -90,7 +90,7 @@ def _read(source: str, role: str) -> tuple[list[UserArray], list[UserArray]]:
     for flag, flag_role in DATA_FLAGS.items():
         if text.startswith(flag + "="):
             return _placed(flag_role, [_value(text[len(flag) + 1 :], Path.cwd(), source)])
-    path = Path(text[1:] if text.startswith("@") else text)
+    path = Path(text.removeprefix("@"))
     if path.is_dir():
         return _onnx_test_data(path)
     if path.suffix == ".npz":
