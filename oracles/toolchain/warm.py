@@ -109,6 +109,40 @@ def kill_pool(pool: ProcessPoolExecutor) -> None:
     pool.shutdown(wait=False, cancel_futures=True)
 
 
+class RespawningPool:
+    """A spawned, orphan-proof pool that is started on first use and replaced when a worker dies
+    (a compile or an edit that crashed it): one owner for the pool, its lock and its replacement."""
+
+    def __init__(self, workers: int, initializer: Callable[..., None], initargs: tuple) -> None:
+        self._setup = (workers, initializer, initargs)
+        self._pool: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    def current(self) -> ProcessPoolExecutor:
+        with self._lock:
+            if self._pool is None:
+                self._pool = spawn_pool(*self._setup)
+            return self._pool
+
+    def replace(self, broken: ProcessPoolExecutor) -> None:
+        """Kills `broken` if it is still the current pool; the next use spawns a fresh one."""
+        with self._lock:
+            if self._pool is broken:
+                kill_pool(broken)
+                self._pool = None
+
+    def shutdown(self) -> None:
+        with self._lock:
+            if self._pool is not None:
+                kill_pool(self._pool)
+                self._pool = None
+
+    def worker_pids(self) -> list[int]:
+        """The live workers' pids (none before first use)."""
+        with self._lock:
+            return [process.pid for process in (getattr(self._pool, "_processes", None) or {}).values()]
+
+
 def _start_worker(memory_cap_mb: int) -> None:
     cap = memory_cap_mb * 1024 * 1024
     with contextlib.suppress(ValueError, OSError):
@@ -191,8 +225,7 @@ class WarmCompiler:
         # judge with another compiler than the one the user named.
         self.enabled = tools_dir() is None
         self.crashes = 0  # compiles that killed a worker (each re-run isolated)
-        self._pool: ProcessPoolExecutor | None = None
-        self._lock = threading.Lock()
+        self._pools = RespawningPool(self.workers, _start_worker, (self.memory_cap_mb,))
 
     def __repr__(self) -> str:
         return "WarmCompiler()"  # verdicts do not depend on where the compiler ran
@@ -240,23 +273,15 @@ class WarmCompiler:
             self.shutdown()
 
     def shutdown(self) -> None:
-        with self._lock:
-            self.enabled = False
-            if self._pool is not None:
-                kill_pool(self._pool)
-                self._pool = None
+        self.enabled = False
+        self._pools.shutdown()
+
+    def worker_pids(self) -> list[int]:
+        return self._pools.worker_pids()
 
     def _current_pool(self) -> ProcessPoolExecutor | None:
-        with self._lock:
-            if not self.enabled:
-                return None
-            if self._pool is None:
-                self._pool = spawn_pool(self.workers, _start_worker, (self.memory_cap_mb,))
-            return self._pool
+        return self._pools.current() if self.enabled else None
 
     def _replace(self, broken: ProcessPoolExecutor) -> None:
-        with self._lock:
-            if self._pool is broken:
-                kill_pool(broken)
-                self._pool = None
+        self._pools.replace(broken)
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import signal
-import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -28,7 +27,7 @@ from iree.compiler import ir
 from oracles.mlir import ir as irx
 from oracles.onnx.importer import import_model
 from oracles.toolchain.tools import Limits, scratch_dir
-from oracles.toolchain.warm import kill_pool, spawn_pool
+from oracles.toolchain.warm import RespawningPool
 
 R = TypeVar("R")
 
@@ -77,42 +76,25 @@ class IsolatedEditor:
     """Edits in one spawned worker, replaced when an edit kills it."""
 
     def __init__(self, limits: Limits, opset_version: int | None = None) -> None:
-        self._setup = (limits, opset_version)
-        self._pool: ProcessPoolExecutor | None = None
-        self._lock = threading.Lock()
+        self._pools = RespawningPool(1, _start_worker, (limits, opset_version))
 
     def call(self, fn: Callable[..., R], *args: Any) -> tuple[R, int]:
         """`fn(session, *args)` in the worker and how many ONNX imports it ran; raises EditCrashed
         when the worker died on it (the next call starts a fresh one)."""
-        pool = self._current_pool()
+        pool = self._pools.current()
         try:
             return pool.submit(_in_worker, fn, args).result()
         except BrokenProcessPool:
             death = _death_of(pool)
-            self._replace(pool)
+            self._pools.replace(pool)
             raise EditCrashed(death) from None
 
     def start(self) -> None:
         """Spawns the worker now (it loads the bindings while the caller does other work)."""
-        self._current_pool().submit(int)
+        self._pools.current().submit(int)
 
     def shutdown(self) -> None:
-        with self._lock:
-            if self._pool is not None:
-                kill_pool(self._pool)
-                self._pool = None
-
-    def _current_pool(self) -> ProcessPoolExecutor:
-        with self._lock:
-            if self._pool is None:
-                self._pool = spawn_pool(1, _start_worker, self._setup)
-            return self._pool
-
-    def _replace(self, broken: ProcessPoolExecutor) -> None:
-        with self._lock:
-            if self._pool is broken:
-                kill_pool(broken)
-                self._pool = None
+        self._pools.shutdown()
 
 
 Editor = LocalEditor | IsolatedEditor
