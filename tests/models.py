@@ -97,6 +97,19 @@ def linalg_chain(n_ops: int, bad_at: int, size: int = 64) -> str:
 """
 
 
+def linalg_matmul(m: int, k: int, n: int) -> str:
+    """One f32 matmul on linalg (fill + matmul): one dispatch, no global, nothing transient."""
+    return f"""
+func.func @mm(%a: tensor<{m}x{k}xf32>, %b: tensor<{k}x{n}xf32>) -> tensor<{m}x{n}xf32> {{
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<{m}x{n}xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%empty : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<{m}x{k}xf32>, tensor<{k}x{n}xf32>) outs(%init : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
+  return %mm : tensor<{m}x{n}xf32>
+}}
+"""
+
+
 def matmul_like_block(m: int = 128, k: int = 64, h: int = 56, w: int = 56) -> str:
     """Seed 004's dispatch in linalg: the 1x1 conv as a matmul-like generic (gemmA MxK, gemmB
     KxHxW: one more trailing dim than a matmul) and its elementwise epilogue (bias, quantize /

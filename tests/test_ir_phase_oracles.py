@@ -18,6 +18,7 @@ from oracles.compiling.ir_phase import (
     readwrite_constant_dispatches,
 )
 from oracles.toolchain.tools import ToolNotFound, find_tool
+from tests.models import linalg_matmul
 
 try:
     find_tool("iree-compile")
@@ -54,15 +55,7 @@ func.func @update(%row: tensor<1x4xf32>, %i: index) {
 """
 
 # No global, one dispatch: nothing to copy, nothing transient.
-ONE_MATMUL = """
-func.func @mm(%a: tensor<16x4xf32>, %w: tensor<4x4xf32>) -> tensor<16x4xf32> {
-  %z = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<16x4xf32>
-  %f = linalg.fill ins(%z : f32) outs(%e : tensor<16x4xf32>) -> tensor<16x4xf32>
-  %m = linalg.matmul ins(%a, %w : tensor<16x4xf32>, tensor<4x4xf32>) outs(%f : tensor<16x4xf32>) -> tensor<16x4xf32>
-  return %m : tensor<16x4xf32>
-}
-"""
+ONE_MATMUL = linalg_matmul(16, 4, 4)
 
 _REDUCTION = """{init}
 func.func @main(%arg0: tensor<4x256xi32>) -> tensor<256xi32> {{

@@ -34,6 +34,7 @@ from oracles.numeric.user_data import (
     unpack,
 )
 from reducer.cli import main
+from tests.models import linalg_matmul
 
 I32_2X2 = ("x", ((2, 2), np.dtype("int32")))
 
@@ -142,15 +143,7 @@ def test_unreadable_sources_are_one_line(tmp_path, monkeypatch, write, source, m
         read_sources([source])
 
 
-MATMUL = """
-func.func @mm(%a: tensor<4x64xf32>, %b: tensor<64x4xf32>) -> tensor<4x4xf32> {
-  %zero = arith.constant 0.0 : f32
-  %empty = tensor.empty() : tensor<4x4xf32>
-  %init = linalg.fill ins(%zero : f32) outs(%empty : tensor<4x4xf32>) -> tensor<4x4xf32>
-  %mm = linalg.matmul ins(%a, %b : tensor<4x64xf32>, tensor<64x4xf32>) outs(%init : tensor<4x4xf32>) -> tensor<4x4xf32>
-  return %mm : tensor<4x4xf32>
-}
-"""
+MATMUL = linalg_matmul(4, 64, 4)
 
 
 @pytest.mark.parametrize(
