@@ -11,19 +11,14 @@ graph input of the same size at that axis becomes dynamic with it.
 
 from __future__ import annotations
 
-import math
-from dataclasses import replace
-
-import onnx
-
-from fuzz.spec import DynamicDim, GraphSpec
+from fuzz.spec import GraphSpec
 
 NAMED, DERIVED = "named", "derived"
 # Sizes a dynamic dim is run at: 1, primes, one off a tile (16, 32, 64).
 AWKWARD_SIZES = (1, 2, 3, 5, 7, 13, 15, 17, 31, 33, 63, 65)
-_SYMBOLS = {"conv_batch": "N", "conv_spatial": "W", "matmul_batch": "B", "matmul_m": "M", "gemm_m": "M", "quant": "D"}
+SYMBOLS = {"conv_batch": "N", "conv_spatial": "W", "matmul_batch": "B", "matmul_m": "M", "gemm_m": "M", "quant": "D"}
 _ELEMENTWISE = frozenset({"Add", "Relu", "Clip", "Cast", "QuantizeLinear", "DequantizeLinear"})
-_CONVS = {"Conv": (0, 1), "ConvInteger": (0, 1), "QLinearConv": (0, 3)}  # (x, w) positions
+CONVS = {"Conv": (0, 1), "ConvInteger": (0, 1), "QLinearConv": (0, 3)}  # (x, w) positions
 _MATMULS = {"MatMul": (0, 1), "MatMulInteger": (0, 1), "QLinearMatMul": (0, 3)}
 MAX_ELEMS_AT_SIZE = 1 << 19  # any tensor at any size (the generator's own bound is half of it)
 
@@ -37,13 +32,13 @@ Axes = dict[str, dict[int, str]]  # value name -> {axis: NAMED or DERIVED}
 
 def dynamic_axes(spec: GraphSpec, places: tuple[tuple[str, int], ...] | None = None) -> Axes:
     """Every value's dynamic axes; Infeasible when the symbol meets what cannot follow it."""
-    axes, missing = _propagate(spec, places if places is not None else spec.dynamic.places)  # type: ignore[union-attr]
+    axes, missing = propagate(spec, places if places is not None else spec.dynamic.places)  # type: ignore[union-attr]
     if missing:
         raise Infeasible(f"inputs {sorted(missing)} must carry the dimension too")
     return axes
 
 
-def _propagate(spec: GraphSpec, places: tuple[tuple[str, int], ...]) -> tuple[Axes, set[tuple[str, int]]]:
+def propagate(spec: GraphSpec, places: tuple[tuple[str, int], ...]) -> tuple[Axes, set[tuple[str, int]]]:
     """(dynamic axes, graph inputs that would have to become dynamic as well)."""
     inputs = {t.name for t in spec.inputs}
     axes: Axes = {}
@@ -70,8 +65,8 @@ def _propagate(spec: GraphSpec, places: tuple[tuple[str, int], ...]) -> tuple[Ax
     for node in spec.nodes:
         out: dict[int, str] = {}
         rank = len(node.shape)
-        if node.op in _CONVS:
-            x = node.inputs[_CONVS[node.op][0]]
+        if node.op in CONVS:
+            x = node.inputs[CONVS[node.op][0]]
             if any(axes.get(name) for i, name in enumerate(node.inputs) if name and name != x):
                 raise Infeasible(f"{node.op} {node.output}: a weight or parameter is dynamic")
             for axis, mark in axes.get(x, {}).items():
@@ -130,13 +125,13 @@ def _propagate(spec: GraphSpec, places: tuple[tuple[str, int], ...]) -> tuple[Ax
     return axes, missing
 
 
-def _roots(spec: GraphSpec) -> list[tuple[str, str, int]]:
+def dynamic_roots(spec: GraphSpec) -> list[tuple[str, str, int]]:
     """(kind, graph input, axis) where a dimension could become symbolic: the first block's input."""
     inputs = {t.name for t in spec.inputs}
     found = []
     for node in spec.nodes:
-        if node.op in _CONVS:
-            x = node.inputs[_CONVS[node.op][0]]
+        if node.op in CONVS:
+            x = node.inputs[CONVS[node.op][0]]
             found += [("conv_batch", x, 0)] + [("conv_spatial", x, a) for a in range(2, len(spec.shape_of(x)))]
         elif node.op in _MATMULS:
             a = node.inputs[_MATMULS[node.op][0]]
@@ -161,94 +156,3 @@ def _roots(spec: GraphSpec) -> list[tuple[str, str, int]]:
         if name in inputs:
             resolved.append((kind, name, axis))
     return resolved
-
-
-def make_dynamic(spec: GraphSpec, pick, budget_elems: int = MAX_ELEMS_AT_SIZE) -> GraphSpec | None:
-    """The spec with one dimension made symbolic and 3-4 sizes to run at, or None when no
-    dimension of its first block can be (`pick(options)` chooses, as the generator's chooser)."""
-    roots = _roots(spec)
-    if not roots:
-        return None
-    kind, name, axis = pick(roots)
-    places = ((name, axis),)
-    for _ in range(len(spec.inputs) + 1):  # add the inputs that must follow until none is missing
-        try:
-            _, missing = _propagate(spec, places)
-        except Infeasible:
-            return None
-        if not missing:
-            break
-        places = tuple(sorted(set(places) | missing))
-    else:
-        return None
-    base = spec.shape_of(name)[axis]
-    model = onnx_model_of(replace(spec, dynamic=DynamicDim(_SYMBOLS[kind], places, (base,))))
-    valid = [s for s in AWKWARD_SIZES if s != base and fits(model, _SYMBOLS[kind], s, budget_elems)]
-    if not valid:
-        return None
-    chosen: list[int] = []
-    for group in ((1,), (2, 3, 5, 7, 13, 17, 31), (15, 17, 31, 33, 63, 65)):
-        options = [s for s in valid if s in group and s not in chosen]
-        if options:
-            chosen.append(pick(options))
-    return replace(spec, dynamic=DynamicDim(_SYMBOLS[kind], places, (base, *chosen)))
-
-
-def onnx_model_of(spec: GraphSpec) -> onnx.ModelProto:
-    from fuzz.build import build_model  # build imports this module
-
-    return build_model(spec)
-
-
-def static_model_at(model: onnx.ModelProto, symbol: str, size: int) -> onnx.ModelProto:
-    """The dynamic model with `symbol` fixed to `size` everywhere, every shape inferred again
-    (strict: ValueError-like onnx errors where a size does not fit the graph)."""
-    fixed = onnx.ModelProto()
-    fixed.CopyFrom(model)
-    graph = fixed.graph
-    for value in (*graph.input, *graph.output):
-        for dim in value.type.tensor_type.shape.dim:
-            if dim.HasField("dim_param") and dim.dim_param == symbol:
-                dim.dim_value = size
-    for value in graph.output:
-        for dim in value.type.tensor_type.shape.dim:
-            if not dim.HasField("dim_value"):
-                dim.Clear()
-    del graph.value_info[:]
-    inferred = onnx.shape_inference.infer_shapes(fixed, check_type=True, strict_mode=True, data_prop=True)
-    for out in inferred.graph.output:  # outputs declared from what inference found
-        known = next((v for v in inferred.graph.value_info if v.name == out.name), None)
-        if known is not None:
-            out.type.CopyFrom(known.type)
-    return inferred
-
-
-def fits(model: onnx.ModelProto, symbol: str, size: int, budget_elems: int = MAX_ELEMS_AT_SIZE) -> bool:
-    """Whether the graph is valid at `size` (every dim positive) and its tensors within budget."""
-    try:
-        fixed = static_model_at(model, symbol, size)
-    except (onnx.shape_inference.InferenceError, onnx.checker.ValidationError, ValueError, RuntimeError):
-        return False
-    shapes = {}
-    for value in (*fixed.graph.input, *fixed.graph.value_info, *fixed.graph.output):
-        dims = value.type.tensor_type.shape.dim
-        if any(not d.HasField("dim_value") or d.dim_value <= 0 for d in dims):
-            return False
-        if math.prod(d.dim_value for d in dims) > budget_elems:
-            return False
-        shapes[value.name] = [d.dim_value for d in dims]
-    return all(_window_fits(node, shapes) for node in fixed.graph.node if node.op_type in _CONVS)
-
-
-def _window_fits(node: onnx.NodeProto, shapes: dict[str, list[int]]) -> bool:
-    """The conv's (dilated) kernel fits its padded input: ONNX shape inference divides with C's
-    truncation and calls a window that does not fit one output element."""
-    attrs = {a.name: onnx.helper.get_attribute_value(a) for a in node.attribute}
-    x = shapes.get(node.input[0])
-    kernel = attrs.get("kernel_shape")
-    if x is None or kernel is None:
-        return True
-    rank = len(kernel)
-    pads = attrs.get("pads", [0] * 2 * rank)
-    dilations = attrs.get("dilations", [1] * rank)
-    return all(x[2 + i] + pads[i] + pads[i + rank] >= (kernel[i] - 1) * dilations[i] + 1 for i in range(rank))

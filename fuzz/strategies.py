@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
-from fuzz.dynamic import make_dynamic
+from fuzz.dynamic_sizes import make_dynamic
 from fuzz.spec import CAST_TO, FLOAT8, HALF, Const, GraphSpec, Node, Tensor
 
 MAX_ELEMS = 1 << 18

@@ -14,7 +14,7 @@ from pathlib import Path
 import onnx
 
 from fuzz.build import build_model
-from fuzz.dynamic import static_model_at
+from fuzz.dynamic_sizes import static_model_at
 from fuzz.execute import (
     COMPILE_ERROR,
     CRASH,

@@ -23,7 +23,7 @@ from fuzz.build import (
     reference_outputs,
     validate,
 )
-from fuzz.dynamic import static_model_at
+from fuzz.dynamic_sizes import static_model_at
 from fuzz.spec import Const, GraphSpec, Node, Tensor, used_features
 from fuzz.strategies import ALL_FEATURES, MAX_ELEMS, graph_specs, spec_for_seed
 

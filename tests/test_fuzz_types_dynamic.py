@@ -11,7 +11,8 @@ import onnx
 import pytest
 
 from fuzz.build import build_model, make_inputs, reference_outputs, validate
-from fuzz.dynamic import dynamic_axes, make_dynamic, static_model_at
+from fuzz.dynamic import dynamic_axes
+from fuzz.dynamic_sizes import make_dynamic, static_model_at
 from fuzz.spec import FLOAT8, HALF, INT4, Const, GraphSpec, Node, Tensor, used_features
 from fuzz.strategies import spec_for_seed
 
