@@ -136,6 +136,7 @@ def _problem(request: Request, original: Proposal, oracle: Oracle, interruption:
 
     # Candidate edits run in a worker process: a crash in the bindings is a verdict on one edit.
     editor = IsolatedEditor(oracle.options.limits, oracle.options.opset_version)
+    editor.start()  # it loads the bindings while the original is judged
     return ReductionProblem(original, oracle, jobs=request.jobs, executor=executor, store=store,
                             interruption=interruption, write=write, log=request.log, verbose=request.verbose,
                             editor=editor)
