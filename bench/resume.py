@@ -1,6 +1,6 @@
 """Measures `reduce --resume` after `kill -9`: the same bytes as an uninterrupted run, fewer calls.
 
-    python bench/resume.py [--case examples/conv_chain.mlir] [--at 0.25 0.5 0.75] -- ORACLE ARGS
+    python bench/resume.py [--case examples/conv_chain.mlir] [--at 0.25 0.5 0.75] [-- ORACLE ARGS]
 
 Runs the case once uninterrupted (`--no-cache`), then, for each fraction, starts the same run,
 kills it with SIGKILL at that fraction of the uninterrupted wall time, and resumes it with
@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_ORACLE = ["--oracle=lds-limit", "--lds-limit", "32768"]
+DEFAULT_ORACLE = ["--oracle=lds-limit", "--lds-bytes", "32768"]
 
 
 def reduce_command(src: Path, oracle_args: list[str], *extra: str) -> list[str]:
@@ -54,7 +54,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--case", type=Path, default=ROOT / "examples" / "conv_chain.mlir")
     parser.add_argument("--at", type=float, nargs="+", default=[0.25, 0.5, 0.75])
-    parser.add_argument("oracle", nargs="*", help="the oracle arguments (default: --oracle=lds-limit --lds-limit 32768)")
+    parser.add_argument("oracle", nargs="*", help="the oracle arguments (default: --oracle=lds-limit --lds-bytes 32768)")
     args = parser.parse_args()
     oracle_args = args.oracle or DEFAULT_ORACLE
     with tempfile.TemporaryDirectory(prefix="resume-bench-") as tmp:
