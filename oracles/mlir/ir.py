@@ -63,6 +63,18 @@ def functions(module: ir.Module) -> list[ir.Operation]:
     return found
 
 
+def public_entry(module: ir.Module) -> ir.Operation | None:
+    """The function a program runs: the first public top-level function with a body."""
+    for op in module.body.operations:
+        operation = op.operation
+        if operation.name not in FUNCTION_OPS or not operation.regions or len(operation.regions[0].blocks) == 0:
+            continue  # other ops and external declarations
+        attrs = operation.attributes
+        if "sym_visibility" not in attrs or ir.StringAttr(attrs["sym_visibility"]).value == "public":
+            return operation
+    return None
+
+
 def entry_block(func: ir.Operation) -> ir.Block | None:
     region = func.regions[0]
     blocks = list(region.blocks)

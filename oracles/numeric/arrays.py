@@ -103,14 +103,9 @@ def entry_function(mlir_text: str) -> tuple[str, list[ArgType], list[str]]:
         module = irx.parse(mlir_text, source_name="line")
     except irx.ParseError as err:
         raise ValueError(f"cannot parse the program: {err}") from None
-    for op in module.body.operations:
-        operation = op.operation
-        if operation.name not in ("func.func", "util.func"):
-            continue
+    operation = irx.public_entry(module)
+    if operation is not None:
         attrs = operation.attributes
-        visibility = ir.StringAttr(attrs["sym_visibility"]).value if "sym_visibility" in attrs else "public"
-        if visibility != "public" or not operation.regions or len(operation.regions[0].blocks) == 0:
-            continue  # private helpers and external declarations
         name = ir.StringAttr(attrs["sym_name"]).value
         function_type = ir.FunctionType(ir.TypeAttr(attrs["function_type"]).value)
         args = [parse_type(str(t), f"@{name} argument {i}") for i, t in enumerate(function_type.inputs)]

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from iree.compiler import ir
 
 from oracles import Candidate, Verdict
 from oracles.mlir import ir as irx
+from reducer.passes import argument_data
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,8 @@ class Proposal:
 
     candidate: Candidate
     ops: int
+    # New arguments whose values the parent computes (argument_data.py): filled in before judging.
+    cuts: tuple[tuple[int, int, int], ...] = ()
 
     @property
     def cost(self) -> tuple[int, int]:
@@ -95,9 +98,14 @@ class IrPass(ReductionPass):
     def apply(self, current: Proposal, chosen: Sequence[int], ctx: ir.Context) -> Proposal | None:
         module = irx.parse(current.candidate.text, ctx)
         with ctx, ir.Location.unknown(ctx):
+            before = argument_data.snapshot(module) if current.candidate.data else None
             targets = self.targets(module)
             self.edit(module, [targets[i] for i in chosen if i < len(targets)])
-        return edited_proposal(current, module)
+            proposal = edited_proposal(current, module)
+            if proposal is None or before is None:
+                return proposal
+            data, cuts = argument_data.follow(before, module, current.candidate.data)
+        return Proposal(replace(proposal.candidate, data=data), proposal.ops, cuts)
 
 
 def edited_proposal(current: Proposal, module: ir.Module) -> Proposal | None:

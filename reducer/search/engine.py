@@ -91,7 +91,9 @@ class Reducer:
         def propose(indices: Sequence[int]) -> Proposal | None:
             proposal = problem.edit(_apply, reduction, problem.best, list(indices), fallback=None)
             # Only strictly smaller candidates: the order is well-founded, so the loop ends.
-            return proposal if proposal is not None and proposal.cost < problem.best.cost else None
+            if proposal is None or proposal.cost >= problem.best.cost:
+                return None
+            return problem.with_cut_values(proposal)
 
         def commit(proposal: Proposal) -> None:
             record.successes += 1

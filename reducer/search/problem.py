@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 from oracles import Candidate, Oracle, Verdict
 from oracles.toolchain.warm import WarmCompiler
 from reducer.passes.base import Proposal
+from reducer.search.cut_values import CutValues
 from reducer.search.editor import EditCrashed, Editor, LocalEditor
 from reducer.search.evaluate import EvaluationStats, Evaluator
 from reducer.search.interrupt import Interruption
@@ -58,6 +59,7 @@ class ReductionProblem:
         # Keys of every candidate that was the best: one never comes back, so two passes that undo
         # each other's edits (zeroing a scale, then making it 1 again) cannot cycle.
         self._former_bests: set[str] = {original.candidate.key}
+        self._cut_values = CutValues(oracle.options.limits, oracle.options.seed, self.log)
 
     # -- the oracle's configuration ---------------------------------------------------------
 
@@ -181,6 +183,11 @@ class ReductionProblem:
             return fallback
         self.stats.conversions += imports
         return result
+
+    def with_cut_values(self, proposal: Proposal) -> Proposal:
+        """`proposal` (an edit of the best) with the values the best computes where it cut
+        (reducer/search/cut_values.py): what its new arguments run on."""
+        return self._cut_values.fill(proposal, self.best)
 
     # -- the best candidate -------------------------------------------------------------------
 

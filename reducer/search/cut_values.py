@@ -1,0 +1,42 @@
+"""Fills in the values of the arguments a cut made: what the parent computes there on its data.
+
+An edit (in the edit worker) reports each new argument's source, a value of the parent
+(reducer/passes/argument_data.py); the parent is compiled once on the reference pipeline with
+every such value returned (oracles/numeric/intermediates.py), and each new argument carries its
+value under `at:argI`. Only the current parent is kept: the best only moves forward.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+import numpy as np
+
+from oracles.numeric.intermediates import Position, values_at
+from oracles.numeric.user_data import INTERMEDIATE, pack
+from oracles.toolchain.tools import Limits
+from reducer.passes.base import Proposal
+
+
+class CutValues:
+    def __init__(self, limits: Limits, seed: int, log: Callable[[str], None]) -> None:
+        self._limits, self._seed, self._log = limits, seed, log
+        self._parent: str | None = None
+        self._values: dict[Position, np.ndarray] = {}
+        self.compiles = 0
+
+    def fill(self, proposal: Proposal, parent: Proposal) -> Proposal:
+        """`proposal` with its cut arguments' values from `parent`; as it is when it has none."""
+        if not proposal.cuts:
+            return proposal
+        if self._parent != parent.candidate.key:
+            self._parent = parent.candidate.key
+            self.compiles += 1
+            found = values_at(parent.candidate, self._limits, self._seed)
+            if isinstance(found, str):
+                self._log(f"cut arguments get seeded values: {found}")
+                found = {}
+            self._values = found
+        values = {f"{INTERMEDIATE}arg{i}": self._values[(k, r)] for i, k, r in proposal.cuts if (k, r) in self._values}
+        return Proposal(replace(proposal.candidate, data=proposal.candidate.data + pack(values)), proposal.ops)

@@ -1,0 +1,78 @@
+"""The user's data follows the reduction of an MLIR program (`reduce --oracle=miscompile --inputs`).
+
+A miscompile that only the user's values show (matmul inputs demoted to bf16: exact on the
+tool's small integers, wrong on thirds) sits behind an unused argument and adds: dropping the
+argument must not shift the data onto the wrong arguments, and cutting the adds into new
+arguments must give them what the program computed there, without which the case is lost.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from oracles import Candidate, OracleOptions
+from oracles.mlir import ir as irx
+from oracles.numeric.miscompile import Miscompile
+from oracles.numeric.user_data import INPUT, INTERMEDIATE, UserArray, UserData, attach, unpack
+from reducer.passes.base import Proposal
+from reducer.passes.drop_unused_arguments import DropUnusedArguments
+from reducer.passes.replace_with_argument import ReplaceWithArgument
+from reducer.search.cut_values import CutValues
+from tests.test_user_data import DEMOTE_BF16, LLVM_CPU
+
+PROGRAM = """
+func.func @mm(%unused: tensor<4xf32>, %a: tensor<4x64xf32>, %b: tensor<64x4xf32>) -> tensor<4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %twice = arith.addf %a, %a : tensor<4x64xf32>
+  %twice_b = arith.addf %b, %b : tensor<64x4xf32>
+  %empty = tensor.empty() : tensor<4x4xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%empty : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %mm = linalg.matmul ins(%twice, %twice_b : tensor<4x64xf32>, tensor<64x4xf32>) outs(%init : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %mm : tensor<4x4xf32>
+}
+"""
+
+
+def _users_data() -> tuple[UserData, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(1)
+    a, b = ((rng.integers(1, 100, size=s) / 3).astype(np.float32) for s in ((4, 64), (64, 4)))
+    unused = np.full(4, 7, np.float32)
+    return UserData(tuple(UserArray(v, f"{n}.npy") for n, v in (("unused", unused), ("a", a), ("b", b)))), a, b
+
+
+def _apply(reduction, current: Proposal, op_name: str | None = None) -> Proposal:
+    ctx = irx.new_context()
+    targets = reduction.count(current, ctx)
+    if op_name is None:
+        chosen = list(range(targets))
+    else:
+        with ctx:
+            found = reduction.targets(irx.parse(current.candidate.text, ctx))
+            chosen = [i for i, (op, _) in enumerate(found) if op.name == op_name]
+    proposal = reduction.apply(current, chosen, ctx)
+    assert proposal is not None
+    return proposal
+
+
+def test_the_users_data_follows_a_dropped_argument_and_a_cut():
+    oracle = Miscompile(OracleOptions(pipeline_a=LLVM_CPU, pipeline_b=[*LLVM_CPU, *DEMOTE_BF16]))
+    user, a, b = _users_data()
+    original = Proposal(attach(Candidate(PROGRAM), user), 6)
+
+    dropped = _apply(DropUnusedArguments(), original)
+    data = unpack(dropped.candidate.data)
+    assert sorted(data) == [INPUT + "arg0", INPUT + "arg1"] and np.array_equal(data[INPUT + "arg0"], a)
+    verdict = oracle.judge(dropped.candidate)
+    assert verdict.interesting, verdict.detail  # the thirds still reach the matmul
+
+    cut = _apply(ReplaceWithArgument(), dropped, "arith.addf")
+    # New arguments 2 and 3 are the parent's ops 1 and 2 (the adds; the last one is added first).
+    assert sorted(cut.cuts) == [(2, 2, 0), (3, 1, 0)]
+    filled = CutValues(oracle.options.limits, oracle.options.seed, print).fill(cut, dropped)
+    data = unpack(filled.candidate.data)
+    assert np.array_equal(data[INTERMEDIATE + "arg3"], a + a) and np.array_equal(data[INTERMEDIATE + "arg2"], b + b)
+    kept = oracle.judge(filled.candidate)
+    assert kept.interesting, kept.detail
+    lost = oracle.judge(cut.candidate)  # the same cut with the tool's own values for the new arguments
+    assert not lost.interesting and "agree" in lost.detail, lost.detail
