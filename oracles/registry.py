@@ -63,7 +63,9 @@ ORACLE_TABLE: tuple[OracleRow, ...] = (
     OracleRow(Miscompile, "MLIR", "two compiles (--pipeline-a, --pipeline-b) and two iree-run-module runs",
               "the two pipelines give different results on the same inputs (seeded, or --inputs) beyond a dtype-aware tolerance; "
               "calibrated, wrong the original's way (kind, output, at least --wrong-share of its fraction and error); "
-              "never when the program reads a tensor.empty value"),
+              "never when the program reads a tensor.empty value; with --expected-outputs and no --pipeline-b, B is the "
+              "reference pipeline llvm-cpu-O0 (generic CPU, --iree-opt-level=O0, --iree-opt-data-tiling=false, "
+              "--iree-llvmcpu-enable-ukernels=none), which must match them"),
     OracleRow(ReferenceMismatch, "ONNX", "import, compile, iree-run-module; onnx.reference on the same inputs",
               "IREE's outputs (the flags' pipeline, seeded inputs or --inputs) differ from onnx.reference beyond tolerance; "
               "calibrated, wrong the original's way (kind, output, at least --wrong-share of its fraction and error)"),

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import shlex
 import sys
 from pathlib import Path
 
 from oracles import OracleOptions, OracleSetupError, make_oracle
+from oracles.numeric import reference_pipeline
 from oracles.numeric.user_data import UserData, UserDataError, read_sources
 from oracles.registry import table as oracle_table
 from oracles.toolchain.flags import PasteError, parse_pasted
@@ -175,7 +177,8 @@ def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
         raise UserError(str(err)) from None
     if command.unknown:
         raise UserError(command.rejection())
-    options = oracle_options(args)
+    user_data = _user_data(args, args.oracle)
+    options = with_reference_pipeline(oracle_options(args), args.oracle, user_data)
     check_limits(options, args.jobs, args.time_budget)
     oracle = make_oracle(args.oracle, options)
     available = passes_for(args.input.suffix)
@@ -204,7 +207,7 @@ def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
         warm=not args.no_warm,
         culprit=args.culprit,
         verbose=args.verbose,
-        user_data=_user_data(args, oracle.name),
+        user_data=user_data,
     )
     if args.culprit_only:
         return _culprit_only(args, request)
@@ -239,6 +242,14 @@ def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
     if args.json:
         print(to_json(summary_record(outcome, written)))
     return 0 if outcome.complete else exit_status()
+
+
+def with_reference_pipeline(options: OracleOptions, oracle: str, user_data: UserData | None) -> OracleOptions:
+    """`miscompile` with expected outputs and no second pipeline: B is the reference pipeline
+    (oracles/numeric/reference_pipeline.py), which must get the expected outputs right."""
+    if oracle != "miscompile" or options.pipeline_b or user_data is None or not user_data.expected:
+        return options
+    return dataclasses.replace(options, pipeline_b=list(reference_pipeline.FLAGS))
 
 
 def _user_data(args: argparse.Namespace, oracle: str) -> UserData | None:

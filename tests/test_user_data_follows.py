@@ -76,3 +76,36 @@ def test_the_users_data_follows_a_dropped_argument_and_a_cut():
     assert kept.interesting, kept.detail
     lost = oracle.judge(cut.candidate)  # the same cut with the tool's own values for the new arguments
     assert not lost.interesting and "agree" in lost.detail, lost.detail
+
+
+def _write_case(tmp_path, expected: np.ndarray | None = None) -> list[str]:
+    user, a, b = _users_data()
+    (tmp_path / "mm.mlir").write_text(PROGRAM)
+    for name, array in zip(("unused", "a", "b"), user.inputs):
+        np.save(tmp_path / f"{name}.npy", array.value)
+    right = ((a.astype(np.float64) * 2) @ (b.astype(np.float64) * 2)).astype(np.float32)
+    np.save(tmp_path / "out.npy", right if expected is None else expected)
+    return [str(tmp_path / "mm.mlir"), "--oracle=miscompile", "-q", "--no-cache", "-o", str(tmp_path / "r.mlir"),
+            *(f"--inputs={tmp_path / n}.npy" for n in ("unused", "a", "b")), f"--expected-outputs={tmp_path / 'out.npy'}",
+            "--passes=drop-unused-arguments", "--", *LLVM_CPU, *DEMOTE_BF16]
+
+
+def test_expected_outputs_without_a_second_pipeline_judge_against_the_reference_pipeline(tmp_path, capsys):
+    """No --pipeline-b: B is the least-optimising CPU pipeline, which gets the user's expected
+    outputs right; the demoting compile does not, and the reduction keeps that (the unused
+    argument goes, the data follows)."""
+    from reducer.cli import main
+
+    assert main(_write_case(tmp_path)) == 0, capsys.readouterr().err
+    reduced = (tmp_path / "r.mlir").read_text()
+    assert "%unused" not in reduced and "tensor<4xf32>" not in reduced.split("->")[0]
+    summary = capsys.readouterr().out
+    assert "--iree-opt-level=O0" in summary and "r.mlir.data/arg0.npy" in summary
+
+
+def test_expected_outputs_the_reference_pipeline_gets_wrong_too_are_refused(tmp_path, capsys):
+    from reducer.cli import main
+
+    assert main(_write_case(tmp_path, np.zeros((4, 4), np.float32))) != 0
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "every pipeline shares the wrong answer" in err

@@ -20,7 +20,7 @@ from oracles.base import Oracle, OracleSetupError
 from oracles.candidate import Candidate
 from oracles.compiling.signature import excerpt, first_error
 from oracles.mlir.uninitialised import uninitialised_reads_in
-from oracles.numeric import case_data
+from oracles.numeric import case_data, reference_pipeline
 from oracles.numeric.arrays import (
     entry_function,
     input_flag,
@@ -46,7 +46,8 @@ class Miscompile(Oracle):
         if not self.options.pipeline_a and not self.options.pipeline_b:
             raise OracleSetupError(
                 "--oracle=miscompile needs two pipelines: --pipeline-a 'FLAGS' --pipeline-b 'FLAGS' "
-                "(e.g. --pipeline-b '--iree-hal-target-device=local --iree-hal-local-target-device-backends=vmvx')"
+                "(e.g. --pipeline-b '--iree-hal-target-device=local --iree-hal-local-target-device-backends=vmvx'), "
+                f"or --expected-outputs (pipeline B is then the reference pipeline, {reference_pipeline.NAME})"
             )
         bad_share = check_share(self.options.wrong_share)
         if bad_share:
@@ -55,6 +56,8 @@ class Miscompile(Oracle):
     def pipeline_flags(self, which: str, user_flags: Sequence[str]) -> list[str]:
         """Flags of pipeline 'a' or 'b': its own, then the user's; the generic CPU when no target is named."""
         own = self.options.pipeline_a if which == "a" else self.options.pipeline_b
+        if tuple(own) == reference_pipeline.FLAGS:  # the reference: the user's flags are the case's
+            return list(own)
         return with_default_target([*own, *user_flags])
 
     def compile_flags(self, user_flags):
