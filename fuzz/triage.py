@@ -7,13 +7,15 @@ repro (`reduced.onnx` and its imported `reduced.mlir`), the command that reprodu
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
 import onnx
 
-from fuzz.build import build_model
+from fuzz.build import build_model, make_inputs
 from fuzz.dynamic_sizes import static_model_at
 from fuzz.execute import (
     COMPILE_ERROR,
@@ -37,6 +39,8 @@ from fuzz.findings import (
 from fuzz.pipelines import PIPELINES
 from fuzz.spec import GraphSpec
 from oracles import OracleOptions, OracleSetupError, make_oracle
+from oracles.numeric.case_data import write_onnx_test_data
+from oracles.numeric.user_data import UserData, read_sources
 from oracles.toolchain.tools import Limits
 from reducer.passes.registry import passes_for
 from reducer.progress import ReductionObserver
@@ -60,6 +64,8 @@ NOT_REDUCIBLE = {RUN_ERROR: "no oracle pins a runtime error at one dynamic size;
 # miscompile of the two (no reference needed per candidate); when the oracle's own seeded
 # inputs do not show it, or every pipeline was wrong, as a reference mismatch.
 MISCOMPILE = "miscompile"
+# A wrong answer's inputs, as the ONNX test-data layout, beside the finding's model.
+TEST_DATA_NAME = "test_data_set_0"
 
 
 @dataclass
@@ -143,6 +149,7 @@ def reduce_finding(
         onnx.save(model, directory / "model.dynamic.onnx")
         model = static_model_at(model, spec.dynamic.symbol, int(finding.size.split("=", 1)[1]))
     onnx.save(model, model_path)
+    data = _write_case_inputs(directory, spec, case.seed, finding) if finding.kind == MISMATCH else None
     write_record(directory, finding, case)
     extra = (f"size: {finding.size}\n" if finding.size else "") + (f"host CPU: {finding.host_cpu}\n" if finding.host_cpu else "")
     if extra:
@@ -155,6 +162,8 @@ def reduce_finding(
     for oracle_name, agreeing in _oracles_for(finding, case):
         try:
             request = _request_for(finding, oracle_name, agreeing, model_path, jobs, compile_timeout_s, passes, time_budget_s, observer)
+            if data is not None and request.oracle.judges_onnx:  # the inputs that showed it, not the oracle's seeded ones
+                request = dataclasses.replace(request, user_data=data)
             outcome = reduce_file(request)
             break
         except (UserError, OracleSetupError) as err:
@@ -185,6 +194,19 @@ def reduce_finding(
         outcome.oracle,
     )
     return Triage(directory, size, result)
+
+
+def _write_case_inputs(directory: Path, spec: GraphSpec, seed: int, finding: Finding) -> UserData:
+    """The inputs the case ran on (at the size it showed at) as ONNX test data in the finding's
+    directory (`test_data_set_0/input_I.pb`), read back as the reduction's data."""
+    size = int(finding.size.split("=", 1)[1]) if finding.size else None
+    written = write_onnx_test_data(make_inputs(spec, seed, size), [], directory / "model.onnx")
+    target = directory / TEST_DATA_NAME
+    if target.exists():
+        shutil.rmtree(target)
+    written.rename(target)
+    shutil.rmtree(written.parent)
+    return read_sources([str(target)])
 
 
 def _save_corpus_entry(directory: Path, finding: Finding, case: CaseResult, outcome, request: Request, out: Path) -> None:

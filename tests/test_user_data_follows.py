@@ -14,7 +14,7 @@ import pytest
 from oracles import Candidate, OracleOptions
 from oracles.mlir import ir as irx
 from oracles.numeric.miscompile import Miscompile
-from oracles.numeric.user_data import INPUT, INTERMEDIATE, UserArray, UserData, attach, unpack
+from oracles.numeric.user_data import INPUT, INTERMEDIATE, UserArray, UserData, attach, bind, unpack
 from reducer.passes.base import Proposal
 from reducer.passes.drop_unused_arguments import DropUnusedArguments
 from reducer.passes.replace_with_argument import ReplaceWithArgument
@@ -109,3 +109,34 @@ def test_expected_outputs_the_reference_pipeline_gets_wrong_too_are_refused(tmp_
     assert main(_write_case(tmp_path, np.zeros((4, 4), np.float32))) != 0
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "every pipeline shares the wrong answer" in err
+
+
+def test_a_corpus_entry_carries_the_data_its_wrong_answer_needs(tmp_path):
+    """`reduce --save-to-corpus` writes the candidate's data beside the repro; the entry's check
+    runs on it: the data comes back exactly as the candidate carried it."""
+    from oracles import Verdict
+    from reducer.storage.corpus import load_data, load_entries, save_entry
+
+    user, _, _ = _users_data()
+    candidate = attach(Candidate(PROGRAM), user)
+    save_entry(tmp_path, "bf16-thirds", candidate, "miscompile", OracleOptions(pipeline_b=DEMOTE_BF16),
+               Verdict(True, "miscompile: mm output 0 differs"), "thirds", "test")
+    (entry,) = load_entries(tmp_path)
+    assert entry.data_file == "data.npz"
+    assert load_data(entry.directory / entry.data_file) == candidate.data
+
+
+def test_a_fuzz_mismatch_finding_keeps_the_inputs_that_showed_it(tmp_path):
+    """The finding's directory holds the case's own inputs as ONNX test data, bound to the model."""
+    from fuzz.build import build_model, make_inputs
+    from fuzz.execute import MISMATCH, Finding
+    from fuzz.strategies import spec_for_seed
+    from fuzz.triage import TEST_DATA_NAME, _write_case_inputs
+    from oracles.onnx import reference
+
+    spec = spec_for_seed(7)
+    data = _write_case_inputs(tmp_path, spec, 7, Finding(MISMATCH, "cpu", "sig", ""))
+    bound = bind(data.inputs, reference.graph_inputs(build_model(spec)))
+    for name, value in make_inputs(spec, 7).items():
+        assert np.array_equal(bound[name], value)
+    assert (tmp_path / TEST_DATA_NAME / "input_0.pb").is_file() and not (tmp_path / "model.onnx.data").exists()

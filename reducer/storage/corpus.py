@@ -15,6 +15,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from oracles import Candidate, OracleOptions, Verdict, make_oracle
 from oracles.compiling.dispatch_config import DispatchConfig
 from oracles.compiling.pass_repro import LitCheck, one_pass_oracle, run_lit_test
@@ -23,6 +25,8 @@ from oracles.toolchain.tools import iree_version
 from reducer.culprit import Culprit
 
 ENTRY_FILE = "entry.json"
+# A candidate's data exactly as it carried it (oracles/numeric/user_data.py: `in:`, `at:`, `out:`).
+DATA_FILE = "data.npz"
 PASS_REPRO_FILE, LIT_TEST_FILE = "pass.mlir", "lit.mlir"
 REPRODUCES, FIXED = "reproduces", "fixed"
 _NAME = re.compile(r"^[A-Za-z0-9][\w.-]*$")
@@ -46,6 +50,7 @@ class CorpusEntry:
     seconds: float = 0.0  # how long the check took when it was written
     culprit: dict | None = None  # compile-error / crash: the failing pass, its repro and lit test files
     dispatch_config: dict | None = None  # lds-limit: the over-limit dispatch's configuration
+    data_file: str | None = None  # miscompile / reference-mismatch: the inputs that show it (DATA_FILE)
     directory: Path = field(default=Path("."), compare=False)
 
     @property
@@ -87,6 +92,8 @@ def save_entry(
     directory.mkdir(parents=True)
     input_file = f"repro{candidate.suffix}"
     candidate.write(directory / input_file)
+    if candidate.data:
+        save_data(candidate.data, directory / DATA_FILE)
     entry = CorpusEntry(
         name=name,
         oracle=oracle,
@@ -102,15 +109,26 @@ def save_entry(
         seconds=round(verdict.seconds, 2),
         culprit=culprit_record(directory, culprit),
         dispatch_config=dataclasses.asdict(dispatch_config) if dispatch_config else None,
+        data_file=DATA_FILE if candidate.data else None,
         directory=directory,
     )
     write_entry(entry)
     return directory
 
 
+def save_data(data: tuple[tuple[str, bytes], ...], path: Path) -> None:
+    """A candidate's data, each entry's .npy bytes under its name."""
+    np.savez(path, **{name: np.frombuffer(raw, np.uint8) for name, raw in data})
+
+
+def load_data(path: Path) -> tuple[tuple[str, bytes], ...]:
+    with np.load(path, allow_pickle=False) as archive:
+        return tuple((name, archive[name].tobytes()) for name in archive.files)
+
+
 def write_entry(entry: CorpusEntry) -> None:
     """(Re)writes `entry.json`; the optional records are left out when there are none."""
-    optional = ("culprit", "dispatch_config")
+    optional = ("culprit", "dispatch_config", "data_file")
     fields = {k: v for k, v in dataclasses.asdict(entry).items() if k != "directory" and not (k in optional and v is None)}
     (entry.directory / ENTRY_FILE).write_text(json.dumps(fields, indent=2) + "\n")
 
@@ -142,6 +160,8 @@ def check_entry(entry: CorpusEntry) -> Verdict:
         candidate = Candidate(entry.name, tuple(entry.flags), ".onnx", data)
     else:
         candidate = Candidate(entry.input_path.read_text(), tuple(entry.flags))
+    if entry.data_file:
+        candidate = dataclasses.replace(candidate, data=load_data(entry.directory / entry.data_file))
     oracle = oracle.calibrated(Verdict(True, entry.signature))
     start = time.monotonic()
     verdict = oracle.judge(candidate)
