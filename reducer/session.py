@@ -40,13 +40,11 @@ from reducer.storage.resume_state import (
     FINISHED,
     LOCALISING,
     PASSES,
-    Position,
+    Checkpoints,
+    ResumeRefused,
     ResumeState,
-    of_candidate,
     state_path,
 )
-from reducer.storage.resume_state import load as load_state
-from reducer.storage.resume_state import save as save_state
 from reducer.storage.verdict_store import StoreError, VerdictStore, oracle_fingerprint
 from reducer.trust import check_hang_limit, check_original
 
@@ -182,7 +180,10 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
     kind = input_kind(original.candidate)
     passes = [row for row in request.passes if kind in row.inputs]
     checkpoints = Checkpoints(state_path(request.output_path), original, _configuration(request, passes))
-    saved = checkpoints.saved(request.log) if request.resume else None
+    try:
+        saved = checkpoints.saved(request.log) if request.resume else None
+    except ResumeRefused as err:
+        raise UserError(str(err)) from None
     problem = _problem(request, original, oracle, interruption, checkpoints)
     observer = request.observer
     observer.started(problem.stats, "nodes" if onnx_input else "ops")
@@ -317,50 +318,6 @@ def _write_imported(request: Request, best: Proposal) -> tuple[str | None, str |
 
 
 # --- reduce --resume ------------------------------------------------------------------------------
-
-
-class Checkpoints:
-    """Keeps the state a killed run resumes from beside the output (reducer/storage/resume_state.py)."""
-
-    def __init__(self, path: Path, original: Proposal, configuration: str) -> None:
-        self.path = path
-        self.original = original
-        self.configuration = configuration
-        self.stage = LOCALISING
-        self.stop_phase: str | None = None
-        self._best = original
-        self._position = Position()
-
-    def saved(self, log: Callable[[str], None]) -> ResumeState | None:
-        """The state this run continues from (None: none was left; start from the original)."""
-        state = load_state(self.path)
-        if state is None:
-            log(f"--resume: no usable state in {self.path.name}; starting from the original")
-            return None
-        if (state.original_key, state.configuration) != (self.original.candidate.key, self.configuration):
-            raise UserError(f"--resume: {self.path} is the state of a run on another input, oracle, flags or passes; "
-                            "run without --resume to start over (it is then replaced)")
-        self.stage, self.stop_phase, self._position = state.stage, state.stop_phase, state.position
-        return state
-
-    def improved(self, best: Proposal) -> None:
-        self._best = best
-        self._save()
-
-    def at(self, position: Position) -> None:
-        self._position = position
-        self._save()
-
-    def finished(self) -> None:
-        self.stage = FINISHED
-        self._save()
-
-    def _save(self) -> None:
-        save_state(self.path, ResumeState(
-            original_key=self.original.candidate.key, configuration=self.configuration, stage=self.stage,
-            best_ops=self._best.ops, stop_phase=self.stop_phase, position=self._position,
-            **of_candidate(self._best.candidate),
-        ))
 
 
 def _configuration(request: Request, passes: list[PassRow]) -> str:
