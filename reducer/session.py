@@ -25,6 +25,8 @@ from reducer.search.cluster import ClusterError, ClusterExecutor
 from reducer.search.editor import IsolatedEditor
 from reducer.search.engine import Reducer
 from reducer.search.interrupt import Interruption
+from reducer.search.wrong_value import ORACLES as WRONG_VALUE_ORACLES
+from reducer.search.wrong_value import localize_wrong_value
 from reducer.search.localize import (
     IsolatedDispatch,
     Localization,
@@ -207,7 +209,7 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
 
     reducer = Reducer(problem, passes, on_pass=observer.phase, on_position=checkpoints.at,
                       start=saved.position if saved is not None and saved.stage == PASSES else None)
-    complete, located, dispatch = True, Localization(None), None
+    complete, located, dispatch, wrong_value = True, Localization(None), None, None
     # Not with --scheduler: the calls run on the cluster, where a pickled warm compiler is switched off.
     use_warm = request.warm and oracle.warm_ok and request.scheduler is None
     warm = WarmCompiler(request.jobs, oracle.options.limits.memory_cap_mb) if use_warm else None
@@ -222,6 +224,8 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         if saved is None and request.localize:
             observer.phase("localising the failure")
             located = localize(problem)
+            if located.site is None and oracle.name in WRONG_VALUE_ORACLES:
+                located, wrong_value = localize_wrong_value(problem)
         if located.start is not None:
             problem.incorporate(located.start)
         if checkpoints.stage == LOCALISING:
@@ -280,6 +284,7 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         imported_mlir=mlir_text,
         input_text=onnx_model.to_text(onnx_model.parse(best.candidate.binary)) if onnx_input else None,
         dispatch=dispatch,
+        wrong_value=wrong_value.report() if wrong_value is not None else [],
         culprit=culprit,
         dispatch_config=config,
     )
