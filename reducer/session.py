@@ -25,8 +25,6 @@ from reducer.search.cluster import ClusterError, ClusterExecutor
 from reducer.search.editor import IsolatedEditor
 from reducer.search.engine import Reducer
 from reducer.search.interrupt import Interruption
-from reducer.search.wrong_value import ORACLES as WRONG_VALUE_ORACLES
-from reducer.search.wrong_value import localize_wrong_value
 from reducer.search.localize import (
     IsolatedDispatch,
     Localization,
@@ -35,6 +33,8 @@ from reducer.search.localize import (
     localize,
 )
 from reducer.search.problem import ReductionProblem
+from reducer.search.wrong_value import ORACLES as WRONG_VALUE_ORACLES
+from reducer.search.wrong_value import localize_wrong_value
 from reducer.storage.atomic import write_atomically
 from reducer.storage.resume_state import (
     FINISHED,

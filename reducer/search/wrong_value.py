@@ -16,8 +16,16 @@ import numpy as np
 
 from oracles.candidate import Candidate
 from oracles.mlir.locations import FailureSite
-from oracles.numeric.arrays import entry_function, looks_quantized, reduction_length_hint
-from oracles.numeric.dispatch_trace import WrongDispatch, first_wrong_dispatch, trace_run
+from oracles.numeric.arrays import (
+    entry_function,
+    looks_quantized,
+    reduction_length_hint,
+)
+from oracles.numeric.dispatch_trace import (
+    WrongDispatch,
+    first_wrong_dispatch,
+    trace_run,
+)
 from oracles.numeric.user_data import INPUT, pack, program_inputs
 from oracles.toolchain.tools import scratch_dir
 from reducer.passes.base import Proposal
