@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from oracles import Verdict
 from oracles.compiling.dispatch_config import DispatchConfig
@@ -35,6 +35,7 @@ class Outcome:
     dispatch: IsolatedDispatch | None = None  # the result's failing dispatch, standalone
     culprit: Culprit | None = None  # compile-error / crash: the failing pass, its one-pass repro
     dispatch_config: DispatchConfig | None = None  # lds-limit: how the compiler configured the dispatch
+    wrong_value: list[str] = field(default_factory=list)  # miscompile: the dispatch that first computes a wrong value
 
 
 def summary(outcome: Outcome) -> str:
@@ -55,6 +56,7 @@ def summary(outcome: Outcome) -> str:
         *_dispatch_lines(outcome.dispatch),
         *_config_lines(outcome.dispatch_config),
         *(summary_lines(outcome.culprit) if outcome.culprit else []),
+        *(f"  {line}" for line in outcome.wrong_value),
     ]
     before, after = shapes_of(o.candidate), shapes_of(b.candidate)
     kept = shapes_kept_by(b.candidate)
@@ -139,7 +141,7 @@ def markdown(outcome: Outcome) -> str:
 ```
 
 {_reduced_input(outcome)}
-{_dispatch_section(outcome.dispatch)}{_config_section(outcome.dispatch_config)}{markdown_section(outcome.culprit)}
+{_dispatch_section(outcome.dispatch)}{_config_section(outcome.dispatch_config)}{markdown_section(outcome.culprit)}{_wrong_value_section(outcome.wrong_value)}
 ## Error
 
 ```
@@ -175,3 +177,11 @@ def culprit_only_markdown(oracle: str, verdict: Verdict, culprit: Culprit | None
 
 **IREE version:** `{iree_version()}`
 {_config_section(config)}{markdown_section(culprit)}"""
+
+
+def _wrong_value_section(lines: list[str]) -> str:
+    """Where the wrong value is first computed (miscompile localisation), as a report section."""
+    if not lines:
+        return ""
+    body = "\n".join(lines)
+    return f"## Where the wrong value is computed\n\n```\n{body}\n```\n\n"

@@ -33,18 +33,18 @@ from reducer.search.localize import (
     localize,
 )
 from reducer.search.problem import ReductionProblem
+from reducer.search.wrong_value import ORACLES as WRONG_VALUE_ORACLES
+from reducer.search.wrong_value import localize_wrong_value
 from reducer.storage.atomic import write_atomically
 from reducer.storage.resume_state import (
     FINISHED,
     LOCALISING,
     PASSES,
-    Position,
+    Checkpoints,
+    ResumeRefused,
     ResumeState,
-    of_candidate,
     state_path,
 )
-from reducer.storage.resume_state import load as load_state
-from reducer.storage.resume_state import save as save_state
 from reducer.storage.verdict_store import StoreError, VerdictStore, oracle_fingerprint
 from reducer.trust import check_hang_limit, check_original
 
@@ -180,7 +180,10 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
     kind = input_kind(original.candidate)
     passes = [row for row in request.passes if kind in row.inputs]
     checkpoints = Checkpoints(state_path(request.output_path), original, _configuration(request, passes))
-    saved = checkpoints.saved(request.log) if request.resume else None
+    try:
+        saved = checkpoints.saved(request.log) if request.resume else None
+    except ResumeRefused as err:
+        raise UserError(str(err)) from None
     problem = _problem(request, original, oracle, interruption, checkpoints)
     observer = request.observer
     observer.started(problem.stats, "nodes" if onnx_input else "ops")
@@ -206,7 +209,7 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
 
     reducer = Reducer(problem, passes, on_pass=observer.phase, on_position=checkpoints.at,
                       start=saved.position if saved is not None and saved.stage == PASSES else None)
-    complete, located, dispatch = True, Localization(None), None
+    complete, located, dispatch, wrong_value = True, Localization(None), None, None
     # Not with --scheduler: the calls run on the cluster, where a pickled warm compiler is switched off.
     use_warm = request.warm and oracle.warm_ok and request.scheduler is None
     warm = WarmCompiler(request.jobs, oracle.options.limits.memory_cap_mb) if use_warm else None
@@ -221,6 +224,8 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         if saved is None and request.localize:
             observer.phase("localising the failure")
             located = localize(problem)
+            if located.site is None and oracle.name in WRONG_VALUE_ORACLES:
+                located, wrong_value = localize_wrong_value(problem)
         if located.start is not None:
             problem.incorporate(located.start)
         if checkpoints.stage == LOCALISING:
@@ -279,6 +284,7 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         imported_mlir=mlir_text,
         input_text=onnx_model.to_text(onnx_model.parse(best.candidate.binary)) if onnx_input else None,
         dispatch=dispatch,
+        wrong_value=wrong_value.report() if wrong_value is not None else [],
         culprit=culprit,
         dispatch_config=config,
     )
@@ -312,50 +318,6 @@ def _write_imported(request: Request, best: Proposal) -> tuple[str | None, str |
 
 
 # --- reduce --resume ------------------------------------------------------------------------------
-
-
-class Checkpoints:
-    """Keeps the state a killed run resumes from beside the output (reducer/storage/resume_state.py)."""
-
-    def __init__(self, path: Path, original: Proposal, configuration: str) -> None:
-        self.path = path
-        self.original = original
-        self.configuration = configuration
-        self.stage = LOCALISING
-        self.stop_phase: str | None = None
-        self._best = original
-        self._position = Position()
-
-    def saved(self, log: Callable[[str], None]) -> ResumeState | None:
-        """The state this run continues from (None: none was left; start from the original)."""
-        state = load_state(self.path)
-        if state is None:
-            log(f"--resume: no usable state in {self.path.name}; starting from the original")
-            return None
-        if (state.original_key, state.configuration) != (self.original.candidate.key, self.configuration):
-            raise UserError(f"--resume: {self.path} is the state of a run on another input, oracle, flags or passes; "
-                            "run without --resume to start over (it is then replaced)")
-        self.stage, self.stop_phase, self._position = state.stage, state.stop_phase, state.position
-        return state
-
-    def improved(self, best: Proposal) -> None:
-        self._best = best
-        self._save()
-
-    def at(self, position: Position) -> None:
-        self._position = position
-        self._save()
-
-    def finished(self) -> None:
-        self.stage = FINISHED
-        self._save()
-
-    def _save(self) -> None:
-        save_state(self.path, ResumeState(
-            original_key=self.original.candidate.key, configuration=self.configuration, stage=self.stage,
-            best_ops=self._best.ops, stop_phase=self.stop_phase, position=self._position,
-            **of_candidate(self._best.candidate),
-        ))
 
 
 def _configuration(request: Request, passes: list[PassRow]) -> str:

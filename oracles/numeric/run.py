@@ -69,6 +69,7 @@ def run_module(
     *,
     device: str = RUN_DEVICE,
     result_types: Sequence[str] | None = None,
+    stderr_file: Path | None = None,
 ) -> list[np.ndarray] | str:
     """Runs `function` of a compiled module in a child `iree-run-module`; its results, or why not.
 
@@ -78,7 +79,8 @@ def run_module(
     says only `!vm.ref` for a function without an ABI declaration, and a bf16 / f8 result can
     only be read back with its type). Returns a one-line error string when the module is
     missing the function, crashes (a miscompiled module may), times out or reports an error.
-    Give each run its own `workdir`: the file names are fixed.
+    Give each run its own `workdir`: the file names are fixed. `stderr_file`, when given, receives the
+    run's whole standard error (a module compiled to trace its dispatches prints their tensors there).
     """
     limits = limits or Limits()
     workdir = Path(workdir)
@@ -97,7 +99,7 @@ def run_module(
         name, raw = result_file(result_type, f"result{j}")
         argv.append(f"--output=@{name}")
         outputs.append((workdir / name, raw))
-    process = run_tool(argv, limits, cwd=str(workdir))
+    process = run_tool(argv, limits, cwd=str(workdir), stderr_file=stderr_file)
     if process.timed_out:
         return f"iree-run-module timed out after {process.seconds:.0f} s"
     if process.signal_name:

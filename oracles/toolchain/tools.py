@@ -88,14 +88,16 @@ def find_tool(name: str) -> str:
     )
 
 
-def run_tool(argv: list[str], limits: Limits, cwd: str | None = None) -> ProcessResult:
-    """Runs argv under a memory cap in its own session; kills the whole group on timeout."""
+def run_tool(argv: list[str], limits: Limits, cwd: str | None = None, stderr_file: Path | None = None) -> ProcessResult:
+    """Runs argv under a memory cap in its own session; kills the whole group on timeout.
+    `stderr_file` receives the whole standard error, unclipped (the result's `stderr` is then empty)."""
     capped = ["/bin/sh", "-c", f'ulimit -v {limits.memory_cap_mb * 1024} 2>/dev/null; exec "$@"', "sh", *argv]
     start = time.monotonic()
+    sink = open(stderr_file, "wb") if stderr_file is not None else None  # noqa: SIM115 (closed below)
     proc = subprocess.Popen(
         capped,
         stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        stderr=sink if sink is not None else subprocess.PIPE,
         stdin=subprocess.DEVNULL,
         cwd=cwd,
         start_new_session=True,
@@ -107,11 +109,13 @@ def run_tool(argv: list[str], limits: Limits, cwd: str | None = None) -> Process
     finally:
         with _live_lock:
             _live.discard(proc)
+        if sink is not None:
+            sink.close()
     return record(
         ProcessResult(
             returncode=proc.returncode,
             stdout=clip_output(out.decode(errors="replace")),
-            stderr=clip_output(err.decode(errors="replace")),
+            stderr=clip_output((err or b"").decode(errors="replace")),
             seconds=time.monotonic() - start,
             timed_out=hang is not None,
             deadlocked=hang == "deadlock",

@@ -103,10 +103,13 @@ def _start_orphan_proof(parent_pid: int, initializer: Callable[..., None] | None
 
 def kill_pool(pool: ProcessPoolExecutor) -> None:
     """Kills every worker at once (one may hang in the compiler, where no shutdown reaches it)."""
-    for process in list(getattr(pool, "_processes", {}).values()):
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
         with contextlib.suppress(ProcessLookupError):
             os.kill(process.pid, signal.SIGKILL)
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
+    if manager is not None:  # it sees the dead workers at once; gone, it leaves nothing for exit to wake
+        manager.join(timeout=5)
 
 
 class RespawningPool:

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import base64
 import json
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from oracles import Candidate
+from reducer.passes.base import Proposal
 from reducer.storage.atomic import write_atomically
 
 VERSION = 1
@@ -48,6 +50,10 @@ class ResumeState:
         return Candidate(self.best_text, tuple(self.best_flags), like.suffix, binary, like.data)
 
 
+class ResumeRefused(Exception):
+    """The state beside the output belongs to another run."""
+
+
 def state_path(output: Path) -> Path:
     return output.with_name(output.name + ".resume")
 
@@ -69,7 +75,51 @@ def load(path: Path) -> ResumeState | None:
         return None
 
 
-def of_candidate(candidate: Candidate) -> dict:
+def _of_candidate(candidate: Candidate) -> dict:
     """The fields of a state that hold a best candidate."""
     binary = base64.b64encode(candidate.binary).decode() if candidate.binary is not None else None
     return {"best_text": candidate.text, "best_binary": binary, "best_flags": list(candidate.flags)}
+
+
+class Checkpoints:
+    """Keeps the state beside the output current: at every improvement, pass start and stage."""
+
+    def __init__(self, path: Path, original: Proposal, configuration: str) -> None:
+        self.path = path
+        self.original = original
+        self.configuration = configuration
+        self.stage = LOCALISING
+        self.stop_phase: str | None = None
+        self._best = original
+        self._position = Position()
+
+    def saved(self, log: Callable[[str], None]) -> ResumeState | None:
+        """The state this run continues from (None: none was left; start from the original)."""
+        state = load(self.path)
+        if state is None:
+            log(f"--resume: no usable state in {self.path.name}; starting from the original")
+            return None
+        if (state.original_key, state.configuration) != (self.original.candidate.key, self.configuration):
+            raise ResumeRefused(f"--resume: {self.path} is the state of a run on another input, oracle, flags or passes; "
+                            "run without --resume to start over (it is then replaced)")
+        self.stage, self.stop_phase, self._position = state.stage, state.stop_phase, state.position
+        return state
+
+    def improved(self, best: Proposal) -> None:
+        self._best = best
+        self._save()
+
+    def at(self, position: Position) -> None:
+        self._position = position
+        self._save()
+
+    def finished(self) -> None:
+        self.stage = FINISHED
+        self._save()
+
+    def _save(self) -> None:
+        save(self.path, ResumeState(
+            original_key=self.original.candidate.key, configuration=self.configuration, stage=self.stage,
+            best_ops=self._best.ops, stop_phase=self.stop_phase, position=self._position,
+            **_of_candidate(self._best.candidate),
+        ))

@@ -1,0 +1,67 @@
+"""Wrong-answer localisation through traced dispatches, on the real compiler and runtime."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+
+from oracles.base import OracleOptions
+from oracles.candidate import Candidate
+from oracles.numeric.dispatch_trace import parse_buffer_view, parse_trace
+from oracles.numeric.miscompile import Miscompile
+from reducer.search.wrong_value import trace_culprit
+
+LLVM_CPU = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu", "--iree-llvmcpu-target-cpu=generic"]
+DEMOTE_BF16 = ["--iree-global-opt-demote-contraction-inputs-type=bf16", "--iree-global-opt-demote-contraction-inputs-operations=matmul"]
+
+# The matmul (line 8) is wrong under DEMOTE_BF16; a Relu (maximumf with 0) follows it and hides
+# the negative half of the error. `%side` is a side branch that ends in its own result.
+MID_GRAPH = """
+func.func @main(%a: tensor<4x64xf32>, %b: tensor<64x8xf32>, %c: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %three = arith.constant dense<3.0> : tensor<4x64xf32>
+  %a3 = arith.divf %a, %three : tensor<4x64xf32>
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<4x8xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%empty : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %mm = linalg.matmul ins(%a3, %b : tensor<4x64xf32>, tensor<64x8xf32>) outs(%init : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %r = arith.maximumf %mm, %init : tensor<4x8xf32>
+  %s = arith.addf %r, %c : tensor<4x8xf32>
+  %e = math.tanh %s : tensor<4x8xf32>
+  %side = math.exp %c : tensor<4x8xf32>
+  return %e, %side : tensor<4x8xf32>, tensor<4x8xf32>
+}
+"""
+
+
+def test_a_traced_tensor_reads_back_with_its_shape_and_type():
+    assert parse_buffer_view("2x3xf32=[1 -2 3][4 5 6.5]").tolist() == [[1, -2, 3], [4, 5, 6.5]]
+    assert parse_buffer_view("f32=1.5").shape == ()
+    assert parse_buffer_view("3xi8=1 -2 3").dtype == np.int8
+    traced = parse_trace("EXEC @main=== e::d inputs ===\n2xf32=1 2\n\n=== e::d outputs ===\n2xf32=3 4\n")
+    assert [(d.name, d.inputs[0].tolist(), d.outputs[0].tolist()) for d in traced] == [("e::d", [1, 2], [3, 4])]
+
+
+def test_the_culprit_is_the_matmul_dispatch_though_a_relu_follows_it():
+    oracle = Miscompile(OracleOptions(pipeline_a=LLVM_CPU, pipeline_b=[*LLVM_CPU, *DEMOTE_BF16]))
+    culprit = trace_culprit(oracle, Candidate(MID_GRAPH))
+    assert not isinstance(culprit, str), culprit
+    assert "matmul" in culprit.name
+    assert culprit.fused and culprit.fused[0].line == 8  # the matmul's own line
+    assert not culprit.comparison.matches and culprit.comparison.examples
+
+
+def test_reduce_starts_from_the_wrong_op_and_reports_it(tmp_path):
+    src = tmp_path / "model.mlir"
+    src.write_text(MID_GRAPH)
+    argv = [
+        sys.executable, "-m", "reducer.cli", str(src), "--oracle=miscompile", "-j", "2",
+        "--pipeline-a", " ".join(LLVM_CPU), "--pipeline-b", " ".join([*LLVM_CPU, *DEMOTE_BF16]),
+    ]  # fmt: skip
+    result = subprocess.run(argv, capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "wrong value first computed by dispatch" in result.stderr
+    assert "input.mlir:8:" in result.stderr  # the line in the original
+    assert "localisation: ops" in result.stderr
+    assert "linalg.matmul" in (tmp_path / "model.reduced.mlir").read_text()
