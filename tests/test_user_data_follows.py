@@ -9,12 +9,19 @@ arguments must give them what the program computed there, without which the case
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from oracles import Candidate, OracleOptions
 from oracles.mlir import ir as irx
 from oracles.numeric.miscompile import Miscompile
-from oracles.numeric.user_data import INPUT, INTERMEDIATE, UserArray, UserData, attach, bind, unpack
+from oracles.numeric.user_data import (
+    INPUT,
+    INTERMEDIATE,
+    UserArray,
+    UserData,
+    attach,
+    bind,
+    unpack,
+)
 from reducer.passes.base import Proposal
 from reducer.passes.drop_unused_arguments import DropUnusedArguments
 from reducer.passes.replace_with_argument import ReplaceWithArgument
