@@ -61,8 +61,8 @@ ORACLE_FOR_KIND = {
 # No oracle pins a module that fails to run at one size of a dynamic dimension: kept unreduced.
 NOT_REDUCIBLE = {RUN_ERROR: "no oracle pins a runtime error at one dynamic size; the model and its sizes are saved"}
 # A mismatch where another pipeline got the reference's answer is first reduced as a
-# miscompile of the two (no reference needed per candidate); when the oracle's own seeded
-# inputs do not show it, or every pipeline was wrong, as a reference mismatch.
+# miscompile of the two (no reference needed per candidate), on the inputs that showed it; when
+# the two agree on them, or every pipeline was wrong, as a reference mismatch.
 MISCOMPILE = "miscompile"
 # A wrong answer's inputs, as the ONNX test-data layout, beside the finding's model.
 TEST_DATA_NAME = "test_data_set_0"
@@ -162,7 +162,7 @@ def reduce_finding(
     for oracle_name, agreeing in _oracles_for(finding, case):
         try:
             request = _request_for(finding, oracle_name, agreeing, model_path, jobs, compile_timeout_s, passes, time_budget_s, observer)
-            if data is not None and request.oracle.judges_onnx:  # the inputs that showed it, not the oracle's seeded ones
+            if data is not None:  # the inputs that showed it, not the oracle's seeded ones
                 request = dataclasses.replace(request, user_data=data)
             outcome = reduce_file(request)
             break

@@ -258,9 +258,6 @@ def _user_data(args: argparse.Namespace, oracle: str) -> UserData | None:
         return None
     if oracle not in DATA_ORACLES:
         raise UserError(f"--inputs / --expected-outputs are for --oracle={' or '.join(DATA_ORACLES)}, not {oracle}")
-    if oracle == "miscompile" and args.input.suffix == ".onnx":
-        raise UserError("--inputs with --oracle=miscompile needs MLIR: import the model first (iree-import-onnx), "
-                        "or judge the model against onnx.reference with --oracle=reference-mismatch")
     try:
         return read_sources(args.inputs, args.expected_outputs)
     except UserDataError as err:

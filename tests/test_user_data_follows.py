@@ -147,3 +147,36 @@ def test_a_fuzz_mismatch_finding_keeps_the_inputs_that_showed_it(tmp_path):
     for name, value in make_inputs(spec, 7).items():
         assert np.array_equal(bound[name], value)
     assert (tmp_path / TEST_DATA_NAME / "input_0.pb").is_file() and not (tmp_path / "model.onnx.data").exists()
+
+
+def _onnx_matmul_after_adds() -> bytes:
+    """The demoted-matmul case as an ONNX model (4x64 by 64x4 after two Adds), as a fuzz finding is."""
+    import onnx
+    from onnx import TensorProto, helper
+
+    f32 = TensorProto.FLOAT
+    nodes = [helper.make_node("Add", ["a", "a"], ["a2"]), helper.make_node("Add", ["b", "b"], ["b2"]),
+             helper.make_node("MatMul", ["a2", "b2"], ["y"])]
+    graph = helper.make_graph(nodes, "mm", [helper.make_tensor_value_info("a", f32, [4, 64]), helper.make_tensor_value_info("b", f32, [64, 4])],
+                              [helper.make_tensor_value_info("y", f32, [4, 4])])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]).SerializeToString()
+
+
+def test_an_onnx_miscompile_runs_on_the_users_data_and_writes_it(tmp_path, capsys):
+    """`miscompile --inputs` on an ONNX model: the imported program runs on the user's thirds
+    (bound by graph-input order; the seeded values show nothing), the reduction keeps the wrong
+    answer, and the printed commands read the written data."""
+    from reducer.cli import main
+
+    (tmp_path / "mm.onnx").write_bytes(_onnx_matmul_after_adds())
+    _, a, b = _users_data()
+    np.save(tmp_path / "a.npy", a)
+    np.save(tmp_path / "b.npy", b)
+    argv = [str(tmp_path / "mm.onnx"), "--oracle=miscompile", "-q", "--no-cache", "-o", str(tmp_path / "r.onnx"),
+            f"--pipeline-a={' '.join(LLVM_CPU)}", f"--pipeline-b={' '.join([*LLVM_CPU, *DEMOTE_BF16])}"]
+    assert main(argv) == 2
+    assert "agree" in capsys.readouterr().err
+    assert main([*argv, f"--inputs={tmp_path / 'a.npy'}", f"--inputs={tmp_path / 'b.npy'}"]) == 0, capsys.readouterr().err
+    summary = capsys.readouterr().out
+    assert "--input=@" in summary and "r.mlir.data/arg0.npy" in summary
+    assert np.load(tmp_path / "r.mlir.data" / "arg0.npy").dtype == np.float32

@@ -434,6 +434,29 @@ def _attach_onnx(candidate, user: UserData):
     return _with_data(candidate, arrays)
 
 
+def as_program_data(data: tuple[tuple[str, bytes], ...], model_bytes: bytes, seed: int) -> tuple[tuple[str, bytes], ...]:
+    """An ONNX candidate's data keyed as its imported program's (`in:argI`, `out:resultJ`):
+    iree-import-onnx keeps the graph's inputs and outputs in order, so an oracle that judges the
+    imported MLIR (`miscompile`) runs on the user's values, fitted to the candidate's shapes."""
+    if not has_inputs(data):
+        return ()
+    import onnx
+
+    from oracles.onnx import reference
+
+    model = onnx.load_from_string(model_bytes)
+    try:
+        values = inputs_for(data, reference.graph_inputs(model), seed)
+    except ValueError:
+        return ()
+    arrays = {f"{INPUT}arg{i}": np.asarray(value) for i, value in enumerate(values)}
+    stored = unpack(data)
+    for j, (name, _) in enumerate(reference.graph_outputs(model)):
+        if OUTPUT + name in stored:
+            arrays[f"{OUTPUT}result{j}"] = stored[OUTPUT + name]
+    return pack(arrays)
+
+
 def _with_data(candidate, arrays: dict[str, np.ndarray]):
     from dataclasses import replace
 

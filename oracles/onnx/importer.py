@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import re
 import shlex
+import tempfile
 from pathlib import Path
 
 from oracles.base import Oracle
 from oracles.candidate import Candidate
 from oracles.compiling.compile_failure import CompileError, Crash, Timeout
 from oracles.compiling.signature import error_signature, first_error, normalise
+from oracles.numeric.user_data import as_program_data
 from oracles.toolchain.tools import Limits, ProcessResult, find_tool, run_tool
 from oracles.toolchain.warm import WarmCompiler
 from oracles.verdict import Verdict
@@ -109,7 +111,11 @@ class ImportedOnnx(Oracle):
             return Verdict(False, "", "imports fine (the original failed in iree-import-onnx)", {"stage": "compile"})
         inner_dir = workdir / INNER_DIR
         inner_dir.mkdir()
-        return self.inner.observe(Candidate(text, candidate.flags), inner_dir)
+        return self.inner.observe(self._imported(candidate, text), inner_dir)
+
+    def _imported(self, candidate: Candidate, text: str) -> Candidate:
+        """The imported program, carrying the model's data keyed by argument position."""
+        return Candidate(text, candidate.flags, data=as_program_data(candidate.data, candidate.binary, self.options.seed))
 
     def _import_failure(self, result: ProcessResult) -> Verdict:
         signature = import_signature(result)
@@ -156,7 +162,12 @@ class ImportedOnnx(Oracle):
         head = shlex.join(imported)
         if is_import_failure(self.reference):
             return head
-        return f"{head} && {self.inner.reproduce_command(Candidate('', candidate.flags), mlir)}"
+        imported_text = ""
+        if candidate.data and candidate.binary is not None:  # the inner command binds data to the program's arguments
+            with tempfile.TemporaryDirectory(prefix="iree-reduce-import-") as scratch:
+                imported_text = import_model(candidate.binary, Path(scratch), self.options.limits, self.options.opset_version)[0] or ""
+        program = self._imported(candidate, imported_text) if imported_text else Candidate("", candidate.flags)
+        return f"{head} && {self.inner.reproduce_command(program, mlir)}"
 
 
 def onnx_oracle(oracle: Oracle) -> Oracle:
