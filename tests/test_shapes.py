@@ -53,6 +53,19 @@ def test_channel_class_moves_input_and_weight_together():
     assert [d.dim_value for d in resized.graph.output[0].type.tensor_type.shape.dim] == [1, 3, 10, 12]
 
 
+def test_indices_and_shapes_fed_by_the_user_keep_their_size():
+    """Gather's indices and Reshape's shape are values with meaning: no dimension of theirs is
+    offered for shrinking (the data they carry is kept, never cut), while the data tensor's are."""
+    i64, f32 = TensorProto.INT64, TensorProto.FLOAT
+    nodes = [helper.make_node("Gather", ["data", "idx"], ["g"]), helper.make_node("Reshape", ["g", "shape"], ["y"])]
+    inputs = [helper.make_tensor_value_info("data", f32, [8, 6]), helper.make_tensor_value_info("idx", i64, [3, 2]),
+              helper.make_tensor_value_info("shape", i64, [2])]
+    graph = helper.make_graph(nodes, "g", inputs, [helper.make_tensor_value_info("y", f32, [6, 6])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    shrinkable = {place[0] for d in dimensions(model) for place in d.places}
+    assert shrinkable == {"data"}
+
+
 def test_kernel_shrink_fixes_kernel_shape_and_pads():
     model = conv_model(channels=4, kernel=3, pads=(1, 1, 1, 1))
     resized = resize(model, by_key(model, "size 3"), 1)

@@ -151,7 +151,6 @@ def test_a_fuzz_mismatch_finding_keeps_the_inputs_that_showed_it(tmp_path):
 
 def _onnx_matmul_after_adds() -> bytes:
     """The demoted-matmul case as an ONNX model (4x64 by 64x4 after two Adds), as a fuzz finding is."""
-    import onnx
     from onnx import TensorProto, helper
 
     f32 = TensorProto.FLOAT

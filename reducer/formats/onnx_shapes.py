@@ -47,11 +47,29 @@ def _constant_tensors(model: onnx.ModelProto) -> dict[str, onnx.TensorProto]:
     return found
 
 
+# Operand slots that hold indices, shapes, axes, pads or counts (op type -> input positions):
+# a graph input fed into one keeps its size, and so its values (cutting them changes meaning).
+_INDEX_SLOTS = {
+    "Gather": (1,), "GatherElements": (1,), "GatherND": (1,), "ScatterElements": (1,), "ScatterND": (1,),
+    "Reshape": (1,), "Expand": (1,), "Tile": (1,), "Slice": (1, 2, 3, 4), "Pad": (1, 3), "Resize": (1, 2, 3),
+    "TopK": (1,), "OneHot": (0, 1), "Unsqueeze": (1,), "Squeeze": (1,), "Split": (1,), "CumSum": (1,),
+    "ConstantOfShape": (0,), "Range": (0, 1, 2), "ReduceSum": (1,), "ReduceMean": (1,), "ReduceMax": (1,),
+    "ReduceMin": (1,), "ReduceProd": (1,),
+}
+
+
+def index_inputs(model: onnx.ModelProto) -> set[str]:
+    """Tensors the graph uses as indices, shapes, axes or counts."""
+    return {node.input[slot] for node in model.graph.node
+            for slot in _INDEX_SLOTS.get(node.op_type, ()) if slot < len(node.input) and node.input[slot]}
+
+
 def _input_shapes(model: onnx.ModelProto) -> dict[str, list[int]]:
     constants = _constant_tensors(model)
+    indices = index_inputs(model)
     shapes = {}
     for value in model.graph.input:
-        if value.name in constants:
+        if value.name in constants or value.name in indices:
             continue
         dims = value.type.tensor_type.shape.dim
         if all(d.HasField("dim_value") for d in dims):
@@ -65,8 +83,9 @@ def places(model: onnx.ModelProto) -> dict[Place, int]:
     for name, dims in _input_shapes(model).items():
         for axis, size in enumerate(dims):
             found[(name, axis)] = size
+    indices = index_inputs(model)
     for name, tensor in _constant_tensors(model).items():
-        if not _is_shape_data(tensor):
+        if not _is_shape_data(tensor) and name not in indices:
             for axis, size in enumerate(tensor.dims):
                 found[(name, axis)] = size
     return found
