@@ -34,7 +34,8 @@ from reducer.search.localize import (
 )
 from reducer.search.problem import ReductionProblem
 from reducer.search.wrong_value import ORACLES as WRONG_VALUE_ORACLES
-from reducer.search.wrong_value import localize_wrong_value
+from reducer.search.wrong_value import localize_wrong_value, wrong_dispatch_path
+from reducer.search.wrong_value import write_test as write_wrong_value_test
 from reducer.storage.atomic import write_atomically
 from reducer.storage.resume_state import (
     FINISHED,
@@ -225,7 +226,12 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
             observer.phase("localising the failure")
             located = localize(problem)
             if located.site is None and oracle.name in WRONG_VALUE_ORACLES:
-                located, wrong_value = localize_wrong_value(problem)
+                located, wrong_value = localize_wrong_value(problem, request.input_path.name)
+                if wrong_value is not None and located.start is not None:
+                    observer.phase("writing the dispatch-level test")
+                    test = write_wrong_value_test(problem.oracle, wrong_value, located.start, wrong_dispatch_path(request.output_path))
+                    request.log(f"localisation: dispatch-level test in {test.directory}: "
+                                f"{'reproduces alone' if test.reproduces else 'does NOT reproduce alone'} ({test.detail})")
         if located.start is not None:
             problem.incorporate(located.start)
         if checkpoints.stage == LOCALISING:

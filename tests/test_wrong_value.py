@@ -35,6 +35,23 @@ func.func @main(%a: tensor<4x64xf32>, %b: tensor<64x8xf32>, %c: tensor<4x8xf32>)
 """
 
 
+# The same matmul on a side branch: the main path (a Clip of the scaled input, then tanh) is right,
+# the side branch's matmul (line 9) feeds a Relu and ends in the second result.
+SIDE_BRANCH = """
+func.func @main(%a: tensor<4x64xf32>, %b: tensor<64x8xf32>) -> (tensor<4x64xf32>, tensor<4x8xf32>) {
+  %three = arith.constant dense<3.0> : tensor<4x64xf32>
+  %a3 = arith.divf %a, %three : tensor<4x64xf32>
+  %main = math.tanh %a3 : tensor<4x64xf32>
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<4x8xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%empty : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %mm = linalg.matmul ins(%a3, %b : tensor<4x64xf32>, tensor<64x8xf32>) outs(%init : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %r = arith.maximumf %mm, %init : tensor<4x8xf32>
+  return %main, %r : tensor<4x64xf32>, tensor<4x8xf32>
+}
+"""
+
+
 def test_a_traced_tensor_reads_back_with_its_shape_and_type():
     assert parse_buffer_view("2x3xf32=[1 -2 3][4 5 6.5]").tolist() == [[1, -2, 3], [4, 5, 6.5]]
     assert parse_buffer_view("f32=1.5").shape == ()
@@ -52,6 +69,13 @@ def test_the_culprit_is_the_matmul_dispatch_though_a_relu_follows_it():
     assert not culprit.comparison.matches and culprit.comparison.examples
 
 
+def test_the_culprit_on_a_side_branch_is_named():
+    oracle = Miscompile(OracleOptions(pipeline_a=LLVM_CPU, pipeline_b=[*LLVM_CPU, *DEMOTE_BF16]))
+    culprit = trace_culprit(oracle, Candidate(SIDE_BRANCH))
+    assert not isinstance(culprit, str), culprit
+    assert "matmul" in culprit.name and culprit.fused[0].line == 9
+
+
 def test_reduce_starts_from_the_wrong_op_and_reports_it(tmp_path):
     src = tmp_path / "model.mlir"
     src.write_text(MID_GRAPH)
@@ -62,6 +86,16 @@ def test_reduce_starts_from_the_wrong_op_and_reports_it(tmp_path):
     result = subprocess.run(argv, capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr[-2000:]
     assert "wrong value first computed by dispatch" in result.stderr
-    assert "input.mlir:8:" in result.stderr  # the line in the original
+    assert "model.mlir:8:" in result.stderr  # the line in the user's file
     assert "localisation: ops" in result.stderr
     assert "linalg.matmul" in (tmp_path / "model.reduced.mlir").read_text()
+    # The dispatch-level test: the matmul alone, its captured inputs and expected outputs; the
+    # printed commands, run as they are, fail on the demoting pipeline.
+    test = tmp_path / "model.reduced.mlir.wrong-dispatch"
+    assert "reproduces the wrong answer alone" in result.stdout
+    assert "linalg.matmul" in (test / "test.mlir").read_text() and (test / "input_0.npy").is_file()
+    compile_line, run_line = (line.split("&& ", 1)[1].rstrip(")") for line in result.stdout.splitlines()
+                              if line.strip().startswith(f"(cd {test} && "))
+    assert subprocess.run(compile_line, shell=True, cwd=test, check=False).returncode == 0
+    ran = subprocess.run(run_line, shell=True, cwd=test, capture_output=True, text=True, check=False)
+    assert ran.returncode != 0 and "[FAILED] result[0]" in ran.stdout + ran.stderr

@@ -1,10 +1,13 @@
 """Wrong-answer localisation: the op that computes a wrong value, before any ddmin.
 
 For `miscompile` both pipelines compile with dispatch tracing and run once on the same inputs
-(two runs); the culprit is the first dispatch of pipeline B whose inputs agree with pipeline A's
-while its outputs do not (oracles/numeric/dispatch_trace.py). Its source ops, cut out of the
-program with every other input a function argument fed the values the reference run captured
-there, are the first candidate, as `compile-error` localisation does for an error's op.
+(two runs); the culprit is the first dispatch of the wrong pipeline whose inputs agree with the
+reference pipeline's while its outputs do not (oracles/numeric/dispatch_trace.py). The reference
+is pipeline A, or B when B is the reference pipeline that `--expected-outputs` brings. The
+culprit's source ops, cut out of the program with every other input a function argument fed the
+values the reference run captured there, are the first candidate, as `compile-error`
+localisation does for an error's op, and are written as a dispatch-level test that runs alone
+(oracles/numeric/dispatch_test.py).
 """
 
 from __future__ import annotations
@@ -16,11 +19,13 @@ import numpy as np
 
 from oracles.candidate import Candidate
 from oracles.mlir.locations import FailureSite
+from oracles.numeric import reference_pipeline
 from oracles.numeric.arrays import (
     entry_function,
     looks_quantized,
     reduction_length_hint,
 )
+from oracles.numeric.dispatch_test import DispatchTest, write_dispatch_test
 from oracles.numeric.dispatch_trace import (
     WrongDispatch,
     first_wrong_dispatch,
@@ -41,22 +46,31 @@ class WrongValue:
 
     culprit: WrongDispatch
     runs: int
+    test: DispatchTest | None = None  # the culprit alone, with its data (written after localisation)
+    source_name: str = ""  # the user's file, named in the source locations instead of a scratch copy
 
     def report(self, limit: int = 5) -> list[str]:
         """Lines for the log and the summary: dispatch, source ops, differing elements."""
         c = self.culprit
-        where = ", ".join(map(str, c.fused[:3])) or "no source location"
+        where = ", ".join(f"{self.source_name or loc.file}:{loc.line}:{loc.col}" for loc in c.fused[:3]) or "no source location"
         lines = [
             f"wrong value first computed by dispatch {c.position + 1} of {c.dispatches}: {c.name}",
             f"  its source ops: {where}" + (f" (+{len(c.fused) - 3} more)" if len(c.fused) > 3 else ""),
             f"  inputs agree with the reference; outputs: {c.comparison.description}",
         ]
         lines += [f"  {example}" for example in c.comparison.examples[:limit]]
+        if self.test is not None and self.test.commands:
+            verdict = "reproduces the wrong answer alone" if self.test.reproduces else "does NOT reproduce alone"
+            lines.append(f"dispatch-level test in {self.test.directory} {verdict}: {self.test.detail}")
+            lines += [f"  (cd {self.test.directory} && {command})" for command in self.test.commands]
+        elif self.test is not None:
+            lines.append(f"no dispatch-level test: {self.test.detail}")
         return lines
 
 
-def localize_wrong_value(problem: ReductionProblem) -> tuple[Localization, WrongValue | None]:
-    """Traces both pipelines once, names the culprit dispatch, tries its ops alone first."""
+def localize_wrong_value(problem: ReductionProblem, source_name: str = "") -> tuple[Localization, WrongValue | None]:
+    """Traces both pipelines once, names the culprit dispatch, tries its ops alone first;
+    `source_name` is the user's file, which the report's source locations name."""
     original, log = problem.original, problem.log
     oracle = problem.oracle
     candidate = original.candidate
@@ -66,7 +80,7 @@ def localize_wrong_value(problem: ReductionProblem) -> tuple[Localization, Wrong
     if isinstance(found, str):
         log(f"localisation: {found}; full reduction")
         return Localization(None), None
-    wrong = WrongValue(found, 2)
+    wrong = WrongValue(found, 2, source_name=source_name)
     for line in wrong.report():
         log(f"localisation: {line}")
     if not found.fused:
@@ -81,17 +95,44 @@ def localize_wrong_value(problem: ReductionProblem) -> tuple[Localization, Wrong
     return result, wrong
 
 
+def wrong_dispatch_path(output: Path) -> Path:
+    """Where the dispatch-level test of the result at `output` goes: `OUTPUT.wrong-dispatch/`."""
+    return Path(f"{output}.wrong-dispatch")
+
+
+def write_test(oracle, wrong: WrongValue, start: Proposal, directory: Path) -> DispatchTest:
+    """The localised program (the culprit's ops, fed captured values) as a test that runs alone."""
+    candidate = start.candidate
+    _, args, _ = entry_function(candidate.text)
+    inputs = program_inputs(candidate.data, args, oracle.options.seed)
+    right, wrong_side = _sides(oracle)
+    wrong.test = write_dispatch_test(
+        candidate, inputs, oracle.pipeline_flags(right, candidate.flags), oracle.pipeline_flags(wrong_side, candidate.flags),
+        directory, oracle.options.limits, reduction_length_hint(candidate.text), looks_quantized(candidate.text),
+    )
+    return wrong.test
+
+
+def _sides(oracle) -> tuple[str, str]:
+    """(the pipeline that computes right, the one that computes wrong): A is the reference unless
+    B is the reference pipeline that --expected-outputs brings."""
+    if tuple(oracle.options.pipeline_b) == reference_pipeline.FLAGS:
+        return "b", "a"
+    return "a", "b"
+
+
 def trace_culprit(oracle, candidate: Candidate) -> WrongDispatch | str:
-    """Both pipelines traced on the oracle's inputs; the first wrong dispatch of pipeline B (the
-    oracle compares B's outputs against A's), or why not."""
+    """Both pipelines traced on the oracle's inputs; the first wrong dispatch of the wrong
+    pipeline, or why not."""
     try:
         function, args, results = entry_function(candidate.text)
         inputs = program_inputs(candidate.data, args, oracle.options.seed)
     except ValueError as err:
         return f"cannot run the program: {err}"
     traces = []
+    right, wrong = _sides(oracle)
     with scratch_dir() as tmp:
-        for which in ("a", "b"):
+        for which in (wrong, right):
             workdir = Path(tmp) / which
             workdir.mkdir()
             flags = oracle.pipeline_flags(which, candidate.flags)
@@ -100,7 +141,7 @@ def trace_culprit(oracle, candidate: Candidate) -> WrongDispatch | str:
                 return f"pipeline {which.upper()}: {traced}"
             traces.append(traced)
     tolerance = {"reduction_length": reduction_length_hint(candidate.text), "quantized": looks_quantized(candidate.text)}
-    return first_wrong_dispatch(traces[1], traces[0], **tolerance)
+    return first_wrong_dispatch(traces[0], traces[1], **tolerance)
 
 
 def _with_captured(proposal: Proposal, culprit: WrongDispatch) -> Proposal:

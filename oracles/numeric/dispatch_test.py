@@ -1,0 +1,110 @@
+"""A dispatch-level numerical test: the program that computes a wrong value, alone, with its data.
+
+Localisation (reducer/search/wrong_value.py) cuts the culprit dispatch's source ops out of the
+program as a function of their own, fed the values the reference run captured there. This
+writes that function as a test an IREE engineer runs by itself: `test.mlir`, its inputs
+`input_I.npy` and the reference pipeline's outputs `expected_J.npy`, and the `iree-compile` +
+`iree-run-module --expected_output=` commands that fail on the wrong pipeline; then runs those
+commands once to say whether the test reproduces the wrong answer alone.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from oracles.candidate import Candidate
+from oracles.compiling.signature import first_error
+from oracles.numeric.arrays import entry_function, write_array
+from oracles.numeric.compare import tolerance_for
+from oracles.numeric.run import RUN_DEVICE, run_module
+from oracles.toolchain.tools import (
+    Limits,
+    compile_candidate,
+    find_tool,
+    run_tool,
+    scratch_dir,
+)
+
+PROGRAM_NAME = "test.mlir"
+MODULE_NAME = "wrong.vmfb"
+_THRESHOLD_FLAGS = {np.dtype(np.float32): "--expected_f32_threshold", np.dtype(np.float16): "--expected_f16_threshold",
+                    np.dtype(np.float64): "--expected_f64_threshold"}
+
+
+@dataclass
+class DispatchTest:
+    directory: Path
+    commands: list[str] = field(default_factory=list)  # run in `directory`
+    reproduces: bool = False  # the run command fails with the wrong pipeline's output
+    detail: str = ""  # what the run printed ([FAILED] result[0]: ...) or why no test was written
+
+
+def write_dispatch_test(
+    program: Candidate,
+    inputs: Sequence[np.ndarray | np.generic],
+    right_flags: Sequence[str],
+    wrong_flags: Sequence[str],
+    directory: Path,
+    limits: Limits,
+    reduction_length: int = 1,
+    quantized: bool = False,
+) -> DispatchTest:
+    """Writes the test into `directory` and checks it: the right pipeline gives the expected
+    outputs, the wrong one's module is run against them by the printed command."""
+    directory = directory.resolve()  # the tools run with their own working directories
+    directory.mkdir(parents=True, exist_ok=True)
+    test = DispatchTest(directory)
+    try:
+        function, _, result_types = entry_function(program.text)
+    except ValueError as err:
+        test.detail = f"cannot run the cut-out program: {err}"
+        return test
+    (directory / PROGRAM_NAME).write_text(program.text)
+    with scratch_dir() as right_dir:
+        compiled = compile_candidate(Candidate(program.text, ()), list(right_flags), Path(right_dir), limits, "right.vmfb")
+        if not compiled.ok:
+            test.detail = f"the reference pipeline fails to compile it: {first_error(compiled.process.stderr)}"
+            return test
+        expected = run_module(compiled.output, function, inputs, right_dir, limits, result_types=result_types)
+    if isinstance(expected, str):
+        test.detail = f"the reference pipeline fails to run it: {expected}"
+        return test
+    input_flags = []
+    for i, value in enumerate(inputs):
+        name = f"input_{i}.npy"
+        write_array(np.asarray(value), directory / name)
+        input_flags.append(f"--input=@{name}")
+    expected_flags = []
+    for j, value in enumerate(expected):
+        name = f"expected_{j}.npy"
+        np.save(directory / name, value)
+        expected_flags.append(f"--expected_output=@{name}")
+    compile_argv = ["iree-compile", *wrong_flags, PROGRAM_NAME, "-o", MODULE_NAME]
+    run_argv = ["iree-run-module", f"--device={RUN_DEVICE}", f"--module={MODULE_NAME}", f"--function={function}",
+                *input_flags, *expected_flags, *_tolerance_flags(expected, reduction_length, quantized)]
+    test.commands = [shlex.join(compile_argv), shlex.join(run_argv)]
+    built = run_tool([find_tool("iree-compile"), *compile_argv[1:]], limits, cwd=str(directory))
+    if built.returncode != 0:
+        test.detail = f"the wrong pipeline fails to compile it: {first_error(built.stderr)}"
+        return test
+    ran = run_tool([find_tool("iree-run-module"), *run_argv[1:]], limits, cwd=str(directory))
+    printed = ran.stdout + ran.stderr
+    failed = [line.strip() for line in printed.splitlines() if line.startswith("[FAILED]")]
+    test.reproduces = ran.returncode != 0 and bool(failed)
+    test.detail = failed[0] if failed else (first_error(printed) or "all outputs match the expected values")
+    return test
+
+
+def _tolerance_flags(expected: Sequence[np.ndarray], reduction_length: int, quantized: bool) -> list[str]:
+    """The oracle's own tolerance for the expected outputs' float types, as iree-run-module flags."""
+    flags, rtol = [], 0.0
+    for dtype in sorted({np.asarray(v).dtype for v in expected if np.asarray(v).dtype in _THRESHOLD_FLAGS}, key=str):
+        atol, dtype_rtol = tolerance_for(dtype, reduction_length, quantized)
+        flags.append(f"{_THRESHOLD_FLAGS[dtype]}={atol:.3g}")
+        rtol = max(rtol, dtype_rtol)
+    return [*flags, f"--expected_rtol={rtol:.3g}"] if flags else flags
