@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from oracles.base import OracleOptions
 from oracles.candidate import Candidate
@@ -99,3 +100,53 @@ def test_reduce_starts_from_the_wrong_op_and_reports_it(tmp_path):
     assert subprocess.run(compile_line, shell=True, cwd=test, check=False).returncode == 0
     ran = subprocess.run(run_line, shell=True, cwd=test, capture_output=True, text=True, check=False)
     assert ran.returncode != 0 and "[FAILED] result[0]" in ran.stdout + ran.stderr
+
+
+def _qlinearmatmul_model(side_branch: bool) -> bytes:
+    """x (1x4x8) * 2 -> QuantizeLinear -> batched QLinearMatMul (non-zero zero points, which IREE
+    3.13 ignores) -> DequantizeLinear -> Relu; mid-graph the Relu feeds a Mul and the only output,
+    on a side branch it is a second output beside a right Tanh."""
+    from onnx import TensorProto, helper, numpy_helper
+
+    rng = np.random.default_rng(2)
+    consts = [numpy_helper.from_array(np.asarray(v, dtype=t), n) for n, v, t in (
+        ("two", 2.0, np.float32), ("s", 0.25, np.float32), ("z", 3, np.uint8), ("w", rng.integers(0, 256, size=(1, 8, 8)), np.uint8),
+        ("ws", 0.004, np.float32), ("wz", 131, np.uint8), ("ys", 0.5, np.float32), ("yz", 127, np.uint8), ("half", 0.5, np.float32))]
+    nodes = [
+        helper.make_node("Mul", ["x", "two"], ["x2"]),
+        helper.make_node("QuantizeLinear", ["x2", "s", "z"], ["q"]),
+        helper.make_node("QLinearMatMul", ["q", "s", "z", "w", "ws", "wz", "ys", "yz"], ["qy"]),
+        helper.make_node("DequantizeLinear", ["qy", "ys", "yz"], ["dy"]),
+        helper.make_node("Relu", ["dy"], ["r"]),
+    ]
+    f32 = TensorProto.FLOAT
+    if side_branch:
+        nodes.append(helper.make_node("Tanh", ["x2"], ["main"]))
+        outputs = [helper.make_tensor_value_info("main", f32, [1, 4, 8]), helper.make_tensor_value_info("r", f32, [1, 4, 8])]
+    else:
+        nodes.append(helper.make_node("Mul", ["r", "half"], ["y"]))
+        outputs = [helper.make_tensor_value_info("y", f32, [1, 4, 8])]
+    graph = helper.make_graph(nodes, "qmm", [helper.make_tensor_value_info("x", f32, [1, 4, 8])], outputs, consts)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)]).SerializeToString()
+
+
+@pytest.mark.parametrize("side_branch", [False, True], ids=["mid-graph", "side-branch"])
+def test_an_onnx_models_wrong_node_is_named_against_onnx_reference(side_branch):
+    """One traced IREE run and one onnx.reference run name the QLinearMatMul, whether a Relu and
+    a Mul follow it or it sits on a side branch; its nodes cut out keep the wrong answer."""
+    import onnx
+
+    from oracles.numeric.reference_mismatch import ReferenceMismatch
+    from reducer.search.wrong_node import cut_to_nodes, trace_wrong_node
+
+    binary = _qlinearmatmul_model(side_branch)
+    oracle = ReferenceMismatch(OracleOptions())
+    original = Candidate("qmm", (), ".onnx", binary)
+    assert oracle.judge(original).interesting
+    found = trace_wrong_node(oracle, original)
+    assert not isinstance(found, str), found
+    model = onnx.load_from_string(binary)
+    assert model.graph.node[found.root].op_type == "QLinearMatMul"
+    cut = cut_to_nodes(original, found)
+    assert cut is not None and cut.ops < len(model.graph.node)
+    assert oracle.judge(cut.candidate).interesting

@@ -47,15 +47,17 @@ class DispatchTest:
 def write_dispatch_test(
     program: Candidate,
     inputs: Sequence[np.ndarray | np.generic],
-    right_flags: Sequence[str],
     wrong_flags: Sequence[str],
     directory: Path,
     limits: Limits,
+    *,
+    right_flags: Sequence[str] | None = None,
+    expected: Sequence[np.ndarray] | None = None,
     reduction_length: int = 1,
     quantized: bool = False,
 ) -> DispatchTest:
-    """Writes the test into `directory` and checks it: the right pipeline gives the expected
-    outputs, the wrong one's module is run against them by the printed command."""
+    """Writes the test into `directory` and checks it: the expected outputs are given (onnx.reference's)
+    or computed by the right pipeline; the wrong one's module is run against them by the printed command."""
     directory = directory.resolve()  # the tools run with their own working directories
     directory.mkdir(parents=True, exist_ok=True)
     test = DispatchTest(directory)
@@ -65,15 +67,12 @@ def write_dispatch_test(
         test.detail = f"cannot run the cut-out program: {err}"
         return test
     (directory / PROGRAM_NAME).write_text(program.text)
-    with scratch_dir() as right_dir:
-        compiled = compile_candidate(Candidate(program.text, ()), list(right_flags), Path(right_dir), limits, "right.vmfb")
-        if not compiled.ok:
-            test.detail = f"the reference pipeline fails to compile it: {first_error(compiled.process.stderr)}"
+    if expected is None:
+        computed = _run_right(program, inputs, right_flags or [], function, result_types, limits)
+        if isinstance(computed, str):
+            test.detail = computed
             return test
-        expected = run_module(compiled.output, function, inputs, right_dir, limits, result_types=result_types)
-    if isinstance(expected, str):
-        test.detail = f"the reference pipeline fails to run it: {expected}"
-        return test
+        expected = computed
     input_flags = []
     for i, value in enumerate(inputs):
         name = f"input_{i}.npy"
@@ -108,3 +107,13 @@ def _tolerance_flags(expected: Sequence[np.ndarray], reduction_length: int, quan
         flags.append(f"{_THRESHOLD_FLAGS[dtype]}={atol:.3g}")
         rtol = max(rtol, dtype_rtol)
     return [*flags, f"--expected_rtol={rtol:.3g}"] if flags else flags
+
+
+def _run_right(program: Candidate, inputs, right_flags: Sequence[str], function: str, result_types, limits: Limits) -> list[np.ndarray] | str:
+    """The reference pipeline's outputs of the program, or why there are none."""
+    with scratch_dir() as right_dir:
+        compiled = compile_candidate(Candidate(program.text, ()), list(right_flags), Path(right_dir), limits, "right.vmfb")
+        if not compiled.ok:
+            return f"the reference pipeline fails to compile it: {first_error(compiled.process.stderr)}"
+        ran = run_module(compiled.output, function, inputs, right_dir, limits, result_types=result_types)
+    return ran if not isinstance(ran, str) else f"the reference pipeline fails to run it: {ran}"

@@ -71,6 +71,12 @@ class Evaluator:
         self.stats = EvaluationStats()
         self._lock = threading.RLock()  # a call already done runs its callback inside submit
 
+    def forget(self) -> None:
+        """Drops this run's remembered verdicts: they were judged against another pin (the disk
+        store keys on the oracle's configuration, so it needs no forgetting)."""
+        with self._lock:
+            self.cache.clear()
+
     def out_of_time(self) -> bool:
         return self.deadline is not None and time.monotonic() > self.deadline
 

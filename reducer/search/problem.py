@@ -85,7 +85,24 @@ class ReductionProblem:
         verdict = self.judge(self.original.candidate)
         if verdict.interesting:
             self.calibration = verdict
+            self._uncalibrated = self.oracle
             self._evaluator.oracle = self.oracle.calibrated(verdict)
+        return verdict
+
+    def pin_to_source(self, source: Proposal) -> Verdict | None:
+        """Pins the oracle to the wrong answer of `source`, the op a wrong-value localisation traced
+        the original's wrong answer to (its inputs right, its output wrong): a later Relu can turn
+        the op's wrong signs into the original's wrong magnitudes, so the op alone is wrong its own
+        way. The verdict (uncached, unpinned) when `source` is wrong, else None and nothing changes."""
+        unpinned = getattr(self, "_uncalibrated", None)
+        if unpinned is None:
+            return None
+        verdict = self._fresh(unpinned, source.candidate)
+        if not verdict.interesting:
+            return None
+        self.calibration = verdict
+        self._evaluator.oracle = unpinned.calibrated(verdict)
+        self._evaluator.forget()
         return verdict
 
     def stop_early(self, phase: str) -> bool:

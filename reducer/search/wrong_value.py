@@ -12,10 +12,11 @@ localisation does for an error's op, and are written as a dispatch-level test th
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
+import onnx
 
 from oracles.candidate import Candidate
 from oracles.mlir.locations import FailureSite
@@ -36,8 +37,9 @@ from oracles.toolchain.tools import scratch_dir
 from reducer.passes.base import Proposal
 from reducer.search.localize import Localization, _counting, _cut_down
 from reducer.search.problem import ReductionProblem
+from reducer.search.wrong_node import cut_to_nodes, trace_wrong_node, write_node_test
 
-ORACLES = ("miscompile",)
+ORACLES = ("miscompile", "reference-mismatch")  # the second on ONNX models (reducer/search/wrong_node.py)
 
 
 @dataclass
@@ -48,6 +50,7 @@ class WrongValue:
     runs: int
     test: DispatchTest | None = None  # the culprit alone, with its data (written after localisation)
     source_name: str = ""  # the user's file, named in the source locations instead of a scratch copy
+    nodes: list[str] = field(default_factory=list)  # ONNX: the culprit's nodes, "output (OpType)", root first
 
     def report(self, limit: int = 5) -> list[str]:
         """Lines for the log and the summary: dispatch, source ops, differing elements."""
@@ -55,7 +58,8 @@ class WrongValue:
         where = ", ".join(f"{self.source_name or loc.file}:{loc.line}:{loc.col}" for loc in c.fused[:3]) or "no source location"
         lines = [
             f"wrong value first computed by dispatch {c.position + 1} of {c.dispatches}: {c.name}",
-            f"  its source ops: {where}" + (f" (+{len(c.fused) - 3} more)" if len(c.fused) > 3 else ""),
+            f"  its source node: {self.nodes[0]}" + (f" (with {', '.join(self.nodes[1:4])})" if len(self.nodes) > 1 else "")
+            if self.nodes else f"  its source ops: {where}" + (f" (+{len(c.fused) - 3} more)" if len(c.fused) > 3 else ""),
             f"  inputs agree with the reference; outputs: {c.comparison.description}",
         ]
         lines += [f"  {example}" for example in c.comparison.examples[:limit]]
@@ -74,8 +78,10 @@ def localize_wrong_value(problem: ReductionProblem, source_name: str = "") -> tu
     original, log = problem.original, problem.log
     oracle = problem.oracle
     candidate = original.candidate
-    if oracle.name not in ORACLES or candidate.binary is not None:
+    if oracle.name not in ORACLES or (candidate.binary is not None) != oracle.judges_onnx:
         return Localization(None), None
+    if candidate.binary is not None:
+        return _localize_onnx(problem)
     found = trace_culprit(oracle, candidate)
     if isinstance(found, str):
         log(f"localisation: {found}; full reduction")
@@ -87,12 +93,54 @@ def localize_wrong_value(problem: ReductionProblem, source_name: str = "") -> tu
         return Localization(None), wrong
     site = FailureSite(found.fused[:1], found.fused[1:])
     result = Localization(site)
-    proposals = _counting((_with_captured(p, found) for p in problem.edit(_cut_down, original, site, candidate.suffix, fallback=[])), result)
-    result.start = problem.first_interesting(proposals)
+    _start_from(problem, [_with_captured(p, found) for p in problem.edit(_cut_down, original, site, candidate.suffix, fallback=[])], result)
     wrong.runs += result.tried
     if result.start is not None:
         log(f"localisation: ops {original.ops} -> {result.start.ops} in {result.tried} candidates ({wrong.runs} program runs)")
     return result, wrong
+
+
+def _localize_onnx(problem: ReductionProblem) -> tuple[Localization, WrongValue | None]:
+    """An ONNX model against onnx.reference: one traced IREE run and one reference run name the
+    culprit dispatch and its nodes; those nodes alone, fed the reference's values, come first."""
+    original, log = problem.original, problem.log
+    found = trace_wrong_node(problem.oracle, original.candidate)
+    if isinstance(found, str):
+        log(f"localisation: {found}; full reduction")
+        return Localization(None), None
+    model = onnx.load_from_string(original.candidate.binary)
+    names = [f"{model.graph.node[i].output[0]} ({model.graph.node[i].op_type})" for i in found.nodes]
+    root = next((n for n in names if n.endswith(f"({_root_type(found, model)})")), names[-1])
+    wrong = WrongValue(found.dispatch, 2, nodes=[root, *(n for n in names if n != root)])
+    for line in wrong.report():
+        log(f"localisation: {line}")
+    result = Localization(None)
+    cut = cut_to_nodes(original.candidate, found)
+    _start_from(problem, [cut] if cut is not None else [], result)
+    wrong.runs += result.tried
+    if result.start is not None:
+        log(f"localisation: nodes {original.ops} -> {result.start.ops} in {result.tried} candidates ({wrong.runs} program runs)")
+    else:
+        log(f"localisation: the culprit's nodes alone are not wrong ({result.tried} candidates); full reduction")
+    return result, wrong
+
+
+def _start_from(problem: ReductionProblem, proposals: list[Proposal], result: Localization) -> None:
+    """The first cut that keeps the original's wrong answer; else the first that is wrong its own
+    way (the culprit before a Relu that reshaped its error), to which the problem is then pinned."""
+    result.start = problem.first_interesting(_counting(proposals, result))
+    if result.start is not None or not proposals:
+        return
+    result.tried += 1
+    pinned = problem.pin_to_source(proposals[0])
+    if pinned is not None:
+        result.start = proposals[0]
+        problem.log(f"localisation: the culprit alone is wrong its own way, pinned from now on: {pinned.detail}")
+
+
+def _root_type(found, model) -> str:
+    """The op type of the dispatch's root: the node on its first source line."""
+    return model.graph.node[found.root].op_type if found.root is not None else ""
 
 
 def wrong_dispatch_path(output: Path) -> Path:
@@ -103,12 +151,16 @@ def wrong_dispatch_path(output: Path) -> Path:
 def write_test(oracle, wrong: WrongValue, start: Proposal, directory: Path) -> DispatchTest:
     """The localised program (the culprit's ops, fed captured values) as a test that runs alone."""
     candidate = start.candidate
+    if candidate.binary is not None:
+        wrong.test = write_node_test(oracle, start, directory)
+        return wrong.test
     _, args, _ = entry_function(candidate.text)
     inputs = program_inputs(candidate.data, args, oracle.options.seed)
     right, wrong_side = _sides(oracle)
     wrong.test = write_dispatch_test(
-        candidate, inputs, oracle.pipeline_flags(right, candidate.flags), oracle.pipeline_flags(wrong_side, candidate.flags),
-        directory, oracle.options.limits, reduction_length_hint(candidate.text), looks_quantized(candidate.text),
+        candidate, inputs, oracle.pipeline_flags(wrong_side, candidate.flags), directory, oracle.options.limits,
+        right_flags=oracle.pipeline_flags(right, candidate.flags), reduction_length=reduction_length_hint(candidate.text),
+        quantized=looks_quantized(candidate.text),
     )
     return wrong.test
 

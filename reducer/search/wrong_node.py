@@ -1,0 +1,223 @@
+"""Wrong-answer localisation for an ONNX model judged against onnx.reference: the node that computes a wrong value.
+
+The imported model is compiled with dispatch tracing and run once on the oracle's inputs (one
+IREE run, the fusion the user has), and onnx.reference computes every tensor once on the same
+inputs (one reference run). A dispatch's source ops name, through their lines in the imported
+program, the ONNX nodes it computes (`iree-import-onnx` writes one `torch.operator "onnx.X"` per
+node, in graph order). Each dispatch output is compared with the reference value of the latest of
+its nodes whose output has that many elements and that kind of element; the culprit is the first
+dispatch (in execution order) whose output differs while no node it depends on was seen to
+differ: a Relu that hides part of the error later, or a side branch, does not move it.
+
+The culprit's nodes, cut out of the model with every other tensor they read a graph input that
+carries the reference's value there, are the first candidate, and the dispatch-level test
+(oracles/numeric/dispatch_test.py) runs that cut model's program alone against onnx.reference's
+outputs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import onnx
+from iree.compiler import ir
+
+from oracles.candidate import Candidate
+from oracles.mlir import ir as irx
+from oracles.mlir.locations import location_leaves
+from oracles.numeric.arrays import entry_function
+from oracles.numeric.compare import compare_outputs
+from oracles.numeric.dispatch_test import DispatchTest, write_dispatch_test
+from oracles.numeric.dispatch_trace import TracedDispatch, WrongDispatch, trace_run
+from oracles.numeric.reference_mismatch import model_inputs
+from oracles.numeric.user_data import INPUT, pack
+from oracles.onnx import reference
+from oracles.onnx.importer import import_model
+from oracles.toolchain.tools import scratch_dir
+from reducer.formats import onnx_model
+from reducer.passes.base import Proposal
+
+ORACLES = ("reference-mismatch",)
+
+
+@dataclass
+class WrongNode:
+    """The culprit dispatch and the ONNX nodes it computes (graph order)."""
+
+    dispatch: WrongDispatch
+    nodes: list[int]
+    matched: str  # the tensor whose reference value its output was compared with
+    root: int | None = None  # the node on the dispatch's first (root) source line
+
+
+def node_lines(text: str, model: onnx.ModelProto) -> dict[int, int]:
+    """Line of each `torch.operator "onnx.X"` in the imported program -> its node's index: the
+    k-th op of a type is the k-th node of that type (Constant nodes, which initializers also
+    import as, are left out)."""
+    queues: dict[str, list[int]] = {}
+    for index, node in enumerate(model.graph.node):
+        if node.op_type != "Constant":
+            queues.setdefault(node.op_type, []).append(index)
+    found: dict[int, int] = {}
+    ctx = irx.new_context(lenient=True)
+    with ctx:
+        module = irx.parse(text, ctx)
+        for op in irx.body_ops(module):
+            if op.name != "torch.operator":
+                continue
+            op_type = str(ir.StringAttr(op.attributes["name"]).value).removeprefix("onnx.")
+            leaves = location_leaves(str(op.location))
+            if queues.get(op_type) and leaves:
+                found[leaves[0].line] = queues[op_type].pop(0)
+    return found
+
+
+def trace_wrong_node(oracle, candidate: Candidate) -> WrongNode | str:
+    """One traced IREE run and one reference run of the model; the culprit, or why none."""
+    model = onnx.load_from_string(candidate.binary)
+    try:
+        inputs = model_inputs(model, candidate.data, oracle.options.seed)
+        values = {**inputs, **reference.intermediate_values(model, inputs)}
+    except Exception as err:  # noqa: BLE001  (onnx.reference raises anything for a graph it cannot run)
+        return f"onnx.reference cannot compute the model's tensors: {' '.join(str(err).split())[:200]}"
+    with scratch_dir() as tmp:
+        text, _ = import_model(candidate.binary, Path(tmp) / "import", oracle.options.limits, oracle.options.opset_version)
+        if text is None:
+            return "the model does not import"
+        try:
+            function, _, results = entry_function(text)
+        except ValueError as err:
+            return f"cannot run the imported model: {err}"
+        run_dir = Path(tmp) / "run"
+        run_dir.mkdir()
+        program = Candidate(text, candidate.flags)
+        traced = trace_run(program, oracle.compile_flags(candidate.flags), function, list(inputs.values()), run_dir,
+                           oracle.options.limits, results)
+    if isinstance(traced, str):
+        return traced
+    return first_wrong_node(traced, model, node_lines(text, model), values)
+
+
+def first_wrong_node(traced: list[TracedDispatch], model: onnx.ModelProto, lines: dict[int, int],
+                     values: dict[str, np.ndarray]) -> WrongNode | str:
+    producers = {out: i for i, node in enumerate(model.graph.node) for out in node.output if out}
+    quantized = reference.is_quantized(model)
+    length = reference.reduction_length(model)
+    differing: set[int] = set()
+    observed = 0
+    for position, dispatch in enumerate(traced):
+        nodes = sorted({lines[loc.line] for loc in dispatch.fused if loc.line in lines})
+        if not nodes:
+            continue
+        for output in dispatch.outputs:
+            name = _matching_tensor(output, nodes, model, values)
+            if name is None:
+                continue
+            observed += 1
+            expected = np.asarray(values[name]).reshape(output.shape)
+            comparison = compare_outputs([expected], [output], reduction_length=length, quantized=quantized)
+            if comparison.matches:
+                continue
+            if not _ancestors(nodes, model, producers) & differing:
+                culprit = WrongDispatch(position, dispatch.name, dispatch.inputs, [expected], [output], comparison,
+                                        len(traced), dispatch.fused)
+                root = next((lines[loc.line] for loc in dispatch.fused if loc.line in lines), None)
+                return WrongNode(culprit, nodes, name, root)
+            differing.update(nodes)
+    if not observed:
+        return "no traced dispatch output matches a tensor of the model"
+    return f"all {observed} observed dispatch outputs agree with onnx.reference" if not differing else \
+        "every differing dispatch depends on one that already differs"
+
+
+def _matching_tensor(output: np.ndarray, nodes: Sequence[int], model: onnx.ModelProto, values: dict) -> str | None:
+    """The latest node output of the dispatch with the same element count and element kind."""
+    for index in reversed(nodes):
+        for name in model.graph.node[index].output:
+            value = values.get(name)
+            if value is None:
+                continue
+            value = np.asarray(value)
+            if value.size == output.size and (value.dtype.kind == "f") == (output.dtype.kind in "fV") \
+                    and (value.dtype.kind != "f" or value.dtype.itemsize == output.dtype.itemsize):
+                return name
+    return None
+
+
+def _ancestors(nodes: Sequence[int], model: onnx.ModelProto, producers: dict[str, int]) -> set[int]:
+    """Every node the given ones depend on, outside them."""
+    inside = set(nodes)
+    seen: set[int] = set()
+    stack = [i for n in nodes for i in (producers.get(t) for t in model.graph.node[n].input) if i is not None]
+    while stack:
+        index = stack.pop()
+        if index in seen or index in inside:
+            continue
+        seen.add(index)
+        stack += [i for i in (producers.get(t) for t in model.graph.node[index].input) if i is not None]
+    return seen
+
+
+def cut_to_nodes(candidate: Candidate, found: WrongNode, values: dict[str, np.ndarray] | None = None) -> Proposal | None:
+    """The culprit's nodes as a model of their own: the tensors they read from outside become
+    graph inputs carrying the reference's values (`values`, else recomputed), their matched
+    output the graph output."""
+    model = onnx.load_from_string(candidate.binary)
+    indices, matched = _to_output_kind(model, list(found.nodes), found.matched)
+    nodes = [model.graph.node[i] for i in indices]
+    produced = {out for node in nodes for out in node.output}
+    constant = {t.name for t in model.graph.initializer}
+    constant |= {out for node in model.graph.node if node.op_type == "Constant" for out in node.output}
+    outside = list(dict.fromkeys(t for node in nodes for t in node.input if t and t not in produced and t not in constant))
+    if values is None:
+        try:
+            inputs = model_inputs(model, candidate.data, 0)
+            values = {**inputs, **reference.intermediate_values(model, inputs)}
+        except Exception:  # noqa: BLE001
+            return None
+    try:
+        cut = onnx.utils.Extractor(onnx.shape_inference.infer_shapes(model)).extract_model(outside, [matched])
+    except Exception:  # noqa: BLE001  (the extractor rejects a set it cannot close)
+        return None
+    cut.graph.name = model.graph.name  # not the extractor's "Extracted from {...}": it names the function
+    data = pack({INPUT + name: np.asarray(values[name]) for name in outside if name in values})
+    binary = onnx_model.serialise(cut)
+    return Proposal(Candidate(onnx_model.describe(cut), candidate.flags, candidate.suffix, binary, data), onnx_model.node_count(cut))
+
+
+def _to_output_kind(model: onnx.ModelProto, nodes: list[int], matched: str, steps: int = 3) -> tuple[list[int], str]:
+    """The culprit's nodes, followed through single consumers (a DequantizeLinear after a
+    QLinearMatMul) until the value has the element kind (float or integer) of the model's first
+    output: a wrong answer is pinned in the original's terms (relative error of a float, LSBs of an
+    integer), which a cut that ends in the other kind cannot be compared with."""
+    inferred = onnx.shape_inference.infer_shapes(model)
+    types = {v.name: v.type.tensor_type.elem_type for v in [*inferred.graph.value_info, *inferred.graph.output, *inferred.graph.input]}
+    float_types = {onnx.TensorProto.FLOAT, onnx.TensorProto.FLOAT16, onnx.TensorProto.BFLOAT16, onnx.TensorProto.DOUBLE}
+    wanted = model.graph.output[0].type.tensor_type.elem_type in float_types
+    for _ in range(steps):
+        if (types.get(matched) in float_types) == wanted:
+            break
+        consumers = [i for i, node in enumerate(model.graph.node) if matched in node.input]
+        if len(consumers) != 1 or not model.graph.node[consumers[0]].output:
+            break
+        nodes.append(consumers[0])
+        matched = model.graph.node[consumers[0]].output[0]
+    return nodes, matched
+
+
+def write_node_test(oracle, start: Proposal, directory: Path) -> DispatchTest:
+    """The cut model's program with its captured inputs, against onnx.reference's outputs."""
+    candidate = start.candidate
+    model = onnx.load_from_string(candidate.binary)
+    inputs = model_inputs(model, candidate.data, oracle.options.seed)
+    expected = reference.reference_outputs(model, inputs)
+    with scratch_dir() as tmp:
+        text, _ = import_model(candidate.binary, Path(tmp), oracle.options.limits, oracle.options.opset_version)
+    if text is None:
+        return DispatchTest(directory, detail="the cut-out model does not import")
+    return write_dispatch_test(Candidate(text, ()), list(inputs.values()), oracle.compile_flags(candidate.flags), directory,
+                               oracle.options.limits, expected=expected, reduction_length=reference.reduction_length(model),
+                               quantized=reference.is_quantized(model))
