@@ -15,10 +15,10 @@ from fuzz.findings import FindingsDB
 from fuzz.pipelines import PIPELINES, Pipeline
 from fuzz.spec import Const, GraphSpec, Node, Tensor
 from fuzz.triage import reduce_finding
+from oracles.numeric.user_data import unpack
 from oracles.toolchain.flags import GENERIC_CPU
 from oracles.toolchain.tools import Limits
 from reducer.passes.registry import passes_for
-from oracles.numeric.user_data import unpack
 from reducer.storage.corpus import check_entry, entry_problem, load_data, load_entries
 
 # A pipeline perturbed for real: matmul inputs demoted to bf16, which rounds integers above 256.

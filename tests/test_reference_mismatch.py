@@ -111,8 +111,10 @@ def test_batched_qlinearmatmul_block_reduces_to_the_wrong_qlinearmatmul(tmp_path
     printed = capsys.readouterr().out
     assert "nodes         8 -> " in printed
     assert "IREE differs from onnx.reference on @main" in printed
-    # The reproduce lines: import, compile, the inputs and expected outputs as files, the run, the check.
-    assert "iree-import-onnx" in printed and "write-inputs" in printed and "--output=@result0.npy" in printed
+    # The reproduce lines: import, compile, the run on the inputs written beside the result (the
+    # localisation cut the block at the QLinearMatMul, fed the reference's values), the check.
+    assert "iree-import-onnx" in printed and "--input=@" in printed and "--output=@result0.npy" in printed
+    assert "its source node: qy (QLinearMatMul)" in printed and "reproduces the wrong answer alone" in printed
     assert "python -m oracles.onnx_reference check" in printed
 
     # A fresh oracle still sees the wrong answer in the written result.

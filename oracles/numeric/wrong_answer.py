@@ -175,6 +175,14 @@ def calibrated_mismatch(reference_metrics: dict | None, seen: list[WrongOutput],
     return same_failure(original, int(reference_metrics.get(OUTPUTS_KEY, outputs)), seen, outputs, share)
 
 
+def same_headline_kind(original_metrics: dict, metrics: dict) -> bool:
+    """Whether two verdicts' wrong answers headline the same kind: a pin may move to another
+    share of a failure, never to another kind of failure (a NaN is not a wrong magnitude)."""
+    original = primary(decode(original_metrics.get(WRONG_KEY)))
+    seen = primary(decode(metrics.get(WRONG_KEY)))
+    return original is not None and seen is not None and original.kind == seen.kind
+
+
 def at_least_as_wrong(best_metrics: dict, metrics: dict) -> bool:
     """Whether a verdict's wrong answer is the best's with no smaller fraction and error (share 1).
 

@@ -15,6 +15,7 @@ from concurrent.futures import Executor
 from typing import Any, TypeVar
 
 from oracles import Candidate, Oracle, Verdict
+from oracles.numeric.wrong_answer import same_headline_kind
 from oracles.toolchain.warm import WarmCompiler
 from reducer.passes.base import Proposal
 from reducer.search.cut_values import CutValues
@@ -93,13 +94,14 @@ class ReductionProblem:
         """Pins the oracle to the wrong answer of `source`, the op a wrong-value localisation traced
         the original's wrong answer to (its inputs right, its output wrong): a later Relu can turn
         the op's wrong signs into the original's wrong magnitudes, so the op alone is wrong its own
-        way. The verdict (uncached, unpinned) when `source` is wrong, else None and nothing changes."""
+        way. The verdict (uncached, unpinned) when `source` is wrong the original's kind of way, else
+        None and nothing changes."""
         unpinned = getattr(self, "_uncalibrated", None)
         if unpinned is None:
             return None
         verdict = self._fresh(unpinned, source.candidate)
-        if not verdict.interesting:
-            return None
+        if not verdict.interesting or not same_headline_kind(self.calibration.metrics, verdict.metrics):
+            return None  # another kind of wrong answer is another bug: the user's stays pinned
         self.calibration = verdict
         self._evaluator.oracle = unpinned.calibrated(verdict)
         self._evaluator.forget()
