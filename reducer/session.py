@@ -227,7 +227,7 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
             problem.incorporate(original)
         if saved is None and request.localize:
             observer.phase("localising the failure")
-            located = localize(problem)
+            located = localize(problem, request.input_path.name)
             if located.site is None and oracle.name in WRONG_VALUE_ORACLES:
                 located, wrong_value = localize_wrong_value(problem, request.input_path.name)
                 if wrong_value is not None and located.start is not None:

@@ -33,6 +33,7 @@ from reducer.passes.onnx_drop_attributes import OnnxDropAttributes
 from reducer.passes.onnx_remove_nodes import OnnxRemoveNodes
 from reducer.passes.onnx_simplify_initializers import OnnxSimplifyInitializers
 from reducer.passes.plain_values import PlainValues
+from reducer.passes.repeated_blocks import RemoveRepeatedBlocks
 from reducer.passes.replace_with_argument import ReplaceWithArgument
 from reducer.passes.replace_with_constant import ReplaceWithConstant
 from reducer.passes.replace_with_operand import ReplaceWithOperand
@@ -69,6 +70,7 @@ D, B, S = Search.DDMIN, Search.BISECT, Search.SHRINK
 PASSES: tuple[PassRow, ...] = (
     # name                          reduces                 search inputs      description
     PassRow("remove-symbols",       "symbols",              D, MLIR_KINDS, "remove functions, globals and symbols nothing needs", RemoveSymbols()),
+    PassRow("remove-repeated-blocks", "repeated op runs",   D, MLIR_KINDS, "drop whole copies of a repeated run of ops (transformer layers): later code reads the copy before; unused globals go", RemoveRepeatedBlocks()),
     PassRow("cut-at-value",         "ops after a value",    B, MLIR_KINDS, "make an earlier value the function's only result, dropping everything after it", CutAtValue()),
     PassRow("replace-with-operand", "ops",                  D, MLIR_KINDS, "forward a same-typed operand in place of each result, erase the op", ReplaceWithOperand()),
     PassRow("replace-with-argument", "ops",                 D, MLIR_KINDS, "turn each result into a new function argument, erase the op", ReplaceWithArgument()),

@@ -41,8 +41,9 @@ class Localization:
     symptoms: list[str] = field(default_factory=list)  # IR-phase oracles: the original's, numbered
 
 
-def localize(problem: ReductionProblem) -> Localization:
-    """Locates the failure (one compile), stops compiles at its phase, tries the cut-down candidates."""
+def localize(problem: ReductionProblem, source_name: str = "") -> Localization:
+    """Locates the failure (one compile), stops compiles at its phase, tries the cut-down candidates.
+    `source_name` is how the log names the input file (its locations)."""
     original, log = problem.original, problem.log
     if original.candidate.binary is not None or not problem.oracle.locates:
         return Localization(None)  # ONNX graphs have their own window search; scripts say nothing
@@ -56,7 +57,7 @@ def localize(problem: ReductionProblem) -> Localization:
         slice_to_symptoms,  # it builds on this module
     )
 
-    if (sliced := slice_to_symptoms(problem, located, result)) is not None:
+    if (sliced := slice_to_symptoms(problem, located, result, source_name)) is not None:
         return sliced
     # `end` is the whole compile anyway.
     if site.phase not in ("", "end") and problem.oracle.stops_early and problem.stop_early(site.phase):

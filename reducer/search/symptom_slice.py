@@ -25,7 +25,8 @@ is lost.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
 
 from iree.compiler import ir
 from iree.compiler.passmanager import PassManager
@@ -61,7 +62,7 @@ class SliceLog:
     sizes: list[int]  # ops of each candidate, in the order they are judged
 
 
-def slice_to_symptoms(problem: ReductionProblem, located, result: Localization) -> Localization | None:
+def slice_to_symptoms(problem: ReductionProblem, located, result: Localization, source_name: str = "") -> Localization | None:
     """The first candidate that keeps the original's symptoms, from the smallest slice up; None
     when the oracle names no symptoms (other localisation applies)."""
     symptoms = decode(located.metrics.get(METRIC))
@@ -69,7 +70,8 @@ def slice_to_symptoms(problem: ReductionProblem, located, result: Localization) 
         return None
     log, original = problem.log, problem.original
     oracle = problem.oracle
-    result.symptoms = numbered(symptoms)
+    own = {f"input{original.candidate.suffix}", _PARSED_BUFFER}
+    result.symptoms = numbered([_named(s, own, source_name) for s in symptoms])
     if getattr(oracle, "has_symptoms", False):
         log(f"symptoms of the original ({len(symptoms)}, {len({s.kind for s in symptoms})} kinds; --keep N keeps one):")
         for line in result.symptoms:
@@ -78,7 +80,6 @@ def slice_to_symptoms(problem: ReductionProblem, located, result: Localization) 
     if not requirements:
         log("localisation: no symptom names a source op; full reduction")
         return result
-    own = {f"input{original.candidate.suffix}", _PARSED_BUFFER}
     sliced = problem.edit(_slices, original, symptoms, requirements, own, fallback=([], SliceLog([], [])))
     proposals, seen = sliced
     if not proposals:
@@ -98,6 +99,16 @@ def slice_to_symptoms(problem: ReductionProblem, located, result: Localization) 
     else:
         log(f"localisation: none of {result.tried} candidates kept the symptoms; full reduction")
     return result
+
+
+def _named(symptom: Symptom, own: set[str], source_name: str) -> Symptom:
+    """`symptom` with its locations in the input spelled `SOURCE:line:col` (not the scratch copy's path)."""
+    spelled = []
+    for text in symptom.locations:
+        loc = SourceLoc.parse(text)
+        mine = loc is not None and Path(loc.file).name in own
+        spelled.append(f"{source_name or Path(loc.file).name}:{loc.line}:{loc.col}" if mine else text)
+    return replace(symptom, locations=tuple(spelled))
 
 
 def _requirements(oracle, symptoms: list[Symptom]) -> list[Requirement]:

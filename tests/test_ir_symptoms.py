@@ -1,0 +1,165 @@
+"""IR symptoms at scale: numbered symptoms, --keep, localisation to their source ops, and whole
+repeated blocks dropped in one step. Real compiler throughout; every program compiles to its
+phase in under a second."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from oracles import Candidate, OracleOptions, OracleSetupError, make_oracle
+from oracles.compiling.symptoms import METRIC, decode, numbered
+from oracles.mlir import ir as irx
+from reducer.cli import main
+from reducer.passes.base import Proposal
+from reducer.passes.repeated_blocks import RemoveRepeatedBlocks
+from reducer.search.localize import localize
+from reducer.search.problem import ReductionProblem
+
+ORIGINALS = Path(__file__).resolve().parent.parent / "corpus" / "originals"
+CPU = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu"]
+
+# Two entry points, as a model's prefill and decode: `prefill` writes a row into a global cache in
+# place (one stream copy), `decode` concatenates a global's cached context with the new row
+# (seed 000: *_slow_memcpy dispatches through a transient).
+TWO_FUNCTIONS = """
+util.global private mutable @cache : tensor<16x4xf32> = dense<0.0> : tensor<16x4xf32>
+util.global private mutable @state : tensor<2x8x4xf32> = dense<0.0> : tensor<2x8x4xf32>
+func.func @prefill(%row: tensor<1x4xf32>, %i: index) {
+  %c = util.global.load @cache : tensor<16x4xf32>
+  %u = tensor.insert_slice %row into %c[%i, 0] [1, 4] [1, 1] : tensor<1x4xf32> into tensor<16x4xf32>
+  util.global.store %u, @cache : tensor<16x4xf32>
+  return
+}
+func.func @decode(%row: tensor<2x1x4xf32>, %i: index) -> tensor<2x?x4xf32> {
+  %s = util.global.load @state : tensor<2x8x4xf32>
+  %past = tensor.extract_slice %s[0, 0, 0] [2, %i, 4] [1, 1, 1] : tensor<2x8x4xf32> to tensor<2x?x4xf32>
+  %ctx = tensor.concat dim(1) %past, %row : (tensor<2x?x4xf32>, tensor<2x1x4xf32>) -> tensor<2x?x4xf32>
+  %last = tensor.extract_slice %ctx[0, %i, 0] [2, 1, 4] [1, 1, 1] : tensor<2x?x4xf32> to tensor<2x1x4xf32>
+  %u = tensor.insert_slice %last into %s[0, %i, 0] [2, 1, 4] [1, 1, 1] : tensor<2x1x4xf32> into tensor<2x8x4xf32>
+  util.global.store %u, @state : tensor<2x8x4xf32>
+  %n = math.exp %ctx : tensor<2x?x4xf32>
+  return %n : tensor<2x?x4xf32>
+}
+"""
+
+
+def original_of(text: str, flags: tuple[str, ...] = ()) -> Proposal:
+    return Proposal(Candidate(text, flags), irx.count_ops(irx.parse(text, irx.new_context())))
+
+
+def localised(text: str, oracle_name: str, options: OracleOptions | None = None):
+    """(localisation, oracle calls including the original's) at -j 1, so counts are exact."""
+    problem = ReductionProblem(original_of(text), make_oracle(oracle_name, options), jobs=1)
+    try:
+        assert problem.calibrate().interesting
+        return localize(problem, "model.mlir"), problem.stats.oracle_calls
+    finally:
+        problem.shutdown()
+
+
+def test_symptoms_are_numbered_with_their_function_and_keep_pins_one(iree_compile):
+    oracle = make_oracle("transient-copy")
+    verdict = oracle.judge(Candidate(TWO_FUNCTIONS))
+    symptoms = decode(verdict.metrics[METRIC])
+    listing = numbered(symptoms)
+    assert {s.function for s in symptoms} == {"prefill", "decode"}
+    slow = next(n for n, s in enumerate(symptoms, 1) if s.kind.startswith("slow_memcpy") and s.function == "decode")
+    assert listing[slow - 1].startswith(f"{slow}. slow_memcpy dispatch ") and " in decode" in listing[slow - 1]
+
+    # --keep N: that kind in that function; the prefill alone no longer shows it.
+    keep = make_oracle("transient-copy", OracleOptions(keep=str(slow))).calibrated(verdict)
+    prefill_only = TWO_FUNCTIONS.split("func.func @decode")[0]
+    lost = keep.judge(Candidate(prefill_only))
+    assert not lost.interesting and "(--keep)" in lost.detail
+    assert keep.judge(Candidate(TWO_FUNCTIONS)).interesting
+
+    # By default every kind the original had: the prefill alone loses the slow_memcpy kinds.
+    every = make_oracle("transient-copy").calibrated(verdict)
+    assert "slow_memcpy dispatch variable->transient" in every.judge(Candidate(prefill_only)).detail.split("; lost ")[1]
+
+    with pytest.raises(OracleSetupError, match=r"--keep 'memcopy' names none of the original's symptom kinds; .*1\. "):
+        make_oracle("transient-copy", OracleOptions(keep="memcopy")).calibrated(verdict)
+    with pytest.raises(OracleSetupError, match=f"numbered 1 to {len(symptoms)}"):
+        make_oracle("transient-copy", OracleOptions(keep="99")).calibrated(verdict)
+
+
+def test_keep_is_refused_for_oracles_without_symptom_kinds(tmp_path, capsys):
+    src = tmp_path / "m.mlir"
+    src.write_text(TWO_FUNCTIONS)
+    assert main([str(src), "--oracle=dispatch-count", "--threshold", "2", "--keep", "1"]) == 1
+    assert "--keep is for --oracle=transient-copy or readwrite-constant, not dispatch-count" in capsys.readouterr().err
+
+
+def test_seed_000_localises_to_the_context_and_cache_update(iree_compile):
+    found, calls = localised((ORIGINALS / "kv_cache_step.mlir").read_text(), "transient-copy")
+    assert found.start is not None and found.start.ops <= 12  # of 52: the concat, the slices, the global
+    assert found.tried <= 6 and calls <= 8
+    assert found.symptoms[1].startswith("2. slow_memcpy dispatch variable->transient in run_forward at model.mlir:")
+    text = found.start.candidate.text
+    assert "tensor.concat" in text and "util.global.store" in text and "linalg.matmul" not in text
+
+
+def test_seed_001_localises_to_the_reduction_into_the_constant_in_one_candidate(iree_compile):
+    found, calls = localised((ORIGINALS / "classifier_head_tosa.mlir").read_text(), "readwrite-constant")
+    assert found.start is not None and found.start.ops == 3 and found.tried == 1 and calls == 3
+    assert found.symptoms == ["1. reduction dispatch tied to an immutable global in classifier_head at model.mlir:6:13"]
+
+
+def _matmul_chain(n: int) -> str:
+    lines, value = [], "%x"
+    for i in range(n):
+        lines += [f"  %e{i} = tensor.empty() : tensor<8x8xf32>",
+                  f"  %f{i} = linalg.fill ins(%z : f32) outs(%e{i} : tensor<8x8xf32>) -> tensor<8x8xf32>",
+                  f"  %m{i} = linalg.matmul ins({value}, %w : tensor<8x8xf32>, tensor<8x8xf32>) outs(%f{i} : tensor<8x8xf32>) -> tensor<8x8xf32>",
+                  f"  %t{i} = math.tanh %m{i} : tensor<8x8xf32>"]
+        value = f"%t{i}"
+    body = "\n".join(lines)
+    return f"""func.func @main(%x: tensor<8x8xf32>, %w: tensor<8x8xf32>) -> tensor<8x8xf32> {{
+  %z = arith.constant 0.0 : f32
+{body}
+  return {value} : tensor<8x8xf32>
+}}
+"""
+
+
+def test_dispatch_count_localises_to_that_many_dispatches_in_a_row(iree_compile):
+    text = _matmul_chain(8)
+    found, _ = localised(text, "dispatch-count", OracleOptions(threshold=2))
+    assert found.start is not None
+    assert found.start.candidate.text.count("linalg.matmul") == 2  # of 8
+    assert found.tried <= 3
+
+
+def _layers(n: int) -> str:
+    """A residual stream through `n` identical 4-op layers (matmul, tanh, add), and an epilogue."""
+    lines, h = [], "%x"
+    for i in range(n):
+        lines += [f"  %e{i} = tensor.empty() : tensor<8x8xf32>",
+                  f"  %f{i} = linalg.fill ins(%z : f32) outs(%e{i} : tensor<8x8xf32>) -> tensor<8x8xf32>",
+                  f"  %m{i} = linalg.matmul ins({h}, %w : tensor<8x8xf32>, tensor<8x8xf32>) outs(%f{i} : tensor<8x8xf32>) -> tensor<8x8xf32>",
+                  f"  %a{i} = math.tanh %m{i} : tensor<8x8xf32>",
+                  f"  %s{i} = math.exp %a{i} : tensor<8x8xf32>",
+                  f"  %q{i} = arith.mulf %s{i}, %a{i} : tensor<8x8xf32>",
+                  f"  %r{i} = arith.subf %q{i}, %s{i} : tensor<8x8xf32>",
+                  f"  %h{i} = arith.addf {h}, %r{i} : tensor<8x8xf32>"]
+        h = f"%h{i}"
+    body = "\n".join(lines)
+    return f"""func.func @main(%x: tensor<8x8xf32>, %w: tensor<8x8xf32>) -> tensor<8x8xf32> {{
+  %z = arith.constant 0.0 : f32
+{body}
+  %out = math.absf {h} : tensor<8x8xf32>
+  return %out : tensor<8x8xf32>
+}}
+"""
+
+
+def test_repeated_layers_go_in_one_candidate():
+    ctx = irx.new_context()
+    original = original_of(_layers(4))
+    blocks = RemoveRepeatedBlocks()
+    assert blocks.count(original, ctx) == 3  # layers 1..3; layer 0 stays
+    one_layer = blocks.apply(original, [0, 1, 2], ctx)
+    assert one_layer is not None and one_layer.ops == original_of(_layers(1)).ops
+    assert one_layer.candidate.text.count("linalg.matmul") == 1 and "math.absf" in one_layer.candidate.text
