@@ -294,6 +294,8 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         input_text=onnx_model.to_text(onnx_model.parse(best.candidate.binary)) if onnx_input else None,
         dispatch=dispatch,
         wrong_value=wrong_value.report() if wrong_value is not None else [],
+        symptoms=located.symptoms,
+        localised=(located.start.ops, located.tried) if located.start is not None else None,
         culprit=culprit,
         dispatch_config=config,
     )
