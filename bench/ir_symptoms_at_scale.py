@@ -36,8 +36,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from oracles import Candidate, make_oracle  # noqa: E402
-from oracles.compiling.symptoms import METRIC, decode  # noqa: E402
+from oracles import Candidate, make_oracle
+from oracles.compiling.symptoms import METRIC, decode
 
 LLAMA = ROOT / "bench" / "data" / "toy_llama_paged.mlir.gz"
 ORIGINALS = ROOT / "corpus" / "originals"
@@ -57,7 +57,7 @@ def run_reduce(source: Path, oracle: str, extra: list[str], jobs: int, no_cache:
     cache = ["--no-cache"] if no_cache else ["--cache-dir", str(out.parent / f"{out.stem}.cache")]
     command = [sys.executable, "-m", "reducer.cli", str(source), f"--oracle={oracle}", "-j", str(jobs), "-q", "--json",
                "-o", str(out), *cache, *extra]
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    done = subprocess.run(command, check=False, cwd=ROOT, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
     try:
         return json.loads(done.stdout)
     except json.JSONDecodeError:
@@ -89,10 +89,10 @@ def main() -> int:
         llama = work / "toy_llama_paged.mlir"
         llama.write_bytes(gzip.decompress(LLAMA.read_bytes()))
         cases = [
-            ("llama-every-kind", llama, "transient-copy", lambda: []),
+            ("llama-every-kind", llama, "transient-copy", list),
             ("llama-keep-one", llama, "transient-copy", lambda: ["--keep", keep_number(llama)]),
-            ("seed-000", ORIGINALS / "kv_cache_step.mlir", "transient-copy", lambda: []),
-            ("seed-001", ORIGINALS / "classifier_head_tosa.mlir", "readwrite-constant", lambda: []),
+            ("seed-000", ORIGINALS / "kv_cache_step.mlir", "transient-copy", list),
+            ("seed-001", ORIGINALS / "classifier_head_tosa.mlir", "readwrite-constant", list),
         ]
         for name, source, oracle, extra in cases:
             if args.only and name not in args.only:
