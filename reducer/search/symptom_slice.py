@@ -46,7 +46,7 @@ from reducer.search.localize import (
 from reducer.search.problem import ReductionProblem
 
 # Rings of producers around the symptoms' ops (inputs beyond them become arguments), tried first.
-PRODUCER_RINGS = (0, 1, 2, 4, 8, 16)
+PRODUCER_RINGS = (0, 1, 2, 4, 8, 16, 32)
 # Rings of consumers added to the backward slice when it alone loses a symptom.
 CONSUMER_RINGS = (1, 2, 4)
 # Symptoms whose kind this names are read by the oracle, never seeds (they fuse every op whose
@@ -156,10 +156,11 @@ def _slices(session: EditSession, original: Proposal, symptoms: list[Symptom], r
             if key in seen:
                 continue
             seen.add(key)
-            proposal = _restricted(text, keeps, original, ctx)
+            proposal = _restricted(text, keeps, original, ctx, program.state_values())
             if proposal is not None:
                 proposals.append(proposal)
         proposals.sort(key=lambda p: p.cost)
+        proposals = _spread(proposals)
         sizes = [p.ops for p in proposals]
     return proposals, SliceLog(chosen, sizes)
 
@@ -179,6 +180,7 @@ class _Program:
             self.graphs[number] = FunctionGraph(number, block, ops)
             self.names[number] = irx.symbol_name(func)
         self._writes = {number: _state_writes(graph) for number, graph in self.graphs.items()}
+        self._reach = {number: _state_reach(graph, self._writes[number]) for number, graph in self.graphs.items()}
         # Source location -> (function, top-level op) holding an op there: read once, looked up per symptom.
         self._where: dict[tuple[str, int, int], set[tuple[int, int]]] = {}
         for number, graph in self.graphs.items():
@@ -224,6 +226,34 @@ class _Program:
                     stack.append(j)
         return result
 
+    def with_writes(self, function: int, keep: set[int]) -> set[int]:
+        """`keep` with the state it works on whole: for each mutable global or argument written in
+        place whose value reaches a kept op, every op on the way from its read to the kept ops,
+        its writes (stores, `torch.overwrite.tensor.contents`) and the way to them, and the ops
+        that read it on the way. A cache update cut off from its read, its write back or its
+        readers is another program."""
+        graph, writes, reach = self.graphs[function], self._writes[function], self._reach[function]
+        keep = set(keep)
+        while True:
+            states = set().union(*(reach[i] for i in keep)) if keep else set()
+            added = {w for state in states for w in writes[state]} - keep
+            stack = list(keep | added)
+            while stack:  # back along the state's own values, to its read
+                for j in graph.producers[stack.pop()]:
+                    if j not in keep and j not in added and reach[j] & states:
+                        added.add(j)
+                        stack.append(j)
+            # and whatever reads the state on the way (a gather of the updated cache): a value
+            # read after its write back is what makes the copy
+            added |= {u for j in keep | added if reach[j] & states for u in graph.users[j]} - keep
+            if not added:
+                return keep
+            keep |= added
+
+    def state_values(self) -> dict[int, set[int]]:
+        """Per function, the ops whose value is state written in place (a view or update of it)."""
+        return {n: {i for i, states in enumerate(reach) if states} for n, reach in self._reach.items()}
+
     def backward(self, function: int, seeds: set[int]) -> set[int]:
         """`seeds` and everything they read, transitively, with the writes of the state they read
         (the stores of a global they load, the in-place writes of an argument they read)."""
@@ -250,12 +280,26 @@ class _Program:
 
         for rings in PRODUCER_RINGS:
             shapes.append(each(lambda g, n, ops, r=rings: _producers(g, ops, r)))
-            shapes.append(each(lambda g, n, ops, r=rings: _consumers(g, _producers(g, ops, r), 1)))
+            shapes.append(each(lambda g, n, ops, r=rings: self.with_writes(n, _producers(g, ops, r))))
+            shapes.append(each(lambda g, n, ops, r=rings: self.with_writes(n, _consumers(g, _producers(g, ops, r), 1))))
         shapes.append(each(lambda g, n, ops: self.backward(n, ops)))
         for rings in CONSUMER_RINGS:
             shapes.append(each(lambda g, n, ops, r=rings: self.backward(n, _consumers(g, ops, r))))
         shapes.append({n: frozenset(range(self.graphs[n].size)) for n in seeds})
         return shapes
+
+
+# Candidates closer in size than this factor to the one before are not worth a compile of their own.
+SIZE_STEP = 1.15
+
+
+def _spread(proposals: list[Proposal]) -> list[Proposal]:
+    """The candidates (smallest first) thinned to sizes at least SIZE_STEP apart; the largest stays."""
+    kept: list[Proposal] = []
+    for proposal in proposals:
+        if not kept or proposal.ops >= SIZE_STEP * kept[-1].ops or proposal is proposals[-1]:
+            kept.append(proposal)
+    return kept
 
 
 def is_tensor(value: ir.Value) -> bool:
@@ -290,6 +334,35 @@ def _state_read(graph: FunctionGraph, i: int) -> list[str]:
     return state
 
 
+def _state_reach(graph: FunctionGraph, writes: dict[str, set[int]]) -> list[frozenset[str]]:
+    """Per op, the state written in place (keys of `writes`) whose own value it yields: a view,
+    slice, `index_put` or insert of it, followed through the operand an op updates or views (the
+    first; an insert's destination; every part of a concat), not through what is computed from it."""
+    reach: list[frozenset[str]] = []
+    for i, op in enumerate(graph.ops):  # producers come first in a single block
+        mine = {state for state in _state_read(graph, i) if state in writes}
+        for value in _carried(op):
+            owner = value.owner
+            j = graph.index.get(owner.operation) if not isinstance(owner, ir.Block) else None
+            if j is not None and j < i:
+                mine |= reach[j]
+        reach.append(frozenset(mine))
+    return reach
+
+
+def _carried(op: ir.Operation) -> list[ir.Value]:
+    """The operands whose storage `op`'s result is (or updates): its first; an insert's destination;
+    every part of a concat."""
+    operands = list(op.operands)
+    if not operands:
+        return []
+    if op.name.endswith("insert_slice") and len(operands) > 1:
+        return operands[:2]
+    if op.name.endswith("concat"):
+        return operands
+    return operands[:1]
+
+
 def _state_writes(graph: FunctionGraph) -> dict[str, set[int]]:
     """Ops that write state in place: global stores, and result-less ops that take an argument
     (`torch.overwrite.tensor.contents` of a cache argument)."""
@@ -304,16 +377,25 @@ def _state_writes(graph: FunctionGraph) -> dict[str, set[int]]:
     return writes
 
 
-def _restricted(text: str, keeps: dict[int, frozenset[int]], original: Proposal, ctx: ir.Context) -> Proposal | None:
+def _restricted(text: str, keeps: dict[int, frozenset[int]], original: Proposal, ctx: ir.Context,
+                state: dict[int, set[int]]) -> Proposal | None:
     """The module with only the kept ops of the kept functions; other public functions go, and so
-    does every private symbol nothing uses any more."""
+    does every private symbol nothing uses any more. The kept ops' last values become results,
+    but not a view of state written in place (`state`: ops by function): returned, a cache is
+    copied out where the program only wrote it back."""
     module = irx.parse(text, ctx)
     functions = irx.functions(module)
     called = irx.called_symbols(module)
     for number, func in enumerate(functions):
         if number in keeps:
-            if len(keeps[number]) < len(list(irx.entry_block(func).operations)) - 1:
-                restrict_function(func, keeps[number], ctx, returns=is_tensor, ends_only=True)
+            ops = [op.operation for op in irx.entry_block(func).operations]
+            if len(keeps[number]) < len(ops) - 1:
+                stateful = {ops[i] for i in state.get(number, ())}
+
+                def returns(value: ir.Value, stateful: set = stateful) -> bool:
+                    return is_tensor(value) and not (isinstance(value, ir.OpResult) and value.owner.operation in stateful)
+
+                restrict_function(func, keeps[number], ctx, returns=returns, ends_only=True)
         elif func.parent.name == "builtin.module" and irx.symbol_name(func) not in called:
             func.erase()
     try:
