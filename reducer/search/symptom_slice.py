@@ -156,7 +156,7 @@ def _slices(session: EditSession, original: Proposal, symptoms: list[Symptom], r
             if key in seen:
                 continue
             seen.add(key)
-            proposal = _restricted(text, keeps, original, ctx, program.state_values())
+            proposal = _restricted(text, keeps, original, ctx)
             if proposal is not None:
                 proposals.append(proposal)
         proposals.sort(key=lambda p: p.cost)
@@ -226,12 +226,12 @@ class _Program:
                     stack.append(j)
         return result
 
-    def with_writes(self, function: int, keep: set[int]) -> set[int]:
+    def with_writes(self, function: int, keep: set[int], readers: bool = False) -> set[int]:
         """`keep` with the state it works on whole: for each mutable global or argument written in
         place whose value reaches a kept op, every op on the way from its read to the kept ops,
-        its writes (stores, `torch.overwrite.tensor.contents`) and the way to them, and the ops
-        that read it on the way. A cache update cut off from its read, its write back or its
-        readers is another program."""
+        its writes (stores, `torch.overwrite.tensor.contents`) and the way to them, and with
+        `readers` the ops that read it on the way. A cache update cut off from its read, its write
+        back or its readers is another program."""
         graph, writes, reach = self.graphs[function], self._writes[function], self._reach[function]
         keep = set(keep)
         while True:
@@ -245,14 +245,11 @@ class _Program:
                         stack.append(j)
             # and whatever reads the state on the way (a gather of the updated cache): a value
             # read after its write back is what makes the copy
-            added |= {u for j in keep | added if reach[j] & states for u in graph.users[j]} - keep
+            if readers:
+                added |= {u for j in keep | added if reach[j] & states for u in graph.users[j]} - keep
             if not added:
                 return keep
             keep |= added
-
-    def state_values(self) -> dict[int, set[int]]:
-        """Per function, the ops whose value is state written in place (a view or update of it)."""
-        return {n: {i for i, states in enumerate(reach) if states} for n, reach in self._reach.items()}
 
     def backward(self, function: int, seeds: set[int]) -> set[int]:
         """`seeds` and everything they read, transitively, with the writes of the state they read
@@ -280,8 +277,11 @@ class _Program:
 
         for rings in PRODUCER_RINGS:
             shapes.append(each(lambda g, n, ops, r=rings: _producers(g, ops, r)))
-            shapes.append(each(lambda g, n, ops, r=rings: self.with_writes(n, _producers(g, ops, r))))
-            shapes.append(each(lambda g, n, ops, r=rings: self.with_writes(n, _consumers(g, _producers(g, ops, r), 1))))
+            shapes.append(each(lambda g, n, ops, r=rings: _consumers(g, _producers(g, ops, r), 1)))
+            for readers in (False, True):
+                shapes.append(each(lambda g, n, ops, r=rings, rd=readers: self.with_writes(n, _producers(g, ops, r), rd)))
+                shapes.append(each(lambda g, n, ops, r=rings, rd=readers:
+                                   self.with_writes(n, _consumers(g, _producers(g, ops, r), 1), rd)))
         shapes.append(each(lambda g, n, ops: self.backward(n, ops)))
         for rings in CONSUMER_RINGS:
             shapes.append(each(lambda g, n, ops, r=rings: self.backward(n, _consumers(g, ops, r))))
@@ -377,25 +377,17 @@ def _state_writes(graph: FunctionGraph) -> dict[str, set[int]]:
     return writes
 
 
-def _restricted(text: str, keeps: dict[int, frozenset[int]], original: Proposal, ctx: ir.Context,
-                state: dict[int, set[int]]) -> Proposal | None:
+def _restricted(text: str, keeps: dict[int, frozenset[int]], original: Proposal, ctx: ir.Context) -> Proposal | None:
     """The module with only the kept ops of the kept functions; other public functions go, and so
-    does every private symbol nothing uses any more. The kept ops' last values become results,
-    but not a view of state written in place (`state`: ops by function): returned, a cache is
-    copied out where the program only wrote it back."""
+    does every private symbol nothing uses any more. The kept ops' last values (tensors) become
+    the results."""
     module = irx.parse(text, ctx)
     functions = irx.functions(module)
     called = irx.called_symbols(module)
     for number, func in enumerate(functions):
         if number in keeps:
-            ops = [op.operation for op in irx.entry_block(func).operations]
-            if len(keeps[number]) < len(ops) - 1:
-                stateful = {ops[i] for i in state.get(number, ())}
-
-                def returns(value: ir.Value, stateful: set = stateful) -> bool:
-                    return is_tensor(value) and not (isinstance(value, ir.OpResult) and value.owner.operation in stateful)
-
-                restrict_function(func, keeps[number], ctx, returns=returns, ends_only=True)
+            if len(keeps[number]) < len(list(irx.entry_block(func).operations)) - 1:
+                restrict_function(func, keeps[number], ctx, returns=is_tensor, ends_only=True)
         elif func.parent.name == "builtin.module" and irx.symbol_name(func) not in called:
             func.erase()
     try:
