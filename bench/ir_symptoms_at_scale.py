@@ -10,6 +10,8 @@ Cases:
   every kind of copy / transient allocation the original shows at `--compile-to=stream`;
 - `llama-keep-one`: the same with `--keep N`, N the first `slow_memcpy` transient -> transient in
   `decode_bs1` (what an engineer filing seed 000's issue wants);
+- `llama-dispatch-count`: the same export, `--oracle=dispatch-count --threshold 2 --phase flow`
+  (189 dispatches at flow): localisation keeps two dispatches in a row of one function;
 - `seed-000`: `corpus/originals/kv_cache_step.mlir`, transient-copy (the corpus entry
   `kv-cache-context-transient-copies`);
 - `seed-001`: `corpus/originals/classifier_head_tosa.mlir`, readwrite-constant (the entry
@@ -91,6 +93,7 @@ def main() -> int:
         cases = [
             ("llama-every-kind", llama, "transient-copy", list),
             ("llama-keep-one", llama, "transient-copy", lambda: ["--keep", keep_number(llama)]),
+            ("llama-dispatch-count", llama, "dispatch-count", lambda: ["--threshold", "2", "--phase", "flow"]),
             ("seed-000", ORIGINALS / "kv_cache_step.mlir", "transient-copy", list),
             ("seed-001", ORIGINALS / "classifier_head_tosa.mlir", "readwrite-constant", list),
         ]
