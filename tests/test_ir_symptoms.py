@@ -16,33 +16,15 @@ from reducer.passes.base import Proposal
 from reducer.passes.repeated_blocks import RemoveRepeatedBlocks
 from reducer.search.localize import localize
 from reducer.search.problem import ReductionProblem
+from tests.test_ir_phase_oracles import CONTEXT_CONCAT, PLAIN_UPDATE
 
 ORIGINALS = Path(__file__).resolve().parent.parent / "corpus" / "originals"
 CPU = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu"]
 
-# Two entry points, as a model's prefill and decode: `prefill` writes a row into a global cache in
-# place (one stream copy), `decode` concatenates a global's cached context with the new row
-# (seed 000: *_slow_memcpy dispatches through a transient).
-TWO_FUNCTIONS = """
-util.global private mutable @cache : tensor<16x4xf32> = dense<0.0> : tensor<16x4xf32>
-util.global private mutable @state : tensor<2x8x4xf32> = dense<0.0> : tensor<2x8x4xf32>
-func.func @prefill(%row: tensor<1x4xf32>, %i: index) {
-  %c = util.global.load @cache : tensor<16x4xf32>
-  %u = tensor.insert_slice %row into %c[%i, 0] [1, 4] [1, 1] : tensor<1x4xf32> into tensor<16x4xf32>
-  util.global.store %u, @cache : tensor<16x4xf32>
-  return
-}
-func.func @decode(%row: tensor<2x1x4xf32>, %i: index) -> tensor<2x?x4xf32> {
-  %s = util.global.load @state : tensor<2x8x4xf32>
-  %past = tensor.extract_slice %s[0, 0, 0] [2, %i, 4] [1, 1, 1] : tensor<2x8x4xf32> to tensor<2x?x4xf32>
-  %ctx = tensor.concat dim(1) %past, %row : (tensor<2x?x4xf32>, tensor<2x1x4xf32>) -> tensor<2x?x4xf32>
-  %last = tensor.extract_slice %ctx[0, %i, 0] [2, 1, 4] [1, 1, 1] : tensor<2x?x4xf32> to tensor<2x1x4xf32>
-  %u = tensor.insert_slice %last into %s[0, %i, 0] [2, 1, 4] [1, 1, 1] : tensor<2x1x4xf32> into tensor<2x8x4xf32>
-  util.global.store %u, @state : tensor<2x8x4xf32>
-  %n = math.exp %ctx : tensor<2x?x4xf32>
-  return %n : tensor<2x?x4xf32>
-}
-"""
+# Two entry points, as a model's prefill and decode: `update` writes a row into a global cache in
+# place (one stream copy), `step` concatenates a global's cached context with the new row (seed
+# 000: *_slow_memcpy dispatches through a transient).
+TWO_FUNCTIONS = PLAIN_UPDATE + CONTEXT_CONCAT
 
 
 def original_of(text: str, flags: tuple[str, ...] = ()) -> Proposal:
@@ -64,18 +46,18 @@ def test_symptoms_are_numbered_with_their_function_and_keep_pins_one(iree_compil
     verdict = oracle.judge(Candidate(TWO_FUNCTIONS))
     symptoms = decode(verdict.metrics[METRIC])
     listing = numbered(symptoms)
-    assert {s.function for s in symptoms} == {"prefill", "decode"}
-    slow = next(n for n, s in enumerate(symptoms, 1) if s.kind.startswith("slow_memcpy") and s.function == "decode")
-    assert listing[slow - 1].startswith(f"{slow}. slow_memcpy dispatch ") and " in decode" in listing[slow - 1]
+    assert {s.function for s in symptoms} == {"update", "step"}
+    slow = next(n for n, s in enumerate(symptoms, 1) if s.kind.startswith("slow_memcpy") and s.function == "step")
+    assert listing[slow - 1].startswith(f"{slow}. slow_memcpy dispatch ") and " in step" in listing[slow - 1]
 
-    # --keep N: that kind in that function; the prefill alone no longer shows it.
+    # --keep N: that kind in that function; the update alone no longer shows it.
     keep = make_oracle("transient-copy", OracleOptions(keep=str(slow))).calibrated(verdict)
-    prefill_only = TWO_FUNCTIONS.split("func.func @decode")[0]
+    prefill_only = PLAIN_UPDATE
     lost = keep.judge(Candidate(prefill_only))
     assert not lost.interesting and "(--keep)" in lost.detail
     assert keep.judge(Candidate(TWO_FUNCTIONS)).interesting
 
-    # By default every kind the original had: the prefill alone loses the slow_memcpy kinds.
+    # By default every kind the original had: the update alone loses the slow_memcpy kinds.
     every = make_oracle("transient-copy").calibrated(verdict)
     assert "slow_memcpy dispatch variable->transient" in every.judge(Candidate(prefill_only)).detail.split("; lost ")[1]
 
@@ -107,13 +89,17 @@ def test_seed_001_localises_to_the_reduction_into_the_constant_in_one_candidate(
     assert found.symptoms == ["1. reduction dispatch tied to an immutable global in classifier_head at model.mlir:6:13"]
 
 
+def _matmul(i: int, value: str) -> list[str]:
+    """`%m{i}` = value x %w, into a zero-filled 8x8 tensor."""
+    return [f"  %e{i} = tensor.empty() : tensor<8x8xf32>",
+            f"  %f{i} = linalg.fill ins(%z : f32) outs(%e{i} : tensor<8x8xf32>) -> tensor<8x8xf32>",
+            f"  %m{i} = linalg.matmul ins({value}, %w : tensor<8x8xf32>, tensor<8x8xf32>) outs(%f{i} : tensor<8x8xf32>) -> tensor<8x8xf32>"]
+
+
 def _matmul_chain(n: int) -> str:
     lines, value = [], "%x"
     for i in range(n):
-        lines += [f"  %e{i} = tensor.empty() : tensor<8x8xf32>",
-                  f"  %f{i} = linalg.fill ins(%z : f32) outs(%e{i} : tensor<8x8xf32>) -> tensor<8x8xf32>",
-                  f"  %m{i} = linalg.matmul ins({value}, %w : tensor<8x8xf32>, tensor<8x8xf32>) outs(%f{i} : tensor<8x8xf32>) -> tensor<8x8xf32>",
-                  f"  %t{i} = math.tanh %m{i} : tensor<8x8xf32>"]
+        lines += [*_matmul(i, value), f"  %t{i} = math.tanh %m{i} : tensor<8x8xf32>"]
         value = f"%t{i}"
     body = "\n".join(lines)
     return f"""func.func @main(%x: tensor<8x8xf32>, %w: tensor<8x8xf32>) -> tensor<8x8xf32> {{
@@ -136,9 +122,7 @@ def _layers(n: int) -> str:
     """A residual stream through `n` identical 4-op layers (matmul, tanh, add), and an epilogue."""
     lines, h = [], "%x"
     for i in range(n):
-        lines += [f"  %e{i} = tensor.empty() : tensor<8x8xf32>",
-                  f"  %f{i} = linalg.fill ins(%z : f32) outs(%e{i} : tensor<8x8xf32>) -> tensor<8x8xf32>",
-                  f"  %m{i} = linalg.matmul ins({h}, %w : tensor<8x8xf32>, tensor<8x8xf32>) outs(%f{i} : tensor<8x8xf32>) -> tensor<8x8xf32>",
+        lines += [*_matmul(i, h),
                   f"  %a{i} = math.tanh %m{i} : tensor<8x8xf32>",
                   f"  %s{i} = math.exp %a{i} : tensor<8x8xf32>",
                   f"  %q{i} = arith.mulf %s{i}, %a{i} : tensor<8x8xf32>",
