@@ -12,14 +12,16 @@ kept is a list of requirements, each met by any one of its alternatives:
 - dispatch-count `--threshold N`: N dispatches in a row of one function.
 
 Each requirement takes the alternative whose backward slice is smallest (the first transformer
-layer's, not the last's). The candidates then grow from those ops: first with a few rings of
-producers (every other input a new function argument), then the backward slice of their
-operands (the loads and stores of the globals they read, and the in-place writes of the
-arguments they read, kept with it), then that slice with rings of consumers, then the whole
-functions; each keeps only the functions that hold the chosen symptoms (with what they call),
-and unused private symbols go (globals and parameters included). They are judged smallest
-first, and the first that still shows the symptoms is the start: widened only while a symptom
-is lost.
+layer's, not the last's). The candidates then grow from those ops: rings of producers (every
+other input a new function argument; only tensors cross a cut), alone, with a ring of
+consumers, and with the state they work on kept whole (a cache global or argument written in
+place: its read, views, updates and write back, with or without the ops that read it on the
+way); then the backward slice of their operands (the stores of the globals they load and the
+in-place writes of the arguments they read kept with it), that slice with rings of consumers,
+and the whole functions. Each keeps only the functions that hold the chosen symptoms (with what
+they call), returns the values its kept ops end in, and drops unused private symbols (globals
+and parameters included). They are judged smallest first, sizes at least 15% apart, and the
+first that still shows the symptoms is the start: widened only while a symptom is lost.
 """
 
 from __future__ import annotations
@@ -49,9 +51,8 @@ from reducer.search.problem import ReductionProblem
 PRODUCER_RINGS = (0, 1, 2, 4, 8, 16, 32)
 # Rings of consumers added to the backward slice when it alone loses a symptom.
 CONSUMER_RINGS = (1, 2, 4)
-# Symptoms whose kind this names are read by the oracle, never seeds (they fuse every op whose
-# result lives in a transient: they follow from the copies).
-Requirement = list[list[int]]  # alternatives, each a list of symptom indices kept together
+# One symptom to keep: its alternatives, each a list of symptom indices kept together.
+Requirement = list[list[int]]
 
 
 @dataclass
