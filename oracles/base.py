@@ -54,6 +54,7 @@ class OracleOptions:
     match: str | None = None  # compile-error / crash: regex over stderr instead of the signature
     hang_seconds: float = 60.0  # timeout
     threshold: int | None = None  # transient-copy / dispatch-count / ir-match: minimum count
+    keep: str | None = None  # transient-copy / readwrite-constant: the one symptom (number or kind) to keep
     phase: str | None = None  # ir-match / dispatch-count: --compile-to phase
     pattern: str | None = None  # ir-match: regex over the IR at `phase`
     cmd: str | None = None  # script: shell command, `{}` is the candidate path

@@ -53,9 +53,11 @@ ORACLE_TABLE: tuple[OracleRow, ...] = (
               "calibrated, the original's kind of hang"),
     OracleRow(TransientCopy, MLIR_OR_ONNX, "--compile-to=stream; the stream schedule",
               "the stream schedule keeps every kind of copy (op or *_slow_memcpy dispatch, source -> target "
-              "lifetime) and transient allocation the original had, or --threshold N in total"),
+              "lifetime) and transient allocation the original had (one of each), or --keep's one, or --threshold N "
+              "in total"),
     OracleRow(ReadwriteConstant, MLIR_OR_ONNX, "--compile-to=flow; flow.dispatch ties",
-              "a flow.dispatch updates a constant or an immutable global in place"),
+              "a flow.dispatch updates a constant or an immutable global in place; calibrated, every kind the "
+              "original had (dispatch kind, constant or immutable global), or --keep's one"),
     OracleRow(DispatchCount, MLIR_OR_ONNX, "--compile-to=--phase (default flow); dispatch ops",
               "at least --threshold N dispatches at --phase (a missed fusion)"),
     OracleRow(IrMatch, MLIR_OR_ONNX, "--compile-to=--phase; the printed IR",
@@ -79,6 +81,8 @@ ORACLES: dict[str, type[Oracle]] = {row.name: row.oracle for row in ORACLE_TABLE
 def make_oracle(name: str, options: OracleOptions | None = None) -> Oracle:
     if name not in ORACLES:
         raise OracleSetupError(f"unknown oracle {name!r}; valid: {', '.join(ORACLES)}")
+    if options is not None and options.keep and not getattr(ORACLES[name], "has_symptoms", False):
+        raise OracleSetupError(f"--keep is for --oracle=transient-copy or readwrite-constant, not {name}")
     return ORACLES[name](options)
 
 

@@ -95,6 +95,9 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--match", help="compile-error/crash: regex over the compiler output instead of the signature")
     group.add_argument("--hang-seconds", type=float, default=60.0, help="timeout: compile time that counts as a hang")
     group.add_argument("--threshold", type=int, help="transient-copy/dispatch-count/ir-match: minimum count")
+    group.add_argument("--keep", metavar="KIND-or-N", help="transient-copy/readwrite-constant: keep only this one of the "
+                       "original's symptoms (its number in the list the calibration prints, or a kind such as slow_memcpy) "
+                       "instead of every kind")
     group.add_argument("--phase", help="ir-match/dispatch-count: --compile-to phase to inspect")
     group.add_argument("--pattern", help="ir-match: regex over the IR at --phase")
     group.add_argument("--cmd", help="script: command, `{}` is the candidate path; exit 0 = interesting")
@@ -155,6 +158,7 @@ def oracle_options(args: argparse.Namespace) -> OracleOptions:
         match=args.match,
         hang_seconds=args.hang_seconds,
         threshold=args.threshold,
+        keep=args.keep,
         phase=args.phase,
         pattern=args.pattern,
         cmd=args.cmd,

@@ -36,6 +36,8 @@ class Outcome:
     culprit: Culprit | None = None  # compile-error / crash: the failing pass, its one-pass repro
     dispatch_config: DispatchConfig | None = None  # lds-limit: how the compiler configured the dispatch
     wrong_value: list[str] = field(default_factory=list)  # miscompile: the dispatch that first computes a wrong value
+    symptoms: list[str] = field(default_factory=list)  # IR-phase oracles: the original's symptoms, numbered
+    localised: tuple[int, int] | None = None  # (ops of the first candidate, candidates tried) when localisation kept one
 
 
 def summary(outcome: Outcome) -> str:
@@ -57,6 +59,7 @@ def summary(outcome: Outcome) -> str:
         *_config_lines(outcome.dispatch_config),
         *(summary_lines(outcome.culprit) if outcome.culprit else []),
         *(f"  {line}" for line in outcome.wrong_value),
+        *_localised_lines(outcome),
     ]
     before, after = shapes_of(o.candidate), shapes_of(b.candidate)
     kept = shapes_kept_by(b.candidate)
@@ -67,6 +70,18 @@ def summary(outcome: Outcome) -> str:
     if outcome.dropped_flags:
         lines.insert(4, f"  not flags     {' '.join(outcome.dropped_flags)} (dropped from the pasted command)")
     return "\n".join(lines)
+
+
+def _localised_lines(outcome: Outcome) -> list[str]:
+    """How many symptoms the original showed (their list is in the log) and where localisation started."""
+    lines = []
+    if outcome.symptoms:
+        kinds = len({line.split(". ", 1)[1].split(" in ")[0] for line in outcome.symptoms})
+        lines.append(f"  symptoms      {len(outcome.symptoms)} of {kinds} kinds in the original")
+    if outcome.localised is not None:
+        ops, tried = outcome.localised
+        lines.append(f"  localised     {outcome.original.ops} -> {ops} {outcome.unit} in {tried} candidates")
+    return lines
 
 
 def _cache_detail(stats: EvaluationStats) -> str:

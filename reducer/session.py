@@ -195,6 +195,9 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
     except KeyboardInterrupt:
         problem.shutdown()
         raise UserError("interrupted while judging the original; nothing written", INTERRUPTED) from None
+    except OracleSetupError:  # --keep names none of the original's symptoms
+        problem.shutdown()
+        raise
     try:
         check_original(verdict, oracle)  # the failure must be the compiler's, not this tool's or the command line's
     except OracleSetupError:
@@ -224,7 +227,7 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
             problem.incorporate(original)
         if saved is None and request.localize:
             observer.phase("localising the failure")
-            located = localize(problem)
+            located = localize(problem, request.input_path.name)
             if located.site is None and oracle.name in WRONG_VALUE_ORACLES:
                 located, wrong_value = localize_wrong_value(problem, request.input_path.name)
                 if wrong_value is not None and located.start is not None:
@@ -291,6 +294,8 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         input_text=onnx_model.to_text(onnx_model.parse(best.candidate.binary)) if onnx_input else None,
         dispatch=dispatch,
         wrong_value=wrong_value.report() if wrong_value is not None else [],
+        symptoms=located.symptoms,
+        localised=(located.start.ops, located.tried) if located.start is not None else None,
         culprit=culprit,
         dispatch_config=config,
     )

@@ -79,6 +79,8 @@ def summary_record(outcome: Outcome, written: dict[str, str] | None = None) -> d
         "culprit": _culprit(culprit),
         "dispatch_config": dataclasses.asdict(outcome.dispatch_config) if outcome.dispatch_config else None,
         "files": files,
+        "symptoms": list(outcome.symptoms),
+        "localised": None if outcome.localised is None else {"size": outcome.localised[0], "candidates": outcome.localised[1]},
     }
 
 

@@ -100,6 +100,11 @@ def test_reduce_json_carries_every_figure_of_the_text_summary(tmp_path, iree_com
                                                 f"(the compiler's reproducer: {found['reproducer_ops']})")
     check("pass command", fields["pass command"] == found["command"])
     check("lit test", fields["lit test"] == f"{files['lit_test']} ({found['lit_test_check']})")
+    if "localised" in fields:  # localisation kept a candidate (MLIR input)
+        check("localised", fields["localised"] == f"{before['size']} -> {record['localised']['size']} {unit} in "
+                                                  f"{record['localised']['candidates']} candidates")
+    if "symptoms" in fields:  # an IR-phase oracle
+        check("symptoms", fields["symptoms"].startswith(f"{len(record['symptoms'])} of "))
     assert handled == set(fields), f"text figures with no JSON check: {set(fields) - handled}"
 
     assert unit == "nodes" and before["size"] > after["size"] >= 1

@@ -7,6 +7,9 @@ interesting: the failure is someone else's bug.
 
 - transient-copy: copies and transient allocations in the stream schedule (at `stream`).
 - readwrite-constant: a `flow.dispatch` updates a constant in place (at `flow`).
+
+Both list what they count as numbered symptoms (oracles/compiling/symptoms.py): calibrated, a
+candidate must keep every kind the original showed, or with `--keep` the one kind asked for.
 - dispatch-count: the number of dispatches at a phase (`flow.dispatch` at flow, the phase's own
   dispatch op elsewhere: see DISPATCH_OPS).
 - ir-match: a regex over the IR text at a phase.
@@ -22,7 +25,19 @@ from typing import ClassVar
 
 from oracles.base import Oracle, OracleSetupError
 from oracles.candidate import Candidate
+from oracles.compiling.dispatch_kind import dispatch_kind
 from oracles.compiling.signature import error_signature, excerpt, first_error
+from oracles.compiling.symptoms import (
+    METRIC,
+    Keep,
+    Symptom,
+    decode,
+    encode,
+    function_of,
+    missing_kinds,
+    resolve_keep,
+    shows,
+)
 from oracles.mlir.locations import location_leaves
 from oracles.toolchain.flags import PHASES, with_default_target, without_phase
 from oracles.verdict import Verdict
@@ -51,6 +66,8 @@ SLOW_MEMCPY_SUFFIX = "_slow_memcpy"
 STREAM_DISPATCH_OPS = ("stream.cmd.dispatch", "stream.async.dispatch")
 TRANSIENT_RESOURCE = "!stream.resource<transient>"
 CONSTANT_OPS = ("arith.constant", "flow.tensor.splat", "flow.tensor.constant")
+# What the bindings call a buffer parsed from text: the location of an op printed without one.
+PRINTED_IR = "-"
 
 
 def _check_phase(phase: str | None, oracle: str, allowed: tuple[str, ...] = TEXT_PHASES) -> str:
@@ -79,6 +96,7 @@ class Count:
     metrics: dict[str, float | int | str] = field(default_factory=dict)
     where: str = ""  # e.g. the first offending dispatch, for the detail sentence
     locations: list[str] = field(default_factory=list)  # printed locations of the offending ops
+    symptoms: list[Symptom] = field(default_factory=list)  # the offending ops one by one, in program order
 
 
 def walk_ops(module) -> list:
@@ -135,7 +153,12 @@ def _symbol_name(attr) -> str:
 
 
 def readwrite_constant_dispatches(module) -> list[tuple[str, str]]:
-    """(dispatch entry point, constant it updates in place) for each offending `flow.dispatch`.
+    """(dispatch entry point, constant it updates in place) for each offending `flow.dispatch`."""
+    return [(entry, what) for entry, what, _ in readwrite_constant_ops(module)]
+
+
+def readwrite_constant_ops(module) -> list[tuple[str, str, object]]:
+    """(dispatch entry point, constant it updates in place, the dispatch op) for each offending `flow.dispatch`.
 
     A constant is an `arith.constant`, `flow.tensor.splat`, `flow.tensor.constant`, or a
     `util.global.load` of a `util.global` that is not `mutable`.
@@ -161,24 +184,21 @@ def readwrite_constant_dispatches(module) -> list[tuple[str, str]]:
             else:
                 continue
             entry = op.attributes["entry_points"]
-            found.append((str(entry[0]) if len(entry) else "?", what))
+            found.append((str(entry[0]) if len(entry) else "?", what, op))
             break
     return found
+
+
+def source_locations(op) -> tuple[str, ...]:
+    """The source `file:line:col` leaves of `op`'s location: what the compile was given, printed with
+    --mlir-print-debuginfo (without it an op only has its place in the printed IR, which is dropped)."""
+    return tuple(str(loc) for loc in location_leaves(str(op.location)) if loc.file != PRINTED_IR)
 
 
 def _lifetime(value) -> str:
     """'transient' for a `!stream.resource<transient>` value (the type's parameter), else its type."""
     spelled = str(value.type)
     return spelled[len("!stream.resource<") : -1] if spelled.startswith("!stream.resource<") else spelled
-
-
-def transient_copy_kinds(module) -> Counter:
-    """Copies by (op, source lifetime -> target lifetime) and transient allocations, in a stream-phase module.
-
-    The lifetimes tell copies apart: updating a global copies external -> variable, returning
-    it copies variable -> external; a reduction must keep the kind of copy the bug is about.
-    """
-    return Counter(kind for kind in map(_copy_kind, walk_ops(module)) if kind)
 
 
 def _copy_kind(op) -> str:
@@ -204,11 +224,19 @@ def _is_slow_memcpy(dispatch) -> bool:
     return any(str(entry).endswith(SLOW_MEMCPY_SUFFIX) for entry in entries)
 
 
-def transient_copy_counts(module) -> dict[str, int]:
-    """Copies/clones and transient allocations in a stream-phase module."""
-    kinds = transient_copy_kinds(module)
-    transients = kinds["stream.resource.alloca transient"]
-    return {"copies": sum(kinds.values()) - transients, "transient_allocas": transients}
+def transient_copy_symptoms(module) -> list[Symptom]:
+    """Each copy (by op and source -> target lifetime) and transient allocation of a stream-phase
+    module, in program order.
+
+    The lifetimes tell copies apart: updating a global copies external -> variable, returning
+    it copies variable -> external; a reduction must keep the kind of copy the bug is about.
+    """
+    found = []
+    for op in walk_ops(module):
+        kind = _copy_kind(op)
+        if kind:
+            found.append(Symptom(kind, function_of(op), source_locations(op), seeds=not kind.startswith("stream.resource.alloca")))
+    return found
 
 
 class PhaseOracle(Oracle):
@@ -223,6 +251,30 @@ class PhaseOracle(Oracle):
     warm_ok = True
     phase: ClassVar[str] = "flow"
     noun: ClassVar[tuple[str, str]] = ("op", "ops")
+    # Whether its symptoms have kinds a reduction keeps (every one, or `--keep`'s).
+    has_symptoms: ClassVar[bool] = False
+
+    def __init__(self, options=None) -> None:
+        super().__init__(options)
+        self.kept: Keep | None = None  # what --keep names among the original's symptoms, once calibrated
+        if self.options.keep and not self.has_symptoms:
+            raise OracleSetupError(f"--keep is for --oracle=transient-copy or readwrite-constant, not {self.name}")
+
+    def calibrated(self, original: Verdict) -> PhaseOracle:
+        """Pinned to the original; `--keep` is resolved against its numbered symptoms here."""
+        kept = resolve_keep(self.options.keep, decode(original.metrics.get(METRIC))) if self.options.keep else None
+        return self._evolved(reference=original, kept=kept)
+
+    def original_symptoms(self) -> list[Symptom]:
+        return decode(self.reference.metrics.get(METRIC)) if self.reference is not None else []
+
+    def keeps_symptoms(self, found: Count) -> tuple[bool, str]:
+        """Calibrated without --threshold: the kept kind, or every kind the original showed; and
+        what is lost when not."""
+        if self.kept is not None:
+            return shows(found.symptoms, self.kept), f"no {self.kept.spelled()} (--keep)"
+        missing = missing_kinds(found.symptoms, self.original_symptoms())
+        return not missing, f"lost {', '.join(missing)}"
 
     def phase_name(self) -> str:
         return self.phase
@@ -285,12 +337,16 @@ class PhaseOracle(Oracle):
             )
         threshold = self.threshold()
         metrics = {"count": found.count, "threshold": threshold, **found.metrics}
+        if found.symptoms:
+            metrics[METRIC] = encode(found.symptoms)
         seen = self.describe(found.count)
         if self.accepts(found):
             where = f"; {found.where}" if found.where else ""
             located = [str(loc) for spelled in found.locations for loc in location_leaves(spelled)]
             return Verdict(True, self.signature(), f"{seen} (threshold {threshold}){where}", metrics, locations=located)
-        if self.reference is not None and "count" in self.reference.metrics:
+        if self.has_symptoms and self.reference is not None and self.options.threshold is None and found.count:
+            detail = f"{seen}; {self.keeps_symptoms(found)[1]}"
+        elif self.reference is not None and "count" in self.reference.metrics:
             detail = f"{seen}; the original had {self.reference.metrics['count']} (threshold {threshold})"
         else:
             detail = f"{seen}, below the threshold {threshold}"
@@ -301,58 +357,63 @@ class TransientCopy(PhaseOracle):
     name = "transient-copy"
     phase = "stream"
     noun = ("copy/transient allocation", "copies/transient allocations")
+    has_symptoms = True
 
     def __init__(self, options=None) -> None:
         super().__init__(options)
         _check_threshold(self.options.threshold)
 
-    def threshold(self) -> int:
-        if self.options.threshold is not None:
-            return self.options.threshold
-        if self.reference is not None and isinstance(self.reference.metrics.get("count"), int):
-            return max(1, self.reference.metrics["count"])
-        return 1
-
     def measure(self, module) -> Count:
-        kinds = transient_copy_kinds(module)
-        counts = transient_copy_counts(module)
+        symptoms = transient_copy_symptoms(module)
+        kinds = Counter(s.kind for s in symptoms)
+        transients = kinds["stream.resource.alloca transient"]
+        counts = {"copies": len(symptoms) - transients, "transient_allocas": transients}
         spelled = ", ".join(f"{n}x {kind}" for kind, n in sorted(kinds.items()))
         # With --mlir-print-debuginfo (Oracle.locate) these name the source ops behind each copy.
-        where = [str(op.location) for op in walk_ops(module) if _copy_kind(op)]
-        return Count(sum(kinds.values()), {**counts, "kinds": spelled}, spelled, where)
+        where = [loc for s in symptoms for loc in s.locations]
+        return Count(len(symptoms), {**counts, "kinds": spelled}, spelled, where, symptoms)
 
     def accepts(self, found: Count) -> bool:
-        """With no --threshold, after calibration: every kind of copy the original had, as many times."""
+        """With no --threshold, after calibration: every kind of copy the original had (at least
+        one of each, not as many), or only --keep's; with --threshold N, N in total."""
         if self.options.threshold is not None or self.reference is None:
-            return super().accepts(found)
-        have = _parse_kinds(str(found.metrics.get("kinds", "")))
-        need = _parse_kinds(str(self.reference.metrics.get("kinds", "")))
-        return found.count >= 1 and all(have[kind] >= n for kind, n in need.items())
-
-
-def _parse_kinds(spelled: str) -> Counter:
-    kinds: Counter = Counter()
-    for part in filter(None, (p.strip() for p in spelled.split(","))):
-        n, kind = part.split("x ", 1)
-        kinds[kind] = int(n)
-    return kinds
+            return super().accepts(found) and (self.kept is None or shows(found.symptoms, self.kept))
+        return found.count >= 1 and self.keeps_symptoms(found)[0]
 
 
 class ReadwriteConstant(PhaseOracle):
     name = "readwrite-constant"
     phase = "flow"
     noun = ("dispatch tied in place to a constant", "dispatches tied in place to constants")
+    has_symptoms = True
 
     def __init__(self, options=None) -> None:
         super().__init__(options)
         _check_threshold(self.options.threshold)  # default 1: any such dispatch
 
     def measure(self, module) -> Count:
-        found = readwrite_constant_dispatches(module)
+        found = readwrite_constant_ops(module)
         if not found:
             return Count(0)
-        dispatch, constant = found[0]
-        return Count(len(found), {"dispatch": dispatch, "constant": constant}, f"first {dispatch} on {constant}")
+        symptoms = [
+            Symptom(f"{dispatch_kind(entry)} dispatch tied to {_constant_kind(what)}", function_of(op),
+                    source_locations(op))
+            for entry, what, op in found
+        ]
+        dispatch, constant, _ = found[0]
+        where = [loc for s in symptoms for loc in s.locations]
+        return Count(len(found), {"dispatch": dispatch, "constant": constant}, f"first {dispatch} on {constant}",
+                     where, symptoms)
+
+    def accepts(self, found: Count) -> bool:
+        """Calibrated with no --threshold: every kind the original showed (or --keep's)."""
+        if self.options.threshold is not None or self.reference is None:
+            return super().accepts(found) and (self.kept is None or shows(found.symptoms, self.kept))
+        return found.count >= 1 and self.keeps_symptoms(found)[0]
+
+
+def _constant_kind(what: str) -> str:
+    return "an immutable global" if what.startswith("util.global.load") else "a constant"
 
 
 class DispatchCount(PhaseOracle):
@@ -375,7 +436,13 @@ class DispatchCount(PhaseOracle):
 
     def measure(self, module) -> Count:
         names = DISPATCH_OPS[self._phase]
-        return Count(sum(1 for op in walk_ops(module) if op.name in names))
+        dispatches = [op for op in walk_ops(module) if op.name in names]
+        # One symptom per dispatch, for localisation only (a count has no kinds to keep).
+        symptoms = [
+            Symptom("dispatch", function_of(op), source_locations(op))
+            for op in dispatches
+        ]
+        return Count(len(dispatches), symptoms=symptoms)
 
 
 class IrMatch(PhaseOracle):

@@ -2,10 +2,31 @@
 
 from __future__ import annotations
 
+import importlib.util
 import re
+import sys
+import types
 from collections.abc import Iterator
 
 from iree.compiler import ir
+
+# Dialects of the IR the reducer reads that the wheel ships no Python module for. Whenever the
+# bindings wrap an op they import its dialect's module, and retry a missing one every time, as a
+# failed search of sys.path: a walk over a 5,000-op torch export made 5,329 of them (0.11 s of
+# CPU a walk, where it takes 0.002 s once each has an empty stand-in; measured on IREE 3.13).
+_WITHOUT_MODULE = ("torch", "torch_c", "iree_encoding", "iree_linalg_ext", "iree_cpu", "iree_input", "io_parameters",
+                   "stablehlo", "chlo", "ml_program", "tm_tensor", "spirv", "vmvx", "check", "bufferization",
+                   "sparse_tensor", "index", "quant", "ub", "emitc")
+
+
+def _stand_in_dialect_modules() -> None:
+    for name in _WITHOUT_MODULE:
+        full = f"{ir.__name__.rsplit('.', 1)[0]}.dialects.{name}"
+        if full not in sys.modules and importlib.util.find_spec(full) is None:
+            sys.modules[full] = types.ModuleType(full)  # no op classes: ops stay generic OpViews, as before
+
+
+_stand_in_dialect_modules()
 
 FUNCTION_OPS = ("func.func", "util.func")
 # Where a compile keeps each dispatch's code: an executable > (variant >) builtin.module > func,

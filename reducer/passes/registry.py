@@ -2,7 +2,9 @@
 
 In the spirit of llvm-reduce's DeltaPasses.def, one row per pass says everything about it: its
 name, what it reduces, how its targets are searched, the inputs it applies to and what it does.
-Cheap, large cuts first; data and attribute polish later; plain values, then shapes once the
+Cheap, large cuts first (whole functions, whole layers, one canonicalization of the whole
+module, which folds a torch export's view and cast chains by the hundred); data and attribute
+polish later; plain values, then shapes once the
 program is small (values first: a plainer value can let a dimension shrink further, and a shape
 pass keeps values as they are); flags last, once each compile is cheap. An input runs the rows whose `inputs` hold its kind
 (reducer/formats/kinds.py). `reduce --list-passes` prints this table and nothing else.
@@ -33,6 +35,7 @@ from reducer.passes.onnx_drop_attributes import OnnxDropAttributes
 from reducer.passes.onnx_remove_nodes import OnnxRemoveNodes
 from reducer.passes.onnx_simplify_initializers import OnnxSimplifyInitializers
 from reducer.passes.plain_values import PlainValues
+from reducer.passes.repeated_blocks import RemoveRepeatedBlocks
 from reducer.passes.replace_with_argument import ReplaceWithArgument
 from reducer.passes.replace_with_constant import ReplaceWithConstant
 from reducer.passes.replace_with_operand import ReplaceWithOperand
@@ -69,6 +72,8 @@ D, B, S = Search.DDMIN, Search.BISECT, Search.SHRINK
 PASSES: tuple[PassRow, ...] = (
     # name                          reduces                 search inputs      description
     PassRow("remove-symbols",       "symbols",              D, MLIR_KINDS, "remove functions, globals and symbols nothing needs", RemoveSymbols()),
+    PassRow("remove-repeated-blocks", "repeated op runs",   D, MLIR_KINDS, "drop whole copies of a repeated run of ops (transformer layers): later code reads the copy before; unused globals go", RemoveRepeatedBlocks()),
+    PassRow("canonicalize",         "the whole module",     D, MLIR_KINDS, "run canonicalize, cse and symbol-dce as one candidate", Canonicalize()),
     PassRow("cut-at-value",         "ops after a value",    B, MLIR_KINDS, "make an earlier value the function's only result, dropping everything after it", CutAtValue()),
     PassRow("replace-with-operand", "ops",                  D, MLIR_KINDS, "forward a same-typed operand in place of each result, erase the op", ReplaceWithOperand()),
     PassRow("replace-with-argument", "ops",                 D, MLIR_KINDS, "turn each result into a new function argument, erase the op", ReplaceWithArgument()),
@@ -77,7 +82,6 @@ PASSES: tuple[PassRow, ...] = (
     PassRow("drop-unused-arguments", "function arguments",  D, MLIR_KINDS, "drop function arguments nothing reads", DropUnusedArguments()),
     PassRow("splat-constants",      "constant data",        D, MLIR_KINDS, "turn dense and dense_resource constants into zero splats (strip data)", SplatConstants()),
     PassRow("drop-attributes",      "attributes",           D, MLIR_KINDS, "drop attributes the verifier does not require", DropAttributes()),
-    PassRow("canonicalize",         "the whole module",     D, MLIR_KINDS, "run canonicalize, cse and symbol-dce as one candidate", Canonicalize()),
     PassRow("onnx-cut-outputs",     "nodes after a tensor", B, ONNX,       "make one node's output the graph's only output, dropping what it does not need", OnnxCutOutputs()),
     PassRow("onnx-cut-inputs",      "nodes before a cut",   B, ONNX,       "drop every node before a cut point; the tensors crossing it become graph inputs", OnnxCutInputs()),
     PassRow("onnx-remove-nodes",    "nodes",                D, ONNX,       "remove nodes; their outputs become graph inputs, and what only fed them goes", OnnxRemoveNodes()),

@@ -9,6 +9,10 @@ from oracles.mlir.types import read_tensor_type
 from reducer.passes.base import IrPass
 
 _CONSTANT_OPS = ("arith.constant", "torch.vtensor.literal", "torch.constant.")
+# `torch.symbolic_int` declares a dynamic dim's symbol for `torch.bind_symbolic_shape`, whose
+# verifier crashes the process (SIGSEGV in IREE 3.13's torch-mlir) when the symbol is anything
+# else: 46 edits of a torch export's reduction died of it. Never a target.
+_NEVER_REPLACED = ("torch.symbolic_int",)
 
 
 def is_constant_like(op: ir.Operation) -> bool:
@@ -82,7 +86,8 @@ class ReplaceResults(IrPass):
             ops = (
                 [op.operation for op in irx.entry_block(func).operations] if self.top_level_only and irx.entry_block(func) else list(irx.walk_ops(func))
             )
-            found.extend((op, func) for op in ops if len(op.results) and not irx.is_terminator(op) and self.qualifies(op))
+            found.extend((op, func) for op in ops if len(op.results) and not irx.is_terminator(op)
+                         and op.name not in _NEVER_REPLACED and self.qualifies(op))
         return found
 
     def edit(self, module: ir.Module, chosen: list[tuple[ir.Operation, ir.Operation]]) -> None:

@@ -10,8 +10,8 @@ nothing matches (no locations, ONNX input, several blocks) it costs the one `loc
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from iree.compiler import ir
@@ -38,10 +38,12 @@ class Localization:
     start: Proposal | None = None  # the localised candidate, None when no candidate kept the failure
     tried: int = 0
     stop_phase: str | None = None
+    symptoms: list[str] = field(default_factory=list)  # IR-phase oracles: the original's, numbered
 
 
-def localize(problem: ReductionProblem) -> Localization:
-    """Locates the failure (one compile), stops compiles at its phase, tries the cut-down candidates."""
+def localize(problem: ReductionProblem, source_name: str = "") -> Localization:
+    """Locates the failure (one compile), stops compiles at its phase, tries the cut-down candidates.
+    `source_name` is how the log names the input file (its locations)."""
     original, log = problem.original, problem.log
     if original.candidate.binary is not None or not problem.oracle.locates:
         return Localization(None)  # ONNX graphs have their own window search; scripts say nothing
@@ -51,6 +53,12 @@ def localize(problem: ReductionProblem) -> Localization:
     if not located.interesting or site is None:
         log("localisation: the located compile did not show the failure; skipped")
         return result
+    from reducer.search.symptom_slice import (
+        slice_to_symptoms,  # it builds on this module
+    )
+
+    if (sliced := slice_to_symptoms(problem, located, result, source_name)) is not None:
+        return sliced
     # `end` is the whole compile anyway.
     if site.phase not in ("", "end") and problem.oracle.stops_early and problem.stop_early(site.phase):
         result.stop_phase = site.phase
@@ -114,7 +122,7 @@ def cut_down(original: Proposal, site: FailureSite, suffix: str, ctx: ir.Context
     text = original.candidate.text
     with ctx, ir.Location.unknown(ctx):
         module = irx.parse(text, ctx)  # alive as long as the graph's ops are used
-        graph = _Graph.of(module, site.locations, own)
+        graph = FunctionGraph.of(module, site.locations, own)
         if graph is None:
             return
         dispatch = graph.root | graph.indices(site.fused, own)
@@ -131,11 +139,12 @@ def cut_down(original: Proposal, site: FailureSite, suffix: str, ctx: ir.Context
                 yield proposal
 
 
-class _Graph:
+class FunctionGraph:
     """The top-level ops of the function the failure is in, with who feeds whom."""
 
     def __init__(self, function: int, entry: ir.Block, ops: list[ir.Operation]) -> None:
         self.function = function
+        self.entry = entry
         self.ops = ops  # the entry block's ops, terminator excluded
         self.size = len(ops)
         self.index = {op: i for i, op in enumerate(ops)}
@@ -157,7 +166,7 @@ class _Graph:
         self.constant = self._constants()
 
     @classmethod
-    def of(cls, module: ir.Module, locations: list[SourceLoc], own: set[str]) -> _Graph | None:
+    def of(cls, module: ir.Module, locations: list[SourceLoc], own: set[str]) -> FunctionGraph | None:
         """The graph of the function holding the first located op, its root set from `locations`."""
         for number, func in enumerate(irx.functions(module)):
             block = irx.entry_block(func)
@@ -172,11 +181,11 @@ class _Graph:
 
     def indices(self, locations: list[SourceLoc], own: set[str]) -> set[int]:
         """Top-level ops that own (or hold a nested op at) any of `locations`."""
-        wanted = {_key(loc, own) for loc in locations}
+        wanted = {location_key(loc, own) for loc in locations}
         found = set()
         for i, op in enumerate(self.ops):
             for nested in [op, *irx.walk_ops(op)]:
-                if any(_key(loc, own) in wanted for loc in location_leaves(str(nested.location))):
+                if any(location_key(loc, own) in wanted for loc in location_leaves(str(nested.location))):
                     found.add(i)
                     break
         return found
@@ -208,7 +217,7 @@ class _Graph:
         return result
 
 
-def _key(loc: SourceLoc, own: set[str]) -> tuple[str, int, int]:
+def location_key(loc: SourceLoc, own: set[str]) -> tuple[str, int, int]:
     name = Path(loc.file).name
     return ("" if name in own else loc.file, loc.line, loc.col)
 
@@ -217,7 +226,18 @@ def _restricted(text: str, function: int, keep: frozenset[int], original: Propos
     """The module with only the kept ops in the function: other inputs become arguments,
     kept values read elsewhere become results."""
     module = irx.parse(text, ctx)
-    func = irx.functions(module)[function]
+    restrict_function(irx.functions(module)[function], keep, ctx)
+    if not irx.verifies(module):
+        return None
+    proposal = Proposal(original.candidate.with_text(irx.to_text(module)), irx.count_ops(module))
+    return proposal if proposal.cost < original.cost else None
+
+
+def restrict_function(func: ir.Operation, keep: frozenset[int], ctx: ir.Context,
+                      returns: Callable[[ir.Value], bool] = lambda _: True, ends_only: bool = False) -> None:
+    """Keeps only the entry block's ops at `keep` (indices, terminator excluded) in `func`: values
+    they read from cut ops become new arguments, kept values read by cut ops (those `returns`
+    allows; with `ends_only`, only those no kept op reads) become the results."""
     block = irx.entry_block(func)
     all_ops = [op.operation for op in block.operations]
     terminator, ops = all_ops[-1], all_ops[:-1]
@@ -233,7 +253,11 @@ def _restricted(text: str, function: int, keep: frozenset[int], original: Propos
         return False
 
     cut = [r for i, op in enumerate(ops) if i not in keep for r in op.results if any(kept_user(u) for u in r.uses)]
-    outputs = [r for i in sorted(keep) for r in ops[i].results if any(not kept_user(u) for u in r.uses)]
+    def returned(value: ir.Value) -> bool:
+        users = [kept_user(use) for use in value.uses]
+        return returns(value) and not all(users) and not (ends_only and any(users))
+
+    outputs = [r for i in sorted(keep) for r in ops[i].results if returned(r)]
     with ir.Location.unknown(ctx):
         for value in cut:
             value.replace_all_uses_with(block.add_argument(value.type, ir.Location.unknown(ctx)))
@@ -250,7 +274,3 @@ def _restricted(text: str, function: int, keep: frozenset[int], original: Propos
         irx.set_function_type(func, [a.type for a in block.arguments], [v.type for v in outputs])
         if "res_attrs" in func.attributes:
             del func.attributes["res_attrs"]
-    if not irx.verifies(module):
-        return None
-    proposal = Proposal(original.candidate.with_text(irx.to_text(module)), irx.count_ops(module))
-    return proposal if proposal.cost < original.cost else None
