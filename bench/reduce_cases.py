@@ -34,6 +34,7 @@ from reducer.formats.degenerate import candidate_sites
 from reducer.passes.base import Proposal
 from reducer.passes.registry import passes_for
 from reducer.passes.shape_search import shapes_of
+from reducer.search.engine import _dimensions, _resize
 from reducer.search.problem import ReductionProblem
 from reducer.session import Request, reduce_file
 from reducer.shapes import mlir_shapes
@@ -132,18 +133,17 @@ CASES: dict[str, tuple[Callable[[Path], Path], str, OracleOptions, list[str], bo
 
 def minimal_dimensions(oracle: Oracle, passes, best) -> str:
     """'k/n': how many of the n dimension targets (size groups too) lose the failure one step smaller."""
-    ctx = irx.new_context()
     judged = onnx_oracle(oracle) if best.candidate.binary is not None else oracle  # ONNX candidates are imported first
     problem = ReductionProblem(best, judged)
     lost = total = 0
     try:
         problem.calibrate()  # pinned to the result's own failure
         for shrink in (p for p in passes if p.search == "shrink"):
-            for key, value in shrink.impl.dimensions(best, ctx):
+            for key, value in problem.edit(_dimensions, shrink.impl, best, fallback=[]):
                 if value <= 1:
                     continue
                 total += 1
-                smaller = shrink.impl.resize(best, key, value - 1, ctx, problem.import_onnx)
+                smaller = problem.edit(_resize, shrink.impl, best, key, value - 1, fallback=None)
                 lost += smaller is None or not problem.judge(smaller.candidate).interesting
     finally:
         problem.shutdown()

@@ -36,6 +36,7 @@ class Outcome:
     culprit: Culprit | None = None  # compile-error / crash: the failing pass, its one-pass repro
     dispatch_config: DispatchConfig | None = None  # lds-limit: how the compiler configured the dispatch
     wrong_value: list[str] = field(default_factory=list)  # miscompile: the dispatch that first computes a wrong value
+    wrong_value_record: dict | None = None  # the same, typed, for --json
 
 
 def summary(outcome: Outcome) -> str:

@@ -291,6 +291,7 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         input_text=onnx_model.to_text(onnx_model.parse(best.candidate.binary)) if onnx_input else None,
         dispatch=dispatch,
         wrong_value=wrong_value.report() if wrong_value is not None else [],
+        wrong_value_record=wrong_value.record() if wrong_value is not None else None,
         culprit=culprit,
         dispatch_config=config,
     )

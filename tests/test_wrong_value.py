@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -81,7 +82,7 @@ def test_reduce_starts_from_the_wrong_op_and_reports_it(tmp_path):
     src = tmp_path / "model.mlir"
     src.write_text(MID_GRAPH)
     argv = [
-        sys.executable, "-m", "reducer.cli", str(src), "--oracle=miscompile", "-j", "2",
+        sys.executable, "-m", "reducer.cli", str(src), "--oracle=miscompile", "-j", "2", "--json", "--report", str(tmp_path / "bug.md"),
         "--pipeline-a", " ".join(LLVM_CPU), "--pipeline-b", " ".join([*LLVM_CPU, *DEMOTE_BF16]),
     ]  # fmt: skip
     result = subprocess.run(argv, capture_output=True, text=True, check=False)
@@ -90,13 +91,20 @@ def test_reduce_starts_from_the_wrong_op_and_reports_it(tmp_path):
     assert "model.mlir:8:" in result.stderr  # the line in the user's file
     assert "localisation: ops" in result.stderr
     assert "linalg.matmul" in (tmp_path / "model.reduced.mlir").read_text()
+    # The report and the JSON show the localisation: the dispatch, the op's line in the user's
+    # file, the differing elements, a few index / expected / got rows.
+    report = (tmp_path / "bug.md").read_text()
+    assert "## Where the wrong value is computed" in report and "model.mlir:8:" in report and "expected" in report
+    found = json.loads(result.stdout)["wrong_value"]
+    assert "matmul" in found["dispatch"] and found["source_ops"][0].startswith("model.mlir:8:")
+    assert 0 < found["differing_elements"] <= found["elements"] == 32 and found["max_abs"] > 0
+    assert found["examples"] and {"output", "index", "expected", "got"} <= set(found["examples"][0])
     # The dispatch-level test: the matmul alone, its captured inputs and expected outputs; the
     # printed commands, run as they are, fail on the demoting pipeline.
     test = tmp_path / "model.reduced.mlir.wrong-dispatch"
-    assert "reproduces the wrong answer alone" in result.stdout
+    assert found["test"]["reproduces"] and found["test"]["directory"] == str(test)
     assert "linalg.matmul" in (test / "test.mlir").read_text() and (test / "input_0.npy").is_file()
-    compile_line, run_line = (line.split("&& ", 1)[1].rstrip(")") for line in result.stdout.splitlines()
-                              if line.strip().startswith(f"(cd {test} && "))
+    compile_line, run_line = found["test"]["commands"]
     assert subprocess.run(compile_line, shell=True, cwd=test, check=False).returncode == 0
     ran = subprocess.run(run_line, shell=True, cwd=test, capture_output=True, text=True, check=False)
     assert ran.returncode != 0 and "[FAILED] result[0]" in ran.stdout + ran.stderr

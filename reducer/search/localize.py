@@ -11,7 +11,7 @@ nothing matches (no locations, ONNX input, several blocks) it costs the one `loc
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from iree.compiler import ir
@@ -19,6 +19,7 @@ from iree.compiler import ir
 from oracles import Candidate
 from oracles.mlir import ir as irx
 from oracles.mlir.locations import FailureSite, SourceLoc, location_leaves
+from reducer.passes import argument_data
 from reducer.passes.base import Proposal
 from reducer.passes.replacing import is_constant_like
 from reducer.search.editor import EditSession
@@ -217,6 +218,7 @@ def _restricted(text: str, function: int, keep: frozenset[int], original: Propos
     """The module with only the kept ops in the function: other inputs become arguments,
     kept values read elsewhere become results."""
     module = irx.parse(text, ctx)
+    before = argument_data.snapshot(module) if original.candidate.data else None  # the user's data follows
     func = irx.functions(module)[function]
     block = irx.entry_block(func)
     all_ops = [op.operation for op in block.operations]
@@ -252,5 +254,9 @@ def _restricted(text: str, function: int, keep: frozenset[int], original: Propos
             del func.attributes["res_attrs"]
     if not irx.verifies(module):
         return None
-    proposal = Proposal(original.candidate.with_text(irx.to_text(module)), irx.count_ops(module))
+    candidate, cuts = original.candidate.with_text(irx.to_text(module)), ()
+    if before is not None:
+        data, cuts = argument_data.follow(before, module, candidate.data)
+        candidate = replace(candidate, data=data)
+    proposal = Proposal(candidate, irx.count_ops(module), cuts)
     return proposal if proposal.cost < original.cost else None

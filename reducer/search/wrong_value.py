@@ -12,8 +12,11 @@ localisation does for an error's op, and are written as a dispatch-level test th
 
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import onnx
@@ -32,7 +35,7 @@ from oracles.numeric.dispatch_trace import (
     first_wrong_dispatch,
     trace_run,
 )
-from oracles.numeric.user_data import INPUT, pack, program_inputs
+from oracles.numeric.user_data import INPUT, INTERMEDIATE, pack, program_inputs
 from oracles.toolchain.tools import scratch_dir
 from reducer.passes.base import Proposal
 from reducer.search.localize import Localization, _counting, _cut_down
@@ -70,6 +73,38 @@ class WrongValue:
         elif self.test is not None:
             lines.append(f"no dispatch-level test: {self.test.detail}")
         return lines
+
+
+    def record(self) -> dict[str, Any]:
+        """The same for `reduce --json`: every figure typed (non-finite errors as strings)."""
+        c = self.culprit
+        elements = sum(int(np.asarray(e).size) for e in c.expected)
+        rows = [m.groups() for m in map(_EXAMPLE.match, c.comparison.examples) if m]
+        test = self.test
+        return {
+            "dispatch": c.name,
+            "position": c.position + 1,
+            "dispatches": c.dispatches,
+            "source_ops": [f"{self.source_name or loc.file}:{loc.line}:{loc.col}" for loc in c.fused],
+            "source_nodes": list(self.nodes),
+            "differing_elements": round(c.comparison.mismatch_fraction * elements),
+            "elements": elements,
+            "max_abs": _number(c.comparison.max_abs),
+            "max_rel": _number(c.comparison.max_rel),
+            "examples": [{"output": int(o), "index": [int(i) for i in index.split(",") if i.strip()], "expected": e, "got": g}
+                         for o, index, e, g in rows],
+            "program_runs": self.runs,
+            "test": None if test is None else {"directory": str(test.directory), "reproduces": test.reproduces,
+                                               "detail": test.detail, "commands": list(test.commands)},
+        }
+
+
+# One row of Comparison.examples: `output 0[0, 2]: expected 1.5 got 1.25`.
+_EXAMPLE = re.compile(r"output (\d+)\[([^\]]*)\]: expected (\S+) got (\S+)")
+
+
+def _number(value: float) -> float | str:
+    return value if math.isfinite(value) else str(value)
 
 
 def localize_wrong_value(problem: ReductionProblem, source_name: str = "") -> tuple[Localization, WrongValue | None]:
@@ -197,21 +232,25 @@ def trace_culprit(oracle, candidate: Candidate) -> WrongDispatch | str:
 
 
 def _with_captured(proposal: Proposal, culprit: WrongDispatch) -> Proposal:
-    """The cut-down program fed the culprit's captured inputs: each argument takes the first
-    unused captured tensor of its shape and element type (else the oracle's own draw)."""
+    """The cut-down program fed the culprit's captured inputs: each argument the cut made (one
+    without the user's value) takes the first unused captured tensor of its shape and element
+    type (else the oracle's own draw); an argument the user's data already gives keeps it."""
     try:
         _, args, _ = entry_function(proposal.candidate.text)
     except ValueError:
         return proposal
+    given = {name.partition("|")[0] for name, _ in proposal.candidate.data}
     unused = list(range(len(culprit.inputs)))
     chosen: dict[str, np.ndarray] = {}
     for i, (shape, dtype) in enumerate(args):
+        if f"{INPUT}arg{i}" in given or f"{INTERMEDIATE}arg{i}" in given:
+            continue
         for j in unused:
             value = culprit.inputs[j]
             if shape is not None and tuple(shape) == value.shape and np.dtype(dtype) == value.dtype:
-                chosen[f"{INPUT}arg{i}"] = value
+                chosen[f"{INTERMEDIATE}arg{i}"] = value
                 unused.remove(j)
                 break
     if not chosen:
         return proposal
-    return Proposal(replace(proposal.candidate, data=pack(chosen)), proposal.ops)
+    return Proposal(replace(proposal.candidate, data=proposal.candidate.data + pack(chosen)), proposal.ops)
