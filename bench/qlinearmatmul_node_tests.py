@@ -5,8 +5,9 @@ QLinearMatMul ignores the input zero points); without `--inputs` the tool's seed
 refused (a non-positive scale). Each is reduced as a user would, `reduce model.onnx
 --oracle=reference-mismatch --inputs test_data_set_0` (all passes, no cache), in this process,
 and the result is checked: how plainly it is still wrong on its (cut) data (elements wrong of
-all), and every dimension of the result one step smaller (`reduce_cases.minimal_dimensions`:
-how many of them lose the wrong answer; all of them when the result is locally minimal).
+all), and every dimension of the result one step smaller (`reduce_cases.minimal_dimensions`,
+judged as the reduction judged: pinned to the original's wrong answer): how many of them lose
+it; all of them when the result is locally minimal.
 
     python bench/qlinearmatmul_node_tests.py [--jobs 2] [--only NAME ...]
 """
@@ -46,7 +47,7 @@ def run_case(name: str, jobs: int) -> dict:
         outcome = reduce_file(request)
         seconds = time.monotonic() - start
         wrong = re.search(r"on (\d+)/(\d+) elements", outcome.verdict.detail)
-        minimal = minimal_dimensions(request.oracle, passes, outcome.best)
+        minimal = minimal_dimensions(request.oracle, passes, outcome.best, pinned_to=outcome.original)
     return {
         "node test": name,
         "nodes": f"{outcome.original.ops} -> {outcome.best.ops}",

@@ -131,13 +131,16 @@ CASES: dict[str, tuple[Callable[[Path], Path], str, OracleOptions, list[str], bo
 }
 
 
-def minimal_dimensions(oracle: Oracle, passes, best) -> str:
-    """'k/n': how many of the n dimension targets (size groups too) lose the failure one step smaller."""
+def minimal_dimensions(oracle: Oracle, passes, best, pinned_to: Proposal | None = None) -> str:
+    """'k/n': how many of the n dimension targets (size groups too) lose the failure one step smaller.
+
+    The failure is the result's own, or `pinned_to`'s: a wrong answer is pinned to the original's
+    (its kind, and at least --wrong-share of its wrong fraction and error), as the reduction was."""
     judged = onnx_oracle(oracle) if best.candidate.binary is not None else oracle  # ONNX candidates are imported first
-    problem = ReductionProblem(best, judged)
+    problem = ReductionProblem(pinned_to or best, judged)
     lost = total = 0
     try:
-        problem.calibrate()  # pinned to the result's own failure
+        problem.calibrate()
         for shrink in (p for p in passes if p.search == "shrink"):
             for key, value in problem.edit(_dimensions, shrink.impl, best, fallback=[]):
                 if value <= 1:

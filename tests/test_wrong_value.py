@@ -158,3 +158,22 @@ def test_an_onnx_models_wrong_node_is_named_against_onnx_reference(side_branch):
     cut = cut_to_nodes(original, found)
     assert cut is not None and cut.ops < len(model.graph.node)
     assert oracle.judge(cut.candidate).interesting
+
+
+def test_a_dispatch_level_test_of_an_integer_result_compares_values_not_signedness(tmp_path):
+    """The program returns signless i8; expected outputs written as .npy would read as si8 and the
+    test would fail on the type alone. Right values pass, a wrong one fails on that element."""
+    from oracles.numeric.dispatch_test import write_dispatch_test
+    from oracles.toolchain.tools import Limits
+
+    program = Candidate("""
+func.func @add(%a: tensor<4xi8>, %b: tensor<4xi8>) -> tensor<4xi8> {
+  %s = arith.addi %a, %b : tensor<4xi8>
+  return %s : tensor<4xi8>
+}
+""")
+    a, b = np.array([1, -2, 3, 100], np.int8), np.array([1, 1, 1, 1], np.int8)
+    right = write_dispatch_test(program, [a, b], LLVM_CPU, tmp_path / "right", Limits(), expected=[a + b])
+    assert not right.reproduces and right.detail == "all outputs match the expected values", right.detail
+    wrong = write_dispatch_test(program, [a, b], LLVM_CPU, tmp_path / "wrong", Limits(), expected=[np.array([2, -1, 4, 0], np.int8)])
+    assert wrong.reproduces and "element at index 3 (101) does not match the expected (0)" in wrong.detail, wrong.detail
