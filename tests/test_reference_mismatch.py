@@ -111,8 +111,11 @@ def test_batched_qlinearmatmul_block_reduces_to_the_wrong_qlinearmatmul(tmp_path
     printed = capsys.readouterr().out
     assert "nodes         8 -> " in printed
     assert "IREE differs from onnx.reference on @main" in printed
-    # The reproduce lines: import, compile, the inputs and expected outputs as files, the run, the check.
-    assert "iree-import-onnx" in printed and "write-inputs" in printed and "--output=@result0.npy" in printed
+    # The reproduce lines: import, compile, the inputs and expected outputs as files, the run, the
+    # check; localisation fed the QLinearMatMul the values the reference computes before it, so
+    # the inputs are data written beside the result, which the run and the check read.
+    assert "iree-import-onnx" in printed and "--output=@result0.npy" in printed
+    assert "--input=@" in printed and "model.reduced.onnx.data/test_data_set_0" in printed
     assert "python -m oracles.onnx_reference check" in printed
 
     # A fresh oracle still sees the wrong answer in the written result.

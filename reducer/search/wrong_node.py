@@ -4,8 +4,11 @@ The imported model is compiled with dispatch tracing and run once on the oracle'
 IREE run, the fusion the user has), and onnx.reference computes every tensor once on the same
 inputs (one reference run). A dispatch's source ops name, through their lines in the imported
 program, the ONNX nodes it computes (`iree-import-onnx` writes one `torch.operator "onnx.X"` per
-node, in graph order). Each dispatch output is compared with the reference value of the latest of
-its nodes whose output has that many elements and that kind of element; the culprit is the first
+node, in graph order). Each dispatch output is compared with the reference values of its nodes
+whose outputs have that many elements and that kind of element: it agrees when it is one of them
+(a dispatch can end before its last node), else it differs from the nearest; beside an output
+that agrees, one that is no node's value is a step inside a node spanning dispatches and is not
+judged. The culprit is the first
 dispatch (in execution order) whose output differs while no node it depends on was seen to
 differ: a Relu that hides part of the error later, or a side branch, does not move it.
 
@@ -112,20 +115,24 @@ def first_wrong_node(traced: list[TracedDispatch], model: onnx.ModelProto, lines
         nodes = sorted({lines[loc.line] for loc in dispatch.fused if loc.line in lines})
         if not nodes:
             continue
+        judged = []  # per observed output: None when it agrees with a node's value
         for output in dispatch.outputs:
-            name = _matching_tensor(output, nodes, model, values)
-            if name is None:
-                continue
-            observed += 1
-            expected = np.asarray(values[name]).reshape(output.shape)
-            comparison = compare_outputs([expected], [output], reduction_length=length, quantized=quantized)
-            if comparison.matches:
-                continue
+            names = _matching_tensors(output, nodes, model, values)
+            if names:
+                observed += 1
+                judged.append((output, _compared(output, names, values, length, quantized)))
+        if any(found is None for _, found in judged):
+            # Outputs beside one that is a node's value, matching no node's: a step inside a node
+            # that spans dispatches (an LRN's squares, summed over channels by the next), which
+            # onnx.reference has no value for. They are not judged.
+            continue
+        for output, (name, expected, comparison) in judged:
             if not _ancestors(nodes, model, producers) & differing:
                 culprit = WrongDispatch(position, dispatch.name, dispatch.inputs, [expected], [output], comparison,
                                         len(traced), dispatch.fused)
                 root = next((lines[loc.line] for loc in dispatch.fused if loc.line in lines), None)
                 return WrongNode(culprit, nodes, name, root)
+        if judged:
             differing.update(nodes)
     if not observed:
         return "no traced dispatch output matches a tensor of the model"
@@ -133,8 +140,10 @@ def first_wrong_node(traced: list[TracedDispatch], model: onnx.ModelProto, lines
         "every differing dispatch depends on one that already differs"
 
 
-def _matching_tensor(output: np.ndarray, nodes: Sequence[int], model: onnx.ModelProto, values: dict) -> str | None:
-    """The latest node output of the dispatch with the same element count and element kind."""
+def _matching_tensors(output: np.ndarray, nodes: Sequence[int], model: onnx.ModelProto, values: dict) -> list[str]:
+    """The dispatch's node outputs with the output's element count, kind (float or not) and width,
+    latest first (an i32 accumulator is no node's uint8 result; IREE's integers are signless)."""
+    found = []
     for index in reversed(nodes):
         for name in model.graph.node[index].output:
             value = values.get(name)
@@ -142,9 +151,25 @@ def _matching_tensor(output: np.ndarray, nodes: Sequence[int], model: onnx.Model
                 continue
             value = np.asarray(value)
             if value.size == output.size and (value.dtype.kind == "f") == (output.dtype.kind in "fV") \
-                    and (value.dtype.kind != "f" or value.dtype.itemsize == output.dtype.itemsize):
-                return name
-    return None
+                    and value.dtype.itemsize == output.dtype.itemsize:
+                found.append(name)
+    return found
+
+
+def _compared(output: np.ndarray, names: list[str], values: dict, length: int, quantized: bool):
+    """None when the output is one of the tensors `names` (it agrees with that one's reference
+    value: a dispatch may end before the last of its nodes, a Conv and Relu fused with an LRN's
+    first steps); else the name, reference value and comparison of the nearest (fewest elements
+    differing; the latest of equals)."""
+    nearest = None
+    for name in names:
+        expected = np.asarray(values[name]).reshape(output.shape)
+        comparison = compare_outputs([expected], [output], reduction_length=length, quantized=quantized)
+        if comparison.matches:
+            return None
+        if nearest is None or comparison.mismatch_fraction < nearest[2].mismatch_fraction:
+            nearest = (name, expected, comparison)
+    return nearest
 
 
 def _ancestors(nodes: Sequence[int], model: onnx.ModelProto, producers: dict[str, int]) -> set[int]:
