@@ -29,6 +29,7 @@ dispatch-level test reproduces alone, and the seconds to the localisation and in
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import re
@@ -171,6 +172,15 @@ def _names_added_op(log: str, source: Path, level: str, op_type: str) -> bool:
     return "matmul" in line
 
 
+def _test_reproduces(summary: str) -> bool:
+    """Whether `reduce --json` says the dispatch-level test reproduced the wrong answer alone."""
+    try:
+        found = json.loads(summary).get("wrong_value") or {}
+    except ValueError:
+        return False
+    return bool((found.get("test") or {}).get("reproduces"))
+
+
 def run_case(out: Path, variant: str, op: str, level: str, jobs: int, time_budget: float) -> dict:
     name = f"inception_{variant}_{op}_{level}"
     model = inception_with_wrong_op(variant, op)
@@ -202,7 +212,7 @@ def run_case(out: Path, variant: str, op: str, level: str, jobs: int, time_budge
         "localised": f"{located.group(2)} -> {located.group(3)}" if located else "no",
         "seconds_to_localised": float(located.group(1)) if located else None,
         "named_added_op": _names_added_op(log, source, level, op_type),
-        "test_reproduces": "reproduces the wrong answer alone" in log,
+        "test_reproduces": _test_reproduces(run.stdout),
         "seconds": round(seconds, 1),
     }
 
