@@ -40,7 +40,13 @@ from pathlib import Path
 
 import numpy as np
 import onnx
+from iree.compiler import ir
 from onnx import TensorProto, helper, numpy_helper, shape_inference, version_converter
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from oracles.mlir import ir as irx
 
 LIGHT = Path(onnx.__file__).parent / "backend" / "test" / "data" / "light" / "light_inception_v1.onnx"
 BRANCH_FROM = "r52"  # a concatenated inception block's output, mid-network
@@ -141,6 +147,45 @@ def _imported_line(mlir: Path, op_type: str) -> int:
 LEVELS = {"qlinearmatmul": ("onnx",), "matmul": ("torch", "linalg")}  # where each op's wrong answer is judged
 
 
+def _without_abi(text: str) -> str:
+    """`--compile-to=input` wraps the program in IREE's ABI (`@f$async` on buffer views and
+    fences, `@f` calling it): the body as `@f` on tensors, as a user's linalg program is."""
+    ctx = irx.new_context()
+    with ctx, ir.Location.unknown(ctx):
+        module = irx.parse(text, ctx)
+        functions = irx.functions(module)
+        body = next(f for f in functions if irx.symbol_name(f).endswith("$async"))
+        name = irx.symbol_name(body).removesuffix("$async")
+        for function in functions:
+            if irx.symbol_name(function) == name:
+                function.erase()
+        block = irx.entry_block(body)
+        abi_arguments = len(block.arguments)
+        results = []
+        for op in [op.operation for op in block.operations]:
+            if op.name == "hal.tensor.import":
+                op.results[0].replace_all_uses_with(block.add_argument(op.results[0].type, ir.Location.unknown(ctx)))
+            elif op.name == "hal.tensor.barrier":
+                for result, operand in zip(op.results, op.operands, strict=False):
+                    result.replace_all_uses_with(operand)
+            elif op.name == "hal.tensor.export":
+                results.append(op.operands[0].type)
+                op.results[0].replace_all_uses_with(op.operands[0])
+            else:
+                continue
+            op.erase()
+        for index in reversed(range(abi_arguments)):
+            block.erase_argument(index)
+        irx.set_function_type(body, [a.type for a in block.arguments], results)
+        for attribute in ("iree.abi.stub", "iree.abi.model", "inlining_policy", "arg_attrs", "res_attrs"):
+            if attribute in body.attributes:
+                del body.attributes[attribute]
+        body.attributes["sym_name"] = ir.StringAttr.get(name)
+        if not irx.verifies(module):
+            raise ValueError("the program without its ABI does not verify")
+        return irx.to_text(module)
+
+
 def _source(out: Path, name: str, onnx_path: Path, level: str) -> Path:
     """The input `reduce` gets: the ONNX model, its torch-onnx import, or that lowered to upstream
     linalg (`--compile-to=input`)."""
@@ -152,6 +197,7 @@ def _source(out: Path, name: str, onnx_path: Path, level: str) -> Path:
         return torch
     linalg = out / f"{name}.mlir"
     subprocess.run(["iree-compile", "--compile-to=input", str(torch), "-o", str(linalg)], check=True)
+    linalg.write_text(_without_abi(linalg.read_text()))
     torch.unlink()
     return linalg
 

@@ -4,11 +4,12 @@ The imported model is compiled with dispatch tracing and run once on the oracle'
 IREE run, the fusion the user has), and onnx.reference computes every tensor once on the same
 inputs (one reference run). A dispatch's source ops name, through their lines in the imported
 program, the ONNX nodes it computes (`iree-import-onnx` writes one `torch.operator "onnx.X"` per
-node, in graph order). Each dispatch output is compared with the reference values of its nodes
+node, in graph order): its root op's node and the located nodes downstream of it. Each dispatch output is compared with the reference values of its nodes
 whose outputs have that many elements and that kind of element: it agrees when it is one of them
 (a dispatch can end before its last node), else it differs from the nearest; beside an output
 that agrees, one that is no node's value is a step inside a node spanning dispatches and is not
-judged. The culprit is the first
+judged; an executable the compiler runs more than once (deduplicated, for identical nodes) is
+compared with each of them. The culprit is the first
 dispatch (in execution order) whose output differs while no node it depends on was seen to
 differ: a Relu that hides part of the error later, or a side branch, does not move it.
 
@@ -20,6 +21,7 @@ outputs.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -109,15 +111,22 @@ def first_wrong_node(traced: list[TracedDispatch], model: onnx.ModelProto, lines
     producers = {out: i for i, node in enumerate(model.graph.node) for out in node.output if out}
     quantized = reference.is_quantized(model)
     length = reference.reduction_length(model)
+    twins = _twins(model)
+    runs = Counter(dispatch.name for dispatch in traced)
     differing: set[int] = set()
     observed = 0
     for position, dispatch in enumerate(traced):
-        nodes = sorted({lines[loc.line] for loc in dispatch.fused if loc.line in lines})
+        nodes = _computed_by(dispatch, lines, model)
         if not nodes:
             continue
+        candidates = list(reversed(nodes))
+        if runs[dispatch.name] > 1:
+            # The compiler runs one executable for identical dispatches (two 3x3 MaxPools of one
+            # shape), whose source locations are one instance's: its twins' values are candidates too.
+            candidates += sorted({t for n in nodes for t in twins.get(n, ())} - set(nodes))
         judged = []  # per observed output: None when it agrees with a node's value
         for output in dispatch.outputs:
-            names = _matching_tensors(output, nodes, model, values)
+            names = _matching_tensors(output, candidates, model, values)
             if names:
                 observed += 1
                 judged.append((output, _compared(output, names, values, length, quantized)))
@@ -127,10 +136,12 @@ def first_wrong_node(traced: list[TracedDispatch], model: onnx.ModelProto, lines
             # onnx.reference has no value for. They are not judged.
             continue
         for output, (name, expected, comparison) in judged:
+            if producers[name] not in nodes:  # a twin's value: the dispatch ran for that node
+                nodes = [producers[name]]
             if not _ancestors(nodes, model, producers) & differing:
                 culprit = WrongDispatch(position, dispatch.name, dispatch.inputs, [expected], [output], comparison,
                                         len(traced), dispatch.fused)
-                root = next((lines[loc.line] for loc in dispatch.fused if loc.line in lines), None)
+                root = next((lines[loc.line] for loc in dispatch.fused if loc.line in lines and lines[loc.line] in nodes), nodes[0])
                 return WrongNode(culprit, nodes, name, root)
         if judged:
             differing.update(nodes)
@@ -140,11 +151,40 @@ def first_wrong_node(traced: list[TracedDispatch], model: onnx.ModelProto, lines
         "every differing dispatch depends on one that already differs"
 
 
+def _computed_by(dispatch: TracedDispatch, lines: dict[int, int], model: onnx.ModelProto) -> list[int]:
+    """The nodes whose values the dispatch may output: its root op's node and the located nodes
+    that consume it, transitively (graph order). Other located nodes are not: a constant CSE'd
+    across the program, or a producer's op folded in, carries their locations into the dispatch."""
+    located = [lines[loc.line] for loc in dispatch.fused if loc.line in lines]
+    if not located:
+        return []
+    if not dispatch.fused or dispatch.fused[0].line not in lines:
+        return sorted(set(located))
+    root = lines[dispatch.fused[0].line]
+    kept, frontier = {root}, [root]
+    while frontier:
+        outputs = set(model.graph.node[frontier.pop()].output)
+        for index in set(located) - kept:
+            if outputs & set(model.graph.node[index].input):
+                kept.add(index)
+                frontier.append(index)
+    return sorted(kept)
+
+
+def _twins(model: onnx.ModelProto) -> dict[int, list[int]]:
+    """Nodes of one op type with the same attributes, by node: what one executable may run for."""
+    groups: dict[tuple, list[int]] = {}
+    for index, node in enumerate(model.graph.node):
+        key = (node.op_type, node.domain, tuple(sorted(a.SerializeToString() for a in node.attribute)))
+        groups.setdefault(key, []).append(index)
+    return {index: group for group in groups.values() if len(group) > 1 for index in group}
+
+
 def _matching_tensors(output: np.ndarray, nodes: Sequence[int], model: onnx.ModelProto, values: dict) -> list[str]:
-    """The dispatch's node outputs with the output's element count, kind (float or not) and width,
-    latest first (an i32 accumulator is no node's uint8 result; IREE's integers are signless)."""
+    """Outputs of `nodes` (in that order) with the output's element count, kind (float or not)
+    and width (an i32 accumulator is no node's uint8 result; IREE's integers are signless)."""
     found = []
-    for index in reversed(nodes):
+    for index in nodes:
         for name in model.graph.node[index].output:
             value = values.get(name)
             if value is None:
