@@ -177,3 +177,37 @@ func.func @add(%a: tensor<4xi8>, %b: tensor<4xi8>) -> tensor<4xi8> {
     assert not right.reproduces and right.detail == "all outputs match the expected values", right.detail
     wrong = write_dispatch_test(program, [a, b], LLVM_CPU, tmp_path / "wrong", Limits(), expected=[np.array([2, -1, 4, 0], np.int8)])
     assert wrong.reproduces and "element at index 3 (101) does not match the expected (0)" in wrong.detail, wrong.detail
+
+
+def test_which_dispatch_outputs_are_judged_against_which_nodes():
+    """No compiler here: traced dispatches as IREE 3.13 ran Inception v1's. A Relu's dispatch also
+    writes the squares an LRN sums in the next one (no node's value: not judged); one executable
+    runs for two identical MaxPools with the first one's locations (the second run is the twin's
+    value); a Neg's dispatch carries the Relu's location through a CSE'd constant (not its node)."""
+    from onnx import TensorProto, helper
+
+    from oracles.mlir.locations import SourceLoc
+    from oracles.numeric.dispatch_trace import TracedDispatch
+    from reducer.search.wrong_node import first_wrong_node
+
+    f32 = TensorProto.FLOAT
+    nodes = [helper.make_node("Relu", ["x"], ["a"]), helper.make_node("MaxPool", ["a"], ["b"], kernel_shape=[1]),
+             helper.make_node("MaxPool", ["b"], ["c"], kernel_shape=[1]), helper.make_node("Neg", ["c"], ["y"])]
+    graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", f32, [1, 2, 3])], [helper.make_tensor_value_info("y", f32, [1, 2, 3])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)])
+    x = np.arange(-3, 3, dtype=np.float32).reshape(1, 2, 3)
+    values = {"x": x, "a": np.maximum(x, 0), "b": np.maximum(x, 0) + 1, "c": np.maximum(x, 0) + 2, "y": -np.maximum(x, 0) - 2}
+    lines = {10: 0, 11: 1, 12: 2, 13: 3}
+
+    def run(name: str, outputs: list, *at: int) -> TracedDispatch:
+        return TracedDispatch(name, [], [np.asarray(o, np.float32) for o in outputs], fused=[SourceLoc("m.mlir", line, 5) for line in at])
+
+    wrong_y = values["y"].copy()
+    wrong_y[0, 1, 2] = 7
+    traced = [run("e0::relu", [values["a"], values["a"] ** 2], 10), run("e1::pool", [values["b"]], 11),
+              run("e1::pool", [values["c"]], 11), run("e2::neg", [wrong_y], 13, 10)]
+    found = first_wrong_node(traced, model, lines, values)
+    assert not isinstance(found, str), found
+    assert (found.dispatch.position, found.nodes, found.matched, found.root) == (3, [3], "y", 3)
+    right = first_wrong_node(traced[:3] + [run("e2::neg", [values["y"]], 13, 10)], model, lines, values)
+    assert right == "all 4 observed dispatch outputs agree with onnx.reference"

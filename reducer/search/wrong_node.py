@@ -128,13 +128,15 @@ def first_wrong_node(traced: list[TracedDispatch], model: onnx.ModelProto, lines
         for output in dispatch.outputs:
             names = _matching_tensors(output, candidates, model, values)
             if names:
-                observed += 1
                 judged.append((output, _compared(output, names, values, length, quantized)))
-        if any(found is None for _, found in judged):
+        agreeing = sum(found is None for _, found in judged)
+        if agreeing:
             # Outputs beside one that is a node's value, matching no node's: a step inside a node
             # that spans dispatches (an LRN's squares, summed over channels by the next), which
             # onnx.reference has no value for. They are not judged.
+            observed += agreeing
             continue
+        observed += len(judged)
         for output, (name, expected, comparison) in judged:
             if producers[name] not in nodes:  # a twin's value: the dispatch ran for that node
                 nodes = [producers[name]]
