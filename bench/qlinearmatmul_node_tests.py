@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.reduce_cases import minimal_dimensions
+from bench.reduce_cases import minimal_dimensions, print_table
 from oracles import OracleOptions, make_oracle
 from oracles.numeric.user_data import read_sources
 from reducer.passes.registry import passes_for
@@ -67,14 +67,7 @@ def main() -> None:
     args = parser.parse_args()
     print(f"reduce --oracle=reference-mismatch --inputs test_data_set_0, -j {args.jobs}, {os.cpu_count()} cores, "
           f"load average {os.getloadavg()[0]:.1f}")
-    columns = None
-    for name in args.only or QLINEARMATMUL_3D:
-        row = run_case(name, args.jobs)
-        if columns is None:
-            columns = list(row)
-            print("| " + " | ".join(columns) + " |")
-            print("|" + "---|" * len(columns))
-        print("| " + " | ".join(str(row[c]) for c in columns) + " |", flush=True)
+    print_table(run_case(name, args.jobs) for name in args.only or QLINEARMATMUL_3D)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -206,9 +206,13 @@ def main() -> None:
     args = parser.parse_args()
     mode = "passes only (no localisation, no warm compiler)" if args.passes_only else "localisation + warm compiler"
     print(f"reduce, -j {args.jobs}, {os.cpu_count()} cores, {mode}, load average {os.getloadavg()[0]:.1f}")
+    print_table(run_case(name, args.jobs, args.check_minimal, args.passes_only) for name in args.only or CASES)
+
+
+def print_table(rows: Iterable[dict]) -> None:
+    """Markdown rows as they come (the first row's keys are the columns), each printed at once."""
     columns = None
-    for name in args.only or CASES:
-        row = run_case(name, args.jobs, args.check_minimal, args.passes_only)
+    for row in rows:
         if columns is None:
             columns = list(row)
             print("| " + " | ".join(columns) + " |")
