@@ -127,7 +127,8 @@ def cut_down(original: Proposal, site: FailureSite, suffix: str, ctx: ir.Context
             if keep in seen or len(keep) >= graph.size:
                 continue
             seen.add(keep)
-            proposal = _restricted(text, graph.function, keep, original, ctx)
+            constant = frozenset(i for i in keep if graph.constant[i])
+            proposal = _restricted(text, graph.function, keep, original, ctx, constant)
             if proposal is not None:
                 yield proposal
 
@@ -214,7 +215,8 @@ def _key(loc: SourceLoc, own: set[str]) -> tuple[str, int, int]:
     return ("" if name in own else loc.file, loc.line, loc.col)
 
 
-def _restricted(text: str, function: int, keep: frozenset[int], original: Proposal, ctx: ir.Context) -> Proposal | None:
+def _restricted(text: str, function: int, keep: frozenset[int], original: Proposal, ctx: ir.Context,
+                constant: frozenset[int] = frozenset()) -> Proposal | None:
     """The module with only the kept ops in the function: other inputs become arguments,
     kept values read elsewhere become results."""
     module = irx.parse(text, ctx)
@@ -235,7 +237,9 @@ def _restricted(text: str, function: int, keep: frozenset[int], original: Propos
         return False
 
     cut = [r for i, op in enumerate(ops) if i not in keep for r in op.results if any(kept_user(u) for u in r.uses)]
-    outputs = [r for i in sorted(keep) for r in ops[i].results if any(not kept_user(u) for u in r.uses)]
+    # A value computed from constants alone, read elsewhere too, is no result: the cut program computes nothing there.
+    outputs = [r for i in sorted(keep - constant) for r in ops[i].results if any(not kept_user(u) for u in r.uses)] \
+        or [r for i in sorted(keep) for r in ops[i].results if any(not kept_user(u) for u in r.uses)]
     with ir.Location.unknown(ctx):
         for value in cut:
             value.replace_all_uses_with(block.add_argument(value.type, ir.Location.unknown(ctx)))

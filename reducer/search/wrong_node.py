@@ -36,7 +36,12 @@ from oracles.mlir.locations import location_leaves
 from oracles.numeric.arrays import entry_function
 from oracles.numeric.compare import compare_outputs
 from oracles.numeric.dispatch_test import DispatchTest, write_dispatch_test
-from oracles.numeric.dispatch_trace import TracedDispatch, WrongDispatch, trace_run
+from oracles.numeric.dispatch_trace import (
+    TracedDispatch,
+    WrongDispatch,
+    trace_run,
+    wrong_the_original_way,
+)
 from oracles.numeric.reference_mismatch import model_inputs
 from oracles.numeric.user_data import INPUT, pack
 from oracles.onnx import reference
@@ -80,8 +85,9 @@ def node_lines(text: str, model: onnx.ModelProto) -> dict[int, int]:
     return found
 
 
-def trace_wrong_node(oracle, candidate: Candidate) -> WrongNode | str:
-    """One traced IREE run and one reference run of the model; the culprit, or why none."""
+def trace_wrong_node(oracle, candidate: Candidate, kind: str | None = None) -> WrongNode | str:
+    """One traced IREE run and one reference run of the model; the culprit (wrong the `kind`
+    way, the original's headline, where two are), or why none."""
     model = onnx.load_from_string(candidate.binary)
     try:
         inputs = model_inputs(model, candidate.data, oracle.options.seed)
@@ -103,16 +109,19 @@ def trace_wrong_node(oracle, candidate: Candidate) -> WrongNode | str:
                            oracle.options.limits, results)
     if isinstance(traced, str):
         return traced
-    return first_wrong_node(traced, model, node_lines(text, model), values)
+    return first_wrong_node(traced, model, node_lines(text, model), values, kind)
 
 
 def first_wrong_node(traced: list[TracedDispatch], model: onnx.ModelProto, lines: dict[int, int],
-                     values: dict[str, np.ndarray]) -> WrongNode | str:
+                     values: dict[str, np.ndarray], kind: str | None = None) -> WrongNode | str:
+    """The first dispatch that differs while no node it depends on does; of two such (two wrong
+    ops apart), the first wrong in the original's way (`kind`: its headline)."""
     producers = {out: i for i, node in enumerate(model.graph.node) for out in node.output if out}
     quantized = reference.is_quantized(model)
     length = reference.reduction_length(model)
     twins = _twins(model)
     runs = Counter(dispatch.name for dispatch in traced)
+    culprits: list[WrongNode] = []
     differing: set[int] = set()
     observed = 0
     for position, dispatch in enumerate(traced):
@@ -144,9 +153,12 @@ def first_wrong_node(traced: list[TracedDispatch], model: onnx.ModelProto, lines
                 culprit = WrongDispatch(position, dispatch.name, dispatch.inputs, [expected], [output], comparison,
                                         len(traced), dispatch.fused)
                 root = next((lines[loc.line] for loc in dispatch.fused if loc.line in lines and lines[loc.line] in nodes), nodes[0])
-                return WrongNode(culprit, nodes, name, root)
+                culprits.append(WrongNode(culprit, nodes, name, root))
+                break
         if judged:
             differing.update(nodes)
+    if culprits:
+        return wrong_the_original_way(culprits, kind, lambda c: c.dispatch.comparison)
     if not observed:
         return "no traced dispatch output matches a tensor of the model"
     return f"all {observed} observed dispatch outputs agree with onnx.reference" if not differing else \

@@ -36,6 +36,7 @@ from oracles.numeric.dispatch_trace import (
     trace_run,
 )
 from oracles.numeric.user_data import INPUT, INTERMEDIATE, pack, program_inputs
+from oracles.numeric.wrong_answer import NAN_INF, WRONG_KEY, decode, primary
 from oracles.toolchain.tools import scratch_dir
 from reducer.passes.base import Proposal
 from reducer.search.localize import Localization, _counting, _cut_down
@@ -117,7 +118,7 @@ def localize_wrong_value(problem: ReductionProblem, source_name: str = "") -> tu
         return Localization(None), None
     if candidate.binary is not None:
         return _localize_onnx(problem)
-    found = trace_culprit(oracle, candidate)
+    found = trace_culprit(oracle, candidate, _headline(problem))
     if isinstance(found, str):
         log(f"localisation: {found}; full reduction")
         return Localization(None), None
@@ -139,7 +140,7 @@ def _localize_onnx(problem: ReductionProblem) -> tuple[Localization, WrongValue 
     """An ONNX model against onnx.reference: one traced IREE run and one reference run name the
     culprit dispatch and its nodes; those nodes alone, fed the reference's values, come first."""
     original, log = problem.original, problem.log
-    found = trace_wrong_node(problem.oracle, original.candidate)
+    found = trace_wrong_node(problem.oracle, original.candidate, _headline(problem))
     if isinstance(found, str):
         log(f"localisation: {found}; full reduction")
         return Localization(None), None
@@ -160,11 +161,18 @@ def _localize_onnx(problem: ReductionProblem) -> tuple[Localization, WrongValue 
     return result, wrong
 
 
+def _headline(problem: ReductionProblem) -> str | None:
+    """The kind of the original's wrong answer (nan-inf, sign, magnitude, ...)."""
+    top = primary(decode(problem.calibration.metrics.get(WRONG_KEY))) if problem.calibration is not None else None
+    return top.kind if top is not None else None
+
+
 def _start_from(problem: ReductionProblem, proposals: list[Proposal], result: Localization) -> None:
     """The first cut that keeps the original's wrong answer; else the first that is wrong its own
-    way (the culprit before a Relu that reshaped its error), to which the problem is then pinned."""
+    way (the culprit before a Relu that reshaped its error), to which the problem is then pinned;
+    never away from a NaN or Inf, which no later op makes out of a finite error."""
     result.start = problem.first_interesting(_counting(proposals, result))
-    if result.start is not None or not proposals:
+    if result.start is not None or not proposals or _headline(problem) == NAN_INF:
         return
     result.tried += 1
     pinned = problem.pin_to_source(proposals[0])
@@ -208,9 +216,9 @@ def _sides(oracle) -> tuple[str, str]:
     return "a", "b"
 
 
-def trace_culprit(oracle, candidate: Candidate) -> WrongDispatch | str:
+def trace_culprit(oracle, candidate: Candidate, kind: str | None = None) -> WrongDispatch | str:
     """Both pipelines traced on the oracle's inputs; the first wrong dispatch of the wrong
-    pipeline, or why not."""
+    pipeline (wrong the `kind` way, the original's headline, where two are), or why not."""
     try:
         function, args, results = entry_function(candidate.text)
         inputs = program_inputs(candidate.data, args, oracle.options.seed)
@@ -228,7 +236,7 @@ def trace_culprit(oracle, candidate: Candidate) -> WrongDispatch | str:
                 return f"pipeline {which.upper()}: {traced}"
             traces.append(traced)
     tolerance = {"reduction_length": reduction_length_hint(candidate.text), "quantized": looks_quantized(candidate.text)}
-    return first_wrong_dispatch(traces[0], traces[1], **tolerance)
+    return first_wrong_dispatch(traces[0], traces[1], kind, **tolerance)
 
 
 def _with_captured(proposal: Proposal, culprit: WrongDispatch) -> Proposal:
