@@ -18,7 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,6 +34,7 @@ from reducer.formats.degenerate import candidate_sites
 from reducer.passes.base import Proposal
 from reducer.passes.registry import passes_for
 from reducer.passes.shape_search import shapes_of
+from reducer.search.engine import _dimensions, _resize
 from reducer.search.problem import ReductionProblem
 from reducer.session import Request, reduce_file
 from reducer.shapes import mlir_shapes
@@ -130,20 +131,22 @@ CASES: dict[str, tuple[Callable[[Path], Path], str, OracleOptions, list[str], bo
 }
 
 
-def minimal_dimensions(oracle: Oracle, passes, best) -> str:
-    """'k/n': how many of the n dimension targets (size groups too) lose the failure one step smaller."""
-    ctx = irx.new_context()
+def minimal_dimensions(oracle: Oracle, passes, best, pinned_to: Proposal | None = None) -> str:
+    """'k/n': how many of the n dimension targets (size groups too) lose the failure one step smaller.
+
+    The failure is the result's own, or `pinned_to`'s: a wrong answer is pinned to the original's
+    (its kind, and at least --wrong-share of its wrong fraction and error), as the reduction was."""
     judged = onnx_oracle(oracle) if best.candidate.binary is not None else oracle  # ONNX candidates are imported first
-    problem = ReductionProblem(best, judged)
+    problem = ReductionProblem(pinned_to or best, judged)
     lost = total = 0
     try:
-        problem.calibrate()  # pinned to the result's own failure
+        problem.calibrate()
         for shrink in (p for p in passes if p.search == "shrink"):
-            for key, value in shrink.impl.dimensions(best, ctx):
+            for key, value in problem.edit(_dimensions, shrink.impl, best, fallback=[]):
                 if value <= 1:
                     continue
                 total += 1
-                smaller = shrink.impl.resize(best, key, value - 1, ctx, problem.import_onnx)
+                smaller = problem.edit(_resize, shrink.impl, best, key, value - 1, fallback=None)
                 lost += smaller is None or not problem.judge(smaller.candidate).interesting
     finally:
         problem.shutdown()
@@ -203,9 +206,13 @@ def main() -> None:
     args = parser.parse_args()
     mode = "passes only (no localisation, no warm compiler)" if args.passes_only else "localisation + warm compiler"
     print(f"reduce, -j {args.jobs}, {os.cpu_count()} cores, {mode}, load average {os.getloadavg()[0]:.1f}")
+    print_table(run_case(name, args.jobs, args.check_minimal, args.passes_only) for name in args.only or CASES)
+
+
+def print_table(rows: Iterable[dict]) -> None:
+    """Markdown rows as they come (the first row's keys are the columns), each printed at once."""
     columns = None
-    for name in args.only or CASES:
-        row = run_case(name, args.jobs, args.check_minimal, args.passes_only)
+    for row in rows:
         if columns is None:
             columns = list(row)
             print("| " + " | ".join(columns) + " |")

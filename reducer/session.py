@@ -296,6 +296,7 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         wrong_value=wrong_value.report() if wrong_value is not None else [],
         symptoms=located.symptoms,
         localised=(located.start.ops, located.tried) if located.start is not None else None,
+        wrong_value_record=wrong_value.record() if wrong_value is not None else None,
         culprit=culprit,
         dispatch_config=config,
     )

@@ -11,7 +11,7 @@ nothing matches (no locations, ONNX input, several blocks) it costs the one `loc
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from iree.compiler import ir
@@ -19,6 +19,7 @@ from iree.compiler import ir
 from oracles import Candidate
 from oracles.mlir import ir as irx
 from oracles.mlir.locations import FailureSite, SourceLoc, location_leaves
+from reducer.passes import argument_data
 from reducer.passes.base import Proposal
 from reducer.passes.replacing import is_constant_like
 from reducer.search.editor import EditSession
@@ -134,7 +135,8 @@ def cut_down(original: Proposal, site: FailureSite, suffix: str, ctx: ir.Context
             if keep in seen or len(keep) >= graph.size:
                 continue
             seen.add(keep)
-            proposal = _restricted(text, graph.function, keep, original, ctx)
+            constant = frozenset(i for i in keep if graph.constant[i])
+            proposal = _restricted(text, graph.function, keep, original, ctx, constant)
             if proposal is not None:
                 yield proposal
 
@@ -222,22 +224,30 @@ def location_key(loc: SourceLoc, own: set[str]) -> tuple[str, int, int]:
     return ("" if name in own else loc.file, loc.line, loc.col)
 
 
-def _restricted(text: str, function: int, keep: frozenset[int], original: Proposal, ctx: ir.Context) -> Proposal | None:
+def _restricted(text: str, function: int, keep: frozenset[int], original: Proposal, ctx: ir.Context,
+                constant: frozenset[int] = frozenset()) -> Proposal | None:
     """The module with only the kept ops in the function: other inputs become arguments,
     kept values read elsewhere become results."""
     module = irx.parse(text, ctx)
-    restrict_function(irx.functions(module)[function], keep, ctx)
+    before = argument_data.snapshot(module) if original.candidate.data else None  # the user's data follows
+    restrict_function(irx.functions(module)[function], keep, ctx, constant=constant)
     if not irx.verifies(module):
         return None
-    proposal = Proposal(original.candidate.with_text(irx.to_text(module)), irx.count_ops(module))
+    candidate, cuts = original.candidate.with_text(irx.to_text(module)), ()
+    if before is not None:
+        data, cuts = argument_data.follow(before, module, candidate.data)
+        candidate = replace(candidate, data=data)
+    proposal = Proposal(candidate, irx.count_ops(module), cuts)
     return proposal if proposal.cost < original.cost else None
 
 
 def restrict_function(func: ir.Operation, keep: frozenset[int], ctx: ir.Context,
-                      returns: Callable[[ir.Value], bool] = lambda _: True, ends_only: bool = False) -> None:
+                      returns: Callable[[ir.Value], bool] = lambda _: True, ends_only: bool = False,
+                      constant: frozenset[int] = frozenset()) -> None:
     """Keeps only the entry block's ops at `keep` (indices, terminator excluded) in `func`: values
     they read from cut ops become new arguments, kept values read by cut ops (those `returns`
-    allows; with `ends_only`, only those no kept op reads) become the results."""
+    allows; with `ends_only`, only those no kept op reads) become the results, preferring values
+    not computed from constants alone (`constant`: the cut program computes nothing there)."""
     block = irx.entry_block(func)
     all_ops = [op.operation for op in block.operations]
     terminator, ops = all_ops[-1], all_ops[:-1]
@@ -257,7 +267,8 @@ def restrict_function(func: ir.Operation, keep: frozenset[int], ctx: ir.Context,
         users = [kept_user(use) for use in value.uses]
         return returns(value) and not all(users) and not (ends_only and any(users))
 
-    outputs = [r for i in sorted(keep) for r in ops[i].results if returned(r)]
+    outputs = [r for i in sorted(keep - constant) for r in ops[i].results if returned(r)] \
+        or [r for i in sorted(keep) for r in ops[i].results if returned(r)]
     with ir.Location.unknown(ctx):
         for value in cut:
             value.replace_all_uses_with(block.add_argument(value.type, ir.Location.unknown(ctx)))
