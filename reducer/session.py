@@ -190,7 +190,8 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
     observer.started(problem.stats, "nodes" if onnx_input else "ops")
     observer.phase("judging the original")
     try:
-        verdict = problem.calibrate()
+        # One compile of the original gives the verdict and, for localisation, where and in which phase it fails.
+        verdict = problem.calibrate(locate=request.localize and saved is None)
         interruption.check()
     except KeyboardInterrupt:
         problem.shutdown()

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 import signal
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -25,7 +27,7 @@ from typing import Any, TypeVar
 from iree.compiler import ir
 
 from oracles.mlir import ir as irx
-from oracles.onnx.importer import import_model
+from oracles.onnx.importer import import_in_process, import_model
 from oracles.toolchain.tools import Limits, scratch_dir
 from oracles.toolchain.warm import RespawningPool
 
@@ -38,12 +40,18 @@ class EditCrashed(Exception):
 
 class EditSession:
     """What an edit may use: an MLIR context and ONNX imports under the oracle's limits (cached by
-    content: a representation change is a pure function)."""
+    content: a representation change is a pure function).
 
-    def __init__(self, limits: Limits, opset_version: int | None) -> None:
+    `in_process`: imports run the importer's code here instead of starting `iree-import-onnx`
+    (a Python start-up each): only where a crash is a verdict on one edit (the edit worker);
+    one that runs past the time limit ends the worker, as a crash does.
+    """
+
+    def __init__(self, limits: Limits, opset_version: int | None, in_process: bool = False) -> None:
         self.ctx: ir.Context = irx.new_context()
         self.limits = limits
         self.opset_version = opset_version
+        self.in_process = in_process
         self.imports = 0  # imports run (not served from the cache): the summary's "conversions"
         self._imported: dict[str, str | None] = {}
 
@@ -53,8 +61,29 @@ class EditSession:
         if key not in self._imported:
             self.imports += 1
             with scratch_dir() as tmp:
-                self._imported[key], _ = import_model(model, Path(tmp), self.limits, self.opset_version)
+                if self.in_process:
+                    with _ends_process_after(self.limits.timeout_s):
+                        self._imported[key] = import_in_process(model, Path(tmp), self.opset_version)
+                else:
+                    self._imported[key], _ = import_model(model, Path(tmp), self.limits, self.opset_version)
         return self._imported[key]
+
+
+# The exit status of an edit worker that ended itself: an in-process import ran past the time limit.
+IMPORT_TIMED_OUT = 124
+
+
+@contextlib.contextmanager
+def _ends_process_after(seconds: float) -> Iterator[None]:
+    """Ends this process if the block runs longer than `seconds` (nothing can stop native code in
+    a thread); the editor sees a dead worker, and the edit counts as invalid."""
+    timer = threading.Timer(seconds, os._exit, (IMPORT_TIMED_OUT,))
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
 
 
 class LocalEditor:
@@ -109,7 +138,7 @@ def _start_worker(limits: Limits, opset_version: int | None) -> None:
     import multiprocessing
 
     multiprocessing.current_process().name = "edit-worker"
-    _session = EditSession(limits, opset_version)
+    _session = EditSession(limits, opset_version, in_process=True)  # a crash here ends only this worker
 
 
 def _in_worker(fn: Callable[..., R], args: tuple) -> tuple[R, int]:

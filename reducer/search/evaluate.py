@@ -77,6 +77,11 @@ class Evaluator:
         with self._lock:
             self.cache.clear()
 
+    def remember(self, candidate: Candidate, verdict: Verdict) -> None:
+        """`verdict`, judged elsewhere (the original's located compile), answers `candidate` from now on."""
+        with self._lock:
+            self.cache[candidate.key] = _settled(verdict)
+
     def out_of_time(self) -> bool:
         return self.deadline is not None and time.monotonic() > self.deadline
 

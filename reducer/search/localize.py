@@ -45,14 +45,14 @@ def localize(problem: ReductionProblem) -> Localization:
     original, log = problem.original, problem.log
     if original.candidate.binary is not None or not problem.oracle.locates:
         return Localization(None)  # ONNX graphs have their own window search; scripts say nothing
-    located = problem.locate(original.candidate)
+    located = problem.located or problem.locate(original.candidate)  # calibration may have located it already
     site = located.site
     result = Localization(site)
     if not located.interesting or site is None:
         log("localisation: the located compile did not show the failure; skipped")
         return result
-    # `end` is the whole compile anyway.
-    if site.phase not in ("", "end") and problem.oracle.stops_early and problem.stop_early(site.phase):
+    # `end` is the whole compile anyway. The phase is checked on a candidate, not on the original.
+    if site.phase not in ("", "end") and problem.oracle.stops_early and problem.stop_early(site.phase, checked=False):
         result.stop_phase = site.phase
         log(f"compiles stop at --compile-to={site.phase}, where the original already fails")
     suffix = original.candidate.suffix
@@ -60,6 +60,11 @@ def localize(problem: ReductionProblem) -> Localization:
     log(f"localisation: failure at {where}" + (f" in {site.dispatch} ({len(site.fused)} fused ops)" if site.dispatch else ""))
     proposals = _counting(problem.edit(_cut_down, original, site, suffix, fallback=[]), result)
     result.start = problem.first_interesting(proposals)
+    if result.start is not None:
+        problem.stop_confirmed()
+    elif result.stop_phase is not None and not problem.confirm_stop():
+        log(f"the original compiled to --compile-to={result.stop_phase} does not fail the same way: whole compiles again")
+        result.stop_phase = None
     if result.start is not None:
         log(f"localisation: ops {original.ops} -> {result.start.ops} in {result.tried} candidates")
     elif result.tried:

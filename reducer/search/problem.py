@@ -59,6 +59,8 @@ class ReductionProblem:
         # Keys of every candidate that was the best: one never comes back, so two passes that undo
         # each other's edits (zeroing a scale, then making it 1 again) cannot cycle.
         self._former_bests: set[str] = {original.candidate.key}
+        self.located: Verdict | None = None  # the original's located verdict, when calibration located it
+        self._unconfirmed_stop: str | None = None  # a phase compiles stop at, not yet checked on the original
         self._cut_values = CutValues(oracle.options.limits, oracle.options.seed, self.log)
 
     # -- the oracle's configuration ---------------------------------------------------------
@@ -80,9 +82,21 @@ class ReductionProblem:
         """After `deadline` (time.monotonic()), new candidates count as uninteresting."""
         self._evaluator.deadline = deadline
 
-    def calibrate(self) -> Verdict:
-        """Judges the original and pins the oracle to its failure; the verdict (interesting or not)."""
-        verdict = self.judge(self.original.candidate)
+    def calibrate(self, locate: bool = False) -> Verdict:
+        """Judges the original and pins the oracle to its failure; the verdict (interesting or not).
+
+        With `locate`, and an oracle whose located compile judges as its plain one does, that one
+        compile also says where the failure is and in which phase (kept as `located`): a large
+        original is compiled once, not once per question.
+        """
+        if locate and self.oracle.locates and self.oracle.judges_located:
+            verdict = self.locate(self.original.candidate)
+            if verdict.limit:  # decided by this tool's limit: judged once more, as every verdict
+                verdict = self.locate(self.original.candidate)
+            self.located = verdict
+            self._evaluator.remember(self.original.candidate, verdict)
+        else:
+            verdict = self.judge(self.original.candidate)
         if verdict.interesting:
             self.calibration = verdict
             self._uncalibrated = self.oracle
@@ -105,13 +119,40 @@ class ReductionProblem:
         self._evaluator.forget()
         return verdict
 
-    def stop_early(self, phase: str) -> bool:
-        """Compiles stop at `phase` from now on, if the original still fails the same way there."""
+    def stop_early(self, phase: str, checked: bool = True) -> bool:
+        """Compiles stop at `phase` from now on, if the original still fails the same way there.
+
+        Unchecked (the phase comes from the original's own located compile, where the phases
+        before it were dumped and it failed), the check waits: `confirm_stop` runs it only if
+        no candidate showed the failure at that phase.
+        """
         stopping = self.oracle.stopping_at(phase)
-        if stopping is self.oracle or not self._fresh(stopping, self.original.candidate).interesting:
+        if stopping is self.oracle:
+            return False
+        if not checked:
+            self._evaluator.oracle, self._unconfirmed_stop = stopping, phase
+            return True
+        if not self._fresh(stopping, self.original.candidate).interesting:
             return False
         self._evaluator.oracle = stopping
         return True
+
+    def confirm_stop(self) -> bool:
+        """Whether compiles may go on stopping at an unchecked phase: the original compiled only that
+        far must still fail. If not, they are whole compiles again and the verdicts judged at the
+        phase are forgotten."""
+        if self._unconfirmed_stop is None:
+            return True
+        self._unconfirmed_stop = None
+        if self._fresh(self.oracle, self.original.candidate).interesting:
+            return True
+        self._evaluator.oracle = self.oracle.stopping_at(None)
+        self._evaluator.forget()
+        return False
+
+    def stop_confirmed(self) -> None:
+        """A candidate showed the failure at the unchecked phase: the phase holds."""
+        self._unconfirmed_stop = None
 
     def attach_compiler(self, compiler: WarmCompiler, check: Proposal) -> bool:
         """Compiles run on `compiler` from now on, once one warm compile of `check` gives the verdict
