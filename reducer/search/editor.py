@@ -30,6 +30,7 @@ from oracles.mlir import ir as irx
 from oracles.onnx.importer import import_in_process, import_model
 from oracles.toolchain.tools import Limits, scratch_dir
 from oracles.toolchain.warm import RespawningPool
+from reducer.passes.base import Proposal
 
 R = TypeVar("R")
 
@@ -49,11 +50,20 @@ class EditSession:
 
     def __init__(self, limits: Limits, opset_version: int | None, in_process: bool = False) -> None:
         self.ctx: ir.Context = irx.new_context()
+        self._shared = self.ctx
         self.limits = limits
         self.opset_version = opset_version
         self.in_process = in_process
         self.imports = 0  # imports run (not served from the cache): the summary's "conversions"
         self._imported: dict[str, str | None] = {}
+
+    def begin(self, args: tuple) -> None:
+        """Picks the context the next edit runs in: the session's own, or a fresh one for IR that
+        holds resource blobs, which a shared context would rename by its history (`w` parsed again
+        prints `w_1`): an edit's output must depend on its input alone, or a verdict is missed and
+        -j N (which makes speculative edits) would not write -j 1's bytes."""
+        resources = any(irx.holds_resources(arg.candidate.text) for arg in args if isinstance(arg, Proposal))
+        self.ctx = irx.new_context(lazy=True) if resources else self._shared
 
     def import_onnx(self, model: bytes) -> str | None:
         """A lifted graph imported back to MLIR (None: it does not import)."""
@@ -95,6 +105,7 @@ class LocalEditor:
     def call(self, fn: Callable[..., R], *args: Any) -> tuple[R, int]:
         """`fn(session, *args)` and how many ONNX imports it ran."""
         before = self.session.imports
+        self.session.begin(args)
         return fn(self.session, *args), self.session.imports - before
 
     def shutdown(self) -> None:
@@ -144,6 +155,7 @@ def _start_worker(limits: Limits, opset_version: int | None) -> None:
 def _in_worker(fn: Callable[..., R], args: tuple) -> tuple[R, int]:
     assert _session is not None
     before = _session.imports
+    _session.begin(args)
     return fn(_session, *args), _session.imports - before
 
 

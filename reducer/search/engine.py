@@ -54,6 +54,10 @@ class Reducer:
         self.position = start or Position()
         # (pass, dimension) -> the size a shrink search last left it at: probed cheaply next time.
         self._settled: dict[tuple[str, str], int] = {(p, k): size for p, k, size in self.position.settled}
+        # pass -> the key of the best it last ran on and could not reduce: on that same best it is
+        # skipped (its proposals and their verdicts would be the same), so the confirming last
+        # round runs only the passes that have not seen its best yet.
+        self._fruitless: dict[str, str] = {}
 
     def run(self) -> Reduction:
         """Every pass in order until a whole round changes nothing; the problem's best is the result."""
@@ -64,12 +68,14 @@ class Reducer:
             result.rounds = position.round
             for index in range(position.pass_index, len(self.passes)):
                 reduction = self.passes[index]
+                before = self.problem.best
+                if self._fruitless.get(reduction.name) == before.candidate.key:
+                    continue
                 position.pass_index = index
                 position.settled = [(p, k, size) for (p, k), size in self._settled.items()]
                 self.on_position(position)
                 self.on_pass(f"{reduction.name} (round {result.rounds})")
                 start = time.monotonic()
-                before = self.problem.best
                 self._run_pass(reduction, result.passes[reduction.name])
                 result.best = self.problem.best
                 record = result.passes[reduction.name]
@@ -78,6 +84,9 @@ class Reducer:
                     position.changed = True
                     record.ops_removed += before.ops - result.best.ops
                     record.bytes_removed += before.candidate.size - result.best.candidate.size
+                    self._fruitless.pop(reduction.name, None)
+                else:
+                    self._fruitless[reduction.name] = before.candidate.key
             if not position.changed:
                 return result
             position.round, position.pass_index, position.changed = position.round + 1, 0, False
@@ -120,6 +129,7 @@ class Reducer:
         judge_all = self.problem.judge_all
         if reduction.keeps is not None:
             judge_all = functools.partial(self.problem.judge_all_keeping, keeps=reduction.keeps)
+        prefetch = self.problem.prefetch if self.problem.jobs > 1 else None
         shrunk = True
         while shrunk:
             shrunk = False
@@ -135,7 +145,7 @@ class Reducer:
 
                 settled = (name, key)
                 recheck = self._settled.get(settled) == current
-                if ddmin.shrink_value(current, propose, judge_all, commit, recheck):
+                if ddmin.shrink_value(current, propose, judge_all, commit, recheck, prefetch):
                     shrunk = True
                     self._settled[settled] = dict(self._dimensions(reduction)).get(key, 0)
                 else:

@@ -194,6 +194,13 @@ class ReductionProblem:
         kept = [v.interesting and any(keeps(baseline, v) for baseline in baselines) for v in verdicts]
         return self._admissible(judged, kept)
 
+    def prefetch(self, proposals: Iterable[Proposal]) -> None:
+        """Starts judging `proposals` without waiting (a search's guess at what it asks next):
+        their verdicts are then the cache's. Nothing is decided here."""
+        if not self._evaluator.out_of_time():
+            for proposal in proposals:
+                self._evaluator.submit(proposal.candidate)
+
     def first_interesting(self, proposals: Iterable[Proposal]) -> Proposal | None:
         admissible = (p for p in proposals if p.candidate.key not in self._former_bests)
         return None if self._evaluator.out_of_time() else self._evaluator.first_interesting(admissible)
