@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -186,6 +187,17 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
     except ResumeRefused as err:
         raise UserError(str(err)) from None
     problem = _problem(request, original, oracle, interruption, checkpoints)
+    # Not with --scheduler: the calls run on the cluster, where a pickled warm compiler is switched off.
+    use_warm = request.warm and oracle.warm_ok and request.scheduler is None
+    warm = WarmCompiler(request.jobs, oracle.options.limits.memory_cap_mb) if use_warm else None
+    if warm is not None:
+        warm.start()  # the workers load the compiler while the original compiles
+
+    def stop() -> None:
+        if warm is not None:
+            warm.shutdown()
+        problem.shutdown()
+
     observer = request.observer
     observer.started(problem.stats, "nodes" if onnx_input else "ops")
     observer.phase("judging the original")
@@ -194,17 +206,17 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         verdict = problem.calibrate(locate=request.localize and saved is None)
         interruption.check()
     except KeyboardInterrupt:
-        problem.shutdown()
+        stop()
         raise UserError("interrupted while judging the original; nothing written", INTERRUPTED) from None
     try:
         check_original(verdict, oracle)  # the failure must be the compiler's, not this tool's or the command line's
     except OracleSetupError:
-        problem.shutdown()
+        stop()
         raise
     if request.time_budget_s is not None:
         problem.set_deadline(start + request.time_budget_s)
     if not verdict.interesting:
-        problem.shutdown()
+        stop()
         raise UserError(f"the original is not interesting for {oracle.name}: {verdict.detail}", exit_code=2)
     unit = "nodes" if onnx_input else "ops"
     request.log(f"original: {original.ops} {unit}, {original.candidate.size} bytes: {verdict.detail}")
@@ -212,11 +224,7 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
     reducer = Reducer(problem, passes, on_pass=observer.phase, on_position=checkpoints.at,
                       start=saved.position if saved is not None and saved.stage == PASSES else None)
     complete, located, dispatch, wrong_value = True, Localization(None), None, None
-    # Not with --scheduler: the calls run on the cluster, where a pickled warm compiler is switched off.
-    use_warm = request.warm and oracle.warm_ok and request.scheduler is None
-    warm = WarmCompiler(request.jobs, oracle.options.limits.memory_cap_mb) if use_warm else None
-    if warm is not None:
-        warm.start()  # the workers load the compiler during localisation
+    beside = ThreadPoolExecutor(max_workers=1, thread_name_prefix="beside")  # a compile beside the final check
     try:
         if saved is not None:
             _resume(problem, saved, original, request.log)
@@ -245,6 +253,9 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         checkpoints.finished()
         problem.full_compiles()
         observer.phase("final check of the result")
+        wants_dispatch = located.site is not None and bool(located.site.dispatch)
+        # With -j 2 or more, the result's failing dispatch is dumped while the result is checked.
+        dumped = beside.submit(problem.locate, problem.best.candidate, False) if wants_dispatch and request.jobs > 1 else None
         final: Verdict = problem.judge_fresh(problem.best.candidate)  # the written result must still fail
         interruption.check()  # a final check cut short by Ctrl-C says nothing about the result
         if not final.interesting:
@@ -252,17 +263,16 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         verdict = renamed(final, f"input{problem.best.candidate.suffix}", request.output_path.name)
         if onnx_input:
             verdict = renamed(verdict, f"{INNER_DIR}/input.mlir", Path(mlir_path_for(str(request.output_path))).name)
-        if located.site is not None and located.site.dispatch:
-            dispatch = _write_dispatch(request, problem)
+        if wants_dispatch:
+            dispatch = _write_dispatch(request, problem, dumped.result() if dumped is not None else None)
     except KeyboardInterrupt:
         kill_all()
         complete = False
         request.log(f"the state to continue from is in {checkpoints.path.name}: run the same command with --resume")
     finally:
+        beside.shutdown(wait=False, cancel_futures=True)
         problem.full_compiles()
-        if warm is not None:
-            warm.shutdown()
-        problem.shutdown()
+        stop()
     if complete:
         checkpoints.path.unlink(missing_ok=True)  # nothing left to resume
     best = problem.best
@@ -297,10 +307,11 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
     )
 
 
-def _write_dispatch(request: Request, problem: ReductionProblem) -> IsolatedDispatch | None:
-    """Writes the failing dispatch of the result as a standalone hal.executable next to it."""
+def _write_dispatch(request: Request, problem: ReductionProblem, located: Verdict | None) -> IsolatedDispatch | None:
+    """Writes the failing dispatch of the result as a standalone hal.executable next to it
+    (`located`: the result's located compile, when it ran beside the final check)."""
     path = dispatch_path(request.output_path)
-    dispatch = isolate_dispatch(problem, path.name)
+    dispatch = isolate_dispatch(problem, path.name, located)
     if dispatch is None:
         path.unlink(missing_ok=True)  # never leave a dispatch from an earlier run beside this result
         request.log("the result's failure is not inside one dispatch; no dispatch source written")

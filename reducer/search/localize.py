@@ -16,7 +16,7 @@ from pathlib import Path
 
 from iree.compiler import ir
 
-from oracles import Candidate
+from oracles import Candidate, Verdict
 from oracles.mlir import ir as irx
 from oracles.mlir.locations import FailureSite, SourceLoc, location_leaves
 from reducer.passes.base import Proposal
@@ -90,10 +90,11 @@ def dispatch_path(output: Path) -> Path:
     return output.with_name(f"{output.stem}.dispatch.mlir")
 
 
-def isolate_dispatch(problem: ReductionProblem, name: str) -> IsolatedDispatch | None:
-    """The failing dispatch of the best candidate (dumped without debug locations), checked alone (two compiles)."""
+def isolate_dispatch(problem: ReductionProblem, name: str, located: Verdict | None = None) -> IsolatedDispatch | None:
+    """The failing dispatch of the best candidate (dumped without debug locations), checked alone
+    (two compiles; one when `located`, the best's located compile, ran already)."""
     best = problem.best
-    located = problem.locate(best.candidate, debuginfo=False)
+    located = located or problem.locate(best.candidate, debuginfo=False)
     if not located.interesting or located.site is None or not located.site.dispatch_source:
         return None
     flags = (*best.candidate.flags, HAL_EXECUTABLE)

@@ -10,6 +10,7 @@ which writes the result before anyone announces it.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor
 from typing import Any, TypeVar
@@ -61,6 +62,7 @@ class ReductionProblem:
         self._former_bests: set[str] = {original.candidate.key}
         self.located: Verdict | None = None  # the original's located verdict, when calibration located it
         self._unconfirmed_stop: str | None = None  # a phase compiles stop at, not yet checked on the original
+        self._calls_lock = threading.Lock()
         self._cut_values = CutValues(oracle.options.limits, oracle.options.seed, self.log)
 
     # -- the oracle's configuration ---------------------------------------------------------
@@ -214,7 +216,7 @@ class ReductionProblem:
 
     def locate(self, candidate: Candidate, debuginfo: bool = True) -> Verdict:
         """One uncached compile that also says where the failure is (see Oracle.locate)."""
-        self.stats.oracle_calls += 1
+        self._count_call()
         verdict = self.oracle.locate(candidate, debuginfo)
         if self._verbose:
             self._tell(verdict)
@@ -225,11 +227,15 @@ class ReductionProblem:
         return self._fresh(self.oracle, candidate)
 
     def _fresh(self, oracle: Oracle, candidate: Candidate) -> Verdict:
-        self.stats.oracle_calls += 1
+        self._count_call()
         verdict = judge_settled(oracle, candidate)  # a verdict decided by a limit is judged once more
         if self._verbose:
             self._tell(verdict)
         return verdict
+
+    def _count_call(self) -> None:
+        with self._calls_lock:  # a located compile may run beside the final check
+            self.stats.oracle_calls += 1
 
     def _tell(self, verdict: Verdict) -> None:
         """One line per oracle call (`reduce --verbose`): the answer and why."""
