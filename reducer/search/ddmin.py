@@ -107,7 +107,7 @@ def bisect(count: Callable[[], int], propose: Propose, judge_all: JudgeAll, comm
     lo, hi = 0, count() - 1
     best = None
     while lo <= hi:
-        points = sorted({lo + (hi - lo) * i // arity for i in range(1, arity)})
+        points = bisect_probes(lo, hi, arity)
         proposals = {p: propose([p]) for p in points}
         valid = [(p, prop) for p, prop in proposals.items() if prop is not None]
         answers = judge_all([prop for _, prop in valid]) if valid else []
@@ -121,6 +121,11 @@ def bisect(count: Callable[[], int], propose: Propose, judge_all: JudgeAll, comm
         return False
     commit(best)
     return True
+
+
+def bisect_probes(lo: int, hi: int, arity: int = 3) -> list[int]:
+    """The points one round of `bisect` probes between `lo` and `hi` (inclusive)."""
+    return sorted({lo + (hi - lo) * i // arity for i in range(1, arity)}) if lo <= hi else []
 
 
 def _prime_factors(n: int) -> list[int]:

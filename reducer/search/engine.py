@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from reducer.passes.base import Proposal, ReductionPass, ShrinkPass
@@ -76,7 +76,11 @@ class Reducer:
                 self.on_position(position)
                 self.on_pass(f"{reduction.name} (round {result.rounds})")
                 start = time.monotonic()
-                self._run_pass(reduction, result.passes[reduction.name])
+                self.problem.spare_work(self._first_candidates_after(index))
+                try:
+                    self._run_pass(reduction, result.passes[reduction.name])
+                finally:
+                    self.problem.spare_work(None)
                 result.best = self.problem.best
                 record = result.passes[reduction.name]
                 record.seconds += time.monotonic() - start
@@ -91,6 +95,35 @@ class Reducer:
                 return result
             position.round, position.pass_index, position.changed = position.round + 1, 0, False
 
+    def _first_candidates_after(self, index: int) -> Iterator[Proposal]:
+        """The first candidates the passes after `index` judge in this round if the best stays as
+        it is now (so, made only while it does): the spare work of idle workers at -j 2 or more.
+        A ddmin pass first tries all its targets at once, a bisection its first probes; shrink
+        searches are left out (their first probes depend on what they settled before)."""
+        base = self.problem.best
+        for row in self.passes[index + 1 :]:
+            if row.search is Search.SHRINK or self._fruitless.get(row.name) == base.candidate.key:
+                continue
+            if self.problem.best is not base:
+                return
+            n = self.problem.edit(_count, row.impl, base, fallback=0)
+            firsts = [list(range(n))] if row.search is Search.DDMIN else [[p] for p in ddmin.bisect_probes(0, n - 1)]
+            for indices in firsts if n else []:
+                if self.problem.best is not base:
+                    return
+                proposal = self._proposal(row.impl, indices)
+                if proposal is not None:
+                    yield proposal
+
+    def _proposal(self, reduction: ReductionPass, indices: Sequence[int]) -> Proposal | None:
+        """The best with `indices` of the pass's targets reduced, if valid and strictly smaller."""
+        problem = self.problem
+        proposal = problem.edit(_apply, reduction, problem.best, list(indices), fallback=None)
+        # Only strictly smaller candidates: the order is well-founded, so the loop ends.
+        if proposal is None or proposal.cost >= problem.best.cost:
+            return None
+        return problem.with_cut_values(proposal)
+
     def _run_pass(self, row: PassRow, record: PassRecord) -> None:
         problem, reduction = self.problem, row.impl
 
@@ -98,11 +131,7 @@ class Reducer:
             return problem.edit(_count, reduction, problem.best, fallback=0)
 
         def propose(indices: Sequence[int]) -> Proposal | None:
-            proposal = problem.edit(_apply, reduction, problem.best, list(indices), fallback=None)
-            # Only strictly smaller candidates: the order is well-founded, so the loop ends.
-            if proposal is None or proposal.cost >= problem.best.cost:
-                return None
-            return problem.with_cut_values(proposal)
+            return self._proposal(reduction, indices)
 
         def commit(proposal: Proposal) -> None:
             record.successes += 1

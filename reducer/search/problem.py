@@ -203,6 +203,13 @@ class ReductionProblem:
             for proposal in proposals:
                 self._evaluator.submit(proposal.candidate)
 
+    def spare_work(self, proposals: Iterable[Proposal] | None) -> None:
+        """With -j 2 or more: candidates judged only while a worker would otherwise idle, waiting
+        for a verdict the search needs (its guesses at what it asks later: the next passes' first
+        candidates); drawn one at a time, so edits are made only when a worker is free. Their
+        verdicts are the cache's; nothing is decided by them. None stops it."""
+        self._evaluator.spare = (p.candidate for p in proposals) if proposals is not None and self.jobs > 1 else None
+
     def first_interesting(self, proposals: Iterable[Proposal]) -> Proposal | None:
         admissible = (p for p in proposals if p.candidate.key not in self._former_bests)
         return None if self._evaluator.out_of_time() else self._evaluator.first_interesting(admissible)
