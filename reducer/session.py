@@ -122,7 +122,7 @@ def _load_onnx(request: Request) -> Proposal:
 
 
 def _problem(request: Request, original: Proposal, oracle: Oracle, interruption: Interruption,
-             checkpoints: Checkpoints) -> ReductionProblem:
+             checkpoints: Checkpoints, warm: WarmCompiler | None) -> ReductionProblem:
     """The problem on the local pool, or the cluster at `request.scheduler`; with the disk store unless disabled."""
     try:
         store = VerdictStore(request.cache_dir) if request.cache_dir is not None else None
@@ -138,7 +138,9 @@ def _problem(request: Request, original: Proposal, oracle: Oracle, interruption:
 
     # Candidate edits run in a worker process: a crash in the bindings is a verdict on one edit.
     editor = IsolatedEditor(oracle.options.limits, oracle.options.opset_version)
-    editor.start()  # it loads the bindings while the original is judged
+    # The editor loads the bindings while the original is judged; the warm compiler's workers load
+    # once it is ready, so on a small original they do not hold up the first edit.
+    editor.start(then=warm.start if warm is not None else None)
     return ReductionProblem(original, oracle, jobs=request.jobs, executor=executor, store=store,
                             interruption=interruption, write=write, log=request.log, verbose=request.verbose,
                             editor=editor)
@@ -186,12 +188,10 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         saved = checkpoints.saved(request.log) if request.resume else None
     except ResumeRefused as err:
         raise UserError(str(err)) from None
-    problem = _problem(request, original, oracle, interruption, checkpoints)
     # Not with --scheduler: the calls run on the cluster, where a pickled warm compiler is switched off.
     use_warm = request.warm and oracle.warm_ok and request.scheduler is None
     warm = WarmCompiler(request.jobs, oracle.options.limits.memory_cap_mb) if use_warm else None
-    if warm is not None:
-        warm.start()  # the workers load the compiler while the original compiles
+    problem = _problem(request, original, oracle, interruption, checkpoints, warm)
 
     def stop() -> None:
         if warm is not None:
