@@ -71,21 +71,14 @@ def tools_dir() -> Path | None:
     return Path(value) if value else None
 
 
-# Tools the compiler wheel installs as Python scripts that only start its binary (a Python
-# start-up, about 0.15 s, per compile): the binary they start is run directly.
-_WHEEL_WRAPPED = ("iree-compile", "iree-opt")
-
-
 @functools.cache
 def find_tool(name: str) -> str:
     """Locates a tool in $IREE_REDUCE_TOOLS_DIR, then next to the running interpreter (the venv),
     then on PATH."""
     chosen = tools_dir()
-    if chosen and (chosen / name).exists():
-        return str(chosen / name)
-    beside = Path(sys.executable).parent / name
-    if beside.exists():
-        return _wrapped_binary(name) or str(beside)
+    for directory in ([chosen] if chosen else []) + [Path(sys.executable).parent]:
+        if (directory / name).exists():
+            return str(directory / name)
     found = shutil.which(name)
     if found:
         return found
@@ -93,20 +86,6 @@ def find_tool(name: str) -> str:
         f"{name} not found: install the pinned IREE wheels "
         f"(pip install iree-base-compiler==3.13.0 iree-base-runtime==3.13.0)"
     )
-
-
-def _wrapped_binary(name: str) -> str | None:
-    """The binary the wheel's `name` script would start (found as that script finds it), or None."""
-    if name not in _WHEEL_WRAPPED:
-        return None
-    try:
-        from iree.compiler.tools import binaries
-    except ImportError:
-        return None
-    try:
-        return os.path.normpath(binaries.find_tool(name))
-    except ValueError:
-        return None
 
 
 def run_tool(argv: list[str], limits: Limits, cwd: str | None = None, stderr_file: Path | None = None) -> ProcessResult:
