@@ -5,7 +5,8 @@ names the ops fused into it (`Oracle.locate`). The smallest candidate is that op
 constant inputs and every other input a function argument; only while that loses the failure
 is it widened, ring by ring, with producers and consumers. A handful of compiles replaces the
 hundreds ddmin needs on a long model; the passes then make the result 1-minimal as usual. When
-nothing matches (no locations, ONNX input, several blocks) it costs the one `locate` compile.
+nothing matches (no locations, ONNX input, several blocks) it costs the one `locate` compile, or
+nothing where the original's calibration was that compile (ReductionProblem.calibrate).
 """
 
 from __future__ import annotations
@@ -41,7 +42,8 @@ class Localization:
 
 
 def localize(problem: ReductionProblem) -> Localization:
-    """Locates the failure (one compile), stops compiles at its phase, tries the cut-down candidates."""
+    """Locates the failure (one compile, none when calibration located it), stops compiles at its
+    phase, tries the cut-down candidates."""
     original, log = problem.original, problem.log
     if original.candidate.binary is not None or not problem.oracle.locates:
         return Localization(None)  # ONNX graphs have their own window search; scripts say nothing
