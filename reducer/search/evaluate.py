@@ -147,10 +147,10 @@ class Evaluator:
             if not free:
                 wait(running | {future}, timeout=SPARE_POLL_S, return_when=FIRST_COMPLETED)
                 continue
-            candidate = next(self.spare, None)
+            candidate = next(self.spare, None) if not self.out_of_time() else None
             if candidate is None:
                 self.spare = None
-            elif candidate.key not in self.cache and not self.out_of_time():
+            elif candidate.key not in self.cache:
                 self.submit(candidate)
         return verdict_of(future)
 
