@@ -46,6 +46,10 @@ def new_context(lenient: bool = False, lazy: bool = False) -> ir.Context:
     `lazy`: dialects load as the IR uses them (a few ms to make, where loading all takes ~40)."""
     ctx = ir.Context(load_on_create_dialects=[]) if lazy else ir.Context()
     ctx.allow_unregistered_dialects = lenient
+    # Single-threaded: a verifier or pass that fails on a worker thread reports through the
+    # bindings' diagnostic capture, which takes the GIL that the calling thread holds while it
+    # waits for that worker (a deadlock seen in `verify()` of an edited ONNX import).
+    ctx.enable_multithreading(False)
     return ctx
 
 
