@@ -48,9 +48,11 @@ def dump_flags(workdir: Path, flags: tuple[str, ...] | list[str]) -> list[str]:
 def read_configurations(workdir: Path, target: str) -> list[DispatchConfig]:
     """One `DispatchConfig` per dumped executable with a translation_info; [] when none were dumped."""
     configs = []
-    for path in sorted((workdir / CONFIG_DIR).glob("*.mlir")):
+    paths = sorted((workdir / CONFIG_DIR).glob("*.mlir"))
+    context = irx.new_context(lenient=True) if paths else None  # one for all: a context costs more than a parse
+    for path in paths:
         try:
-            module = irx.parse(path.read_text(errors="replace"), source_name=path.name)
+            module = irx.parse(path.read_text(errors="replace"), context, source_name=path.name)
         except irx.ParseError:
             continue
         configs.extend(_configs_of(module, target))
