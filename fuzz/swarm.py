@@ -9,9 +9,11 @@ moves weight between features rather than making every graph smaller or larger.
 
 A failure already known (in the corpus, or found earlier in the campaign) teaches nothing when
 it shows again, and it stops its pipeline short of running and comparing the case. So feedback
-also steers away from it: the features every case that showed it had in common (the intersection
-of their feature sets, which narrows to what the failure needs as cases come) are lowered each
-time it shows again. Nothing is ruled out: a probability never falls below `FLOOR`.
+also steers away from it, each time it shows again, through the feature that tells its cases
+apart best: of the features every case that showed it had (which narrow to what the failure
+needs as cases come), the one the other cases had least often (all of them, on a tie). A failure of uint8
+outputs lowers `uint8`, not `quant`, which the cases without it have as often. Nothing is ruled
+out: a probability never falls below `FLOOR`.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ RARE = 2  # a configuration seen fewer times than this is still rare
 REWARD_NEW_SIGNATURE, REWARD_RARE_CONFIG = 1.0, 0.5
 RATE, DECAY = 0.15, 0.03
 # How far a known failure showing again lowers the features its cases had in common.
-REPEAT_PENALTY = 0.3
+REPEAT_PENALTY = 0.5
 FLOOR, CEILING = 0.05, 0.95
 
 
@@ -39,6 +41,9 @@ class SwarmFeedback:
         self.signatures: set[str] = set()
         self.known = frozenset(known)
         self.common: dict[str, set[str]] = {}  # signature -> the features every case that showed it had
+        self.hits: Counter = Counter()  # signature -> cases that showed it
+        self.used: Counter = Counter()  # feature -> cases that used it
+        self.cases = 0
         self.rewarded = 0  # cases that reached something rare or new
         self.repeats = 0  # cases whose every failure was already known
 
@@ -52,10 +57,13 @@ class SwarmFeedback:
         rare = any(self.configs[c] < RARE for c in configs)
         seen = {s for s in signatures if s in self.signatures or s in self.known}
         new = bool(signatures - seen)
-        # Features a known failure needs: those of every case that showed it, this one included.
-        steer_from = set().union(*(self.common[s] & used for s in seen if s in self.common))
+        again = {s for s in seen if s in self.common}  # an earlier case of the campaign showed it too
+        self.cases += 1
+        self.used.update(used)
         for signature in signatures:
             self.common[signature] = self.common.get(signature, used) & used
+            self.hits[signature] += 1
+        steer_from = set().union(*(self._telltales(s) for s in again))
         self.configs.update(configs)
         self.signatures |= signatures
         reward = REWARD_NEW_SIGNATURE if new else REWARD_RARE_CONFIG if rare else 0.0
@@ -64,6 +72,12 @@ class SwarmFeedback:
         if self.enabled:
             self._learn(used, reward, steer_from if not new else set())
         return reward
+
+    def _telltales(self, signature: str) -> set[str]:
+        """Of the features every case with `signature` had, those the cases without it had least often."""
+        others = max(1, self.cases - self.hits[signature])
+        rate = {f: (self.used[f] - self.hits[signature]) / others for f in self.common[signature]}
+        return {f for f, r in rate.items() if r == min(rate.values())}
 
     def _learn(self, used: set[str], reward: float, steer_from: set[str]) -> None:
         for feature in used:

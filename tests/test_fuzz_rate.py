@@ -73,20 +73,25 @@ def test_a_dead_worker_costs_its_own_item_alone():
     assert len({finished[item][2] for item in "abcde"}) >= 2
 
 
-def test_feedback_steers_away_from_a_known_failure_through_what_its_cases_share():
-    """uint8 outputs keep hitting a corpus bug: uint8 sinks towards the floor, and the features
-    that happened to come with one of its cases (relu, clip) are left alone."""
+def test_feedback_steers_away_from_a_known_failure_through_what_tells_its_cases_apart():
+    """uint8 outputs keep hitting a corpus bug: against the same cases with no failure, uint8
+    sinks to the floor, while quant, which every such case has too but so do others, and what
+    came with some of them (relu, clip) move no more than the mean-keeping rescale moves all."""
     known = "error: fptoui on vmvx"
-    swarm = SwarmFeedback(known=[known])
+    steered, plain = SwarmFeedback(known=[known]), SwarmFeedback()
     for i in range(12):
+        for swarm in (steered, plain):
+            swarm.observe({"matmul", "bias"} | ({"quant"} if i % 3 else set()), [], set())
         used = {"quant", "uint8", "relu" if i % 2 else "clip"}
-        swarm.observe(used, [], {known})
-        swarm.observe({"matmul", "bias"}, [], set())
-    assert swarm.repeats == 12 and swarm.common[known] == {"quant", "uint8"}
-    assert swarm.p["uint8"] <= 2 * FLOOR and min(swarm.p["relu"], swarm.p["clip"]) > 4 * swarm.p["uint8"]
-    plain = SwarmFeedback(enabled=False, known=[known])
-    plain.observe({"uint8"}, [], {known})
-    assert plain.probabilities() is None and plain.repeats == 1
+        steered.observe(used, [], {known})
+        plain.observe(used, [], set())
+    assert steered.repeats == 12 and steered.common[known] == {"quant", "uint8"}
+    assert steered.p["uint8"] <= 2 * FLOOR and plain.p["uint8"] >= 0.5
+    scale = steered.p["matmul"] / plain.p["matmul"]  # untouched by the failure: only the rescale moved it
+    assert all(abs(steered.p[f] - scale * plain.p[f]) < 0.02 for f in ("quant", "relu", "clip"))
+    off = SwarmFeedback(enabled=False, known=[known])
+    off.observe({"uint8"}, [], {known})
+    assert off.probabilities() is None and off.repeats == 1
 
 
 def test_uint8_is_a_knob_that_changes_no_graph_until_feedback_turns_it():
