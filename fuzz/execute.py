@@ -190,7 +190,8 @@ class InProcess(Isolated):
     def __init__(self, limits: Limits) -> None:
         super().__init__(limits)
         self._program = ""  # the hash of the program the stretches below were compiled from
-        self._lowered: dict[SharedStretch, Path | None] = {}  # its IR after each shared stretch (None: failed)
+        # Its IR after each shared stretch, or the compile that failed there (None: run the tool).
+        self._lowered: dict[SharedStretch, Path | ProcessResult | None] = {}
 
     def compile(
         self, mlir: str, flags: tuple[str, ...], workdir: Path, shared: SharedStretch | None = None
@@ -201,8 +202,8 @@ class InProcess(Isolated):
         The `input` phase is target-independent, so every pipeline starts there (the
         torch-to-linalg conversion once saves about a fifth of a case's compile time); pipelines
         whose flags agree up to a later phase (`fuzz.pipelines.shared_stretches`) also share the
-        phases up to it, constant evaluation included. A stretch that fails leaves each pipeline
-        to compile, and fail, on its own.
+        phases up to it, constant evaluation included. Where a stretch fails, each pipeline that
+        shares it fails there alike: its result is that compile's.
         """
         workdir.mkdir(parents=True, exist_ok=True)
         source_path, output_path = workdir / "input.mlir", workdir / "module.vmfb"
@@ -213,6 +214,8 @@ class InProcess(Isolated):
         start, resume = source_path, []
         for stretch in [SharedStretch(SHARED_PHASE, ()), *([shared] if shared is not None else [])]:
             lowered = self._lowered_through(stretch, start, [*(stretch.flags or flags), *resume], workdir)
+            if isinstance(lowered, ProcessResult):
+                return None, lowered
             if lowered is None:
                 break
             start, resume = lowered, [f"{COMPILE_FROM}{stretch.phase}"]
@@ -221,13 +224,13 @@ class InProcess(Isolated):
             return super().compile(mlir, flags, workdir)
         return (output_path if result.returncode == 0 else None), result
 
-    def _lowered_through(self, stretch: SharedStretch, source: Path, flags: list[str], workdir: Path) -> Path | None:
+    def _lowered_through(self, stretch: SharedStretch, source: Path, flags: list[str], workdir: Path) -> Path | ProcessResult | None:
         """The program's IR at the end of `stretch`, compiled the first time a pipeline asks."""
         known = self._lowered.get(stretch, source)  # `source`: not compiled yet
-        if known is source or (known is not None and not known.is_file()):
+        if known is source or (isinstance(known, Path) and not known.is_file()):
             path = workdir / f"lowered.{stretch.phase}.mlir"
             result = compile_capturing(source, [*flags, f"{COMPILE_TO}{stretch.phase}"], path)
-            self._lowered[stretch] = path if result is not None and result.returncode == 0 else None
+            self._lowered[stretch] = result if result is None or result.returncode else path
         return self._lowered[stretch]
 
     def run(self, vmfb: Path, function: str, inputs: list[np.ndarray], workdir: Path, driver: str) -> list[np.ndarray] | str:
