@@ -8,9 +8,9 @@ others (a wrong answer included); a case that stopped at a compile failure does 
 campaign is what `fuzz run --targets none` runs: swarm feedback on, the corpus's signatures
 known (`--no-feedback` for plain swarm testing). On a shared machine the wall rate depends on
 what else runs, so each row also gives the load average over the run and the CPU seconds the
-campaign spent (its workers and itself) per case and per fully compared case, and from them
-what the same cases would take on idle cores (`cores x 60 / CPU seconds per fully compared
-case`).
+campaign spent (this process and its workers, their start-up and any isolated re-runs included)
+per case and per fully compared case, and from them what the same cases would take on idle
+cores (`cores x 60 / CPU seconds per fully compared case`).
 """
 
 from __future__ import annotations
@@ -59,10 +59,10 @@ def main() -> None:
                 known=known,
             )
             complete: list[bool] = []
-            load_before, own_before = os.getloadavg()[0], _own_cpu_seconds()
+            load_before, cpu_before = os.getloadavg()[0], _tree_cpu_seconds()
             stats = run_campaign(settings, progress=lambda s: None, on_case=complete_recorder(complete))
             load = (load_before + os.getloadavg()[0]) / 2
-            cpu = stats.cpu_seconds + _own_cpu_seconds() - own_before  # the workers' cases and the campaign's own work
+            cpu = _tree_cpu_seconds() - cpu_before  # this process and its workers, gone when the campaign ends
             with sqlite3.connect(Path(tmp) / DB_NAME) as db:
                 (distinct,) = db.execute("SELECT COUNT(*) FROM findings").fetchone()
         full = sum(complete)
@@ -75,9 +75,11 @@ def main() -> None:
         )
 
 
-def _own_cpu_seconds() -> float:
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    return own.ru_utime + own.ru_stime
+def _tree_cpu_seconds() -> float:
+    """User and system time of this process and every child it has waited for (the campaign's
+    workers, their start-up included, once the campaign has shut them down)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def complete_recorder(complete: list[bool]):

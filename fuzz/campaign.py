@@ -1,11 +1,12 @@
-"""A fuzzing campaign: cases in a process pool for a time budget, findings deduped into the database.
+"""A fuzzing campaign: cases in worker processes for a time budget, findings deduped into the database.
 
 Workers run cases with the warm in-process backend (`fuzz/pool.py`). A worker that dies (a
-compiler crash) or a case that runs past its time limit does not stop the campaign: the pool is
-replaced and the case runs again with the isolated backend, whose per-tool timeouts and signal
+compiler crash) or a case that runs past its time limit does not stop the campaign: the worker
+is replaced and the case runs again with the isolated backend, whose per-tool timeouts and signal
 handling turn it into a crash or timeout finding. Each case is drawn with the swarm feature
 probabilities of the moment (`fuzz.swarm`: feedback from the configurations and signatures the
-cases before it reached), and what its dispatches were configured as is counted (`fuzz.coverage`).
+cases before it reached, steering away from the known ones), and what its dispatches were
+configured as is counted (`fuzz.coverage`).
 """
 
 from __future__ import annotations

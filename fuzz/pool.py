@@ -3,11 +3,10 @@
 Workers keep a warm compiler and runtime (about half the cost of a fresh tool per compile), so a
 compiler crash kills a worker, not the caller. Each of the `jobs` slots has a worker of its own
 (a one-worker pool), so a worker that dies or an item that runs past its time limit costs that
-slot alone: its worker is replaced, and the item it held runs again with `isolated=True` (every
-tool in its own process, with timeouts), which turns the crash or hang into a result, while
-the other slots go on with their items. The re-run takes the slot's place until it ends (in a
-thread of this process: the tools it starts do the work). The fuzz campaign and the conformance
-run share this loop.
+slot alone: its worker is replaced, and the new worker runs the item it held again with
+`isolated=True` (every tool in its own process, with timeouts), which turns the crash or hang
+into a result, while the other slots go on with their items. The fuzz campaign and the
+conformance run share this loop.
 """
 
 from __future__ import annotations
@@ -20,7 +19,6 @@ from concurrent.futures import (
     Executor,
     Future,
     ProcessPoolExecutor,
-    ThreadPoolExecutor,
     wait,
 )
 from concurrent.futures.process import BrokenProcessPool
@@ -71,8 +69,16 @@ def run_with_isolated_reruns(
         _on_cluster(work, items, finish, cluster, slots or jobs)
         return
     workers: list[ProcessPoolExecutor | None] = [None] * jobs
-    reruns = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="isolated-rerun")
     in_flight: dict[Future, _Running] = {}
+
+    def submit(slot: int, item: Any, again: bool) -> None:
+        workers[slot] = workers[slot] or new_pool(1)
+        in_flight[workers[slot].submit(work, item, isolated=again)] = _Running(item, time.monotonic(), slot, again)  # type: ignore[union-attr]
+
+    def replace(slot: int) -> None:
+        kill_pool(workers[slot])  # type: ignore[arg-type]
+        workers[slot] = None
+
     try:
         while True:
             busy = {running.slot for running in in_flight.values()}
@@ -80,8 +86,7 @@ def run_with_isolated_reruns(
                 item = next(items, _NONE_LEFT)
                 if item is _NONE_LEFT:
                     break
-                workers[slot] = workers[slot] or new_pool(1)
-                in_flight[workers[slot].submit(work, item, isolated=False)] = _Running(item, time.monotonic(), slot, False)  # type: ignore[union-attr]
+                submit(slot, item, False)
             if not in_flight:
                 return
             done, _ = wait(list(in_flight), timeout=min(5.0, timeout_s), return_when=FIRST_COMPLETED)
@@ -89,20 +94,23 @@ def run_with_isolated_reruns(
             for future in done:
                 running = in_flight.pop(future)
                 try:
-                    finish(future.result(), running.again)
+                    result = future.result()
                 except BrokenProcessPool:
                     lost.append(running)
+                    continue
+                finish(result, running.again)
             now = time.monotonic()
             lost += [in_flight.pop(f) for f, r in list(in_flight.items()) if not r.again and now - r.started > timeout_s]
-            for running in lost:  # its worker died or hung: replace it; the item runs again, isolated
-                kill_pool(workers[running.slot])  # type: ignore[arg-type]
-                workers[running.slot] = None
-                in_flight[reruns.submit(work, running.item, isolated=True)] = _Running(running.item, now, running.slot, True)
+            for running in lost:  # its worker died or hung: the slot's new worker runs it again, isolated
+                replace(running.slot)
+                if running.again:  # an isolated run cannot take its worker down, but if it did: run it here
+                    finish(work(running.item, isolated=True), True)
+                else:
+                    submit(running.slot, running.item, True)
     finally:
         for pool in workers:
             if pool is not None:
                 kill_pool(pool)
-        reruns.shutdown(wait=False, cancel_futures=True)
 
 
 def _on_cluster(work: Callable[..., Any], items: Iterator[Any], finish: Callable[[Any, bool], None], cluster: Executor, slots: int) -> None:

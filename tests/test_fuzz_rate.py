@@ -68,7 +68,7 @@ def test_a_dead_worker_costs_its_own_item_alone():
         finished[item] = (isolated, again, pid)
 
     run_with_isolated_reruns(_segfault_on_crash, iter(["a", "b", "crash", "c", "d", "e"]), finish, jobs=2, timeout_s=120)
-    assert finished["crash"][:2] == (True, True) and finished["crash"][2] == os.getpid()  # re-run here, isolated
+    assert finished["crash"][:2] == (True, True) and finished["crash"][2] != os.getpid()  # a fresh worker ran it again, isolated
     assert all(finished[item][:2] == (False, False) for item in "abcde")  # the others ran warm
     assert len({finished[item][2] for item in "abcde"}) >= 2
 
