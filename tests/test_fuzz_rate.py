@@ -54,6 +54,22 @@ def test_pipelines_share_the_stretch_their_flags_compile_alike(iree_compile, tmp
     assert [run.status for run in result.runs] == ["ok", "ok", "ok"] and not result.findings
 
 
+def test_a_stretch_that_fails_is_the_failure_of_every_pipeline_sharing_it(iree_compile, monkeypatch):
+    """ConvInteger with asymmetric pads fails to legalize in the target-independent `input`
+    phase (a corpus bug): one compile says so for all three pipelines."""
+    from fuzz import execute
+
+    spec = spec_for_seed(7000026)
+    assert any(n.op == "ConvInteger" for n in spec.nodes) and "asym_pads" in used_features(spec)
+    compiles = []
+    real = execute.compile_capturing
+    monkeypatch.setattr(execute, "compile_capturing", lambda *args: compiles.append(args[1]) or real(*args))
+    result = run_case(7000026, spec, resolve("cpu,cpu-data-tiling,vmvx"), InProcess(Limits()))
+    assert [run.status for run in result.runs] == ["compile error"] * 3 and len(compiles) == 1
+    (finding,) = result.findings
+    assert finding.pipeline == "cpu,cpu-data-tiling,vmvx" and "(onnx.ConvInteger)" in finding.signature
+
+
 def _segfault_on_crash(item: str, isolated: bool = False) -> tuple[str, bool, int]:
     if item == "crash" and not isolated:
         ctypes.string_at(0)  # the worker dies as a compiler crash kills it
