@@ -27,7 +27,7 @@ RARE = 2  # a configuration seen fewer times than this is still rare
 REWARD_NEW_SIGNATURE, REWARD_RARE_CONFIG = 1.0, 0.5
 RATE, DECAY = 0.15, 0.03
 # How far a known failure showing again lowers the features its cases had in common.
-REPEAT_PENALTY = 0.5
+REPEAT_PENALTY = 0.7
 FLOOR, CEILING = 0.05, 0.95
 
 
