@@ -11,9 +11,9 @@ A failure already known (in the corpus, or found earlier in the campaign) teache
 it shows again, and it stops its pipeline short of running and comparing the case. So feedback
 also steers away from it, each time it shows again, through the feature that tells its cases
 apart best: of the features every case that showed it had (which narrow to what the failure
-needs as cases come), the one the other cases had least often (all of them, on a tie). A failure of uint8
-outputs lowers `uint8`, not `quant`, which the cases without it have as often. Nothing is ruled
-out: a probability never falls below `FLOOR`.
+needs as cases come), the one the other cases had least often (all of them, on a tie). A
+failure of uint8 outputs lowers `uint8`, not `quant`, which the cases without it have as often.
+Nothing is ruled out: a probability never falls below `FLOOR`.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from fuzz.strategies import ALL_FEATURES, BASE_PROBABILITY
 RARE = 2  # a configuration seen fewer times than this is still rare
 REWARD_NEW_SIGNATURE, REWARD_RARE_CONFIG = 1.0, 0.5
 RATE, DECAY = 0.15, 0.03
-# How far a known failure showing again lowers the features its cases had in common.
+# A known failure showing again multiplies its telltale feature's chance by 1 - this.
 REPEAT_PENALTY = 0.7
 FLOOR, CEILING = 0.05, 0.95
 
