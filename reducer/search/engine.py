@@ -71,6 +71,8 @@ class Reducer:
                 before = self.problem.best
                 if self._fruitless.get(reduction.name) == before.candidate.key:
                     continue
+                if self.problem.out_of_time():
+                    return result
                 position.pass_index = index
                 position.settled = [(p, k, size) for (p, k), size in self._settled.items()]
                 self.on_position(position)
@@ -118,6 +120,8 @@ class Reducer:
     def _proposal(self, reduction: ReductionPass, indices: Sequence[int]) -> Proposal | None:
         """The best with `indices` of the pass's targets reduced, if valid and strictly smaller."""
         problem = self.problem
+        if problem.out_of_time():
+            return None  # no verdict could take it: the search runs out without editing a large model
         proposal = problem.edit(_apply, reduction, problem.best, list(indices), fallback=None)
         # Only strictly smaller candidates: the order is well-founded, so the loop ends.
         if proposal is None or proposal.cost >= problem.best.cost:
@@ -163,6 +167,8 @@ class Reducer:
         while shrunk:
             shrunk = False
             for key, _ in self._dimensions(reduction):
+                if self.problem.out_of_time():
+                    return
                 current = dict(self._dimensions(reduction)).get(key)
                 if current is None or current <= 1:
                     continue

@@ -161,6 +161,8 @@ class ReductionProblem:
     def attach_compiler(self, compiler: WarmCompiler, check: Proposal) -> bool:
         """Compiles run on `compiler` from now on, once one warm compile of `check` gives the verdict
         `iree-compile` gave (diagnostics printed differently would change every signature)."""
+        if self.out_of_time():
+            return False
         expected = self.judge(check.candidate)
         warm = self.oracle.with_compiler(compiler)
         seen = self._fresh(warm, check.candidate)
@@ -211,6 +213,10 @@ class ReductionProblem:
         candidates); drawn one at a time, so edits are made only when a worker is free. Their
         verdicts are the cache's; nothing is decided by them. None stops it."""
         self._evaluator.spare = (p.candidate for p in proposals) if proposals is not None and self.jobs > 1 else None
+
+    def out_of_time(self) -> bool:
+        """Past --time-budget: no verdict can change the best any more, so no edit is worth making."""
+        return self._evaluator.out_of_time()
 
     def first_interesting(self, proposals: Iterable[Proposal]) -> Proposal | None:
         admissible = (p for p in proposals if p.candidate.key not in self._former_bests)
