@@ -189,14 +189,20 @@ def test_lrn_is_judged_by_the_spec_not_by_onnx_references_own_kernel(iree_compil
     assert not verdict.interesting and "IREE matches onnx.reference" in verdict.detail, verdict.detail
 
 
-def test_mlir_input_is_a_one_line_error_suggesting_miscompile(tmp_path):
+def test_linalg_input_is_a_one_line_error_naming_the_op_that_stops_the_lift(tmp_path):
     src = tmp_path / "bug.mlir"
-    src.write_text("func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> { return %a : tensor<4xf32> }\n")
+    src.write_text(
+        "func.func @main(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) -> tensor<2x4xf32> {\n"
+        "  %z = tensor.empty() : tensor<2x4xf32>\n"
+        "  %m = linalg.matmul ins(%a, %b : tensor<2x3xf32>, tensor<3x4xf32>) outs(%z : tensor<2x4xf32>) -> tensor<2x4xf32>\n"
+        "  return %m : tensor<2x4xf32>\n}\n"
+    )
+    original = src.read_text()
     result = run_cli(str(src), "--oracle=reference-mismatch")
     assert result.returncode == 1
     lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and "needs an .onnx model" in lines[0] and "--oracle=miscompile" in lines[0]
-    assert not (tmp_path / "bug.reduced.mlir").exists()
+    assert len(lines) == 1 and "op tensor.empty is not a torch.operator" in lines[0] and "--oracle=miscompile" in lines[0], lines
+    assert src.read_text() == original and not (tmp_path / "bug.reduced.mlir").exists()
 
 
 def test_fuzz_mismatch_on_several_pipelines_is_one_finding(iree_compile):

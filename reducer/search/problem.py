@@ -60,7 +60,7 @@ class ReductionProblem:
         # Keys of every candidate that was the best: one never comes back, so two passes that undo
         # each other's edits (zeroing a scale, then making it 1 again) cannot cycle.
         self._former_bests: set[str] = {original.candidate.key}
-        self._cut_values = CutValues(oracle.options.limits, oracle.options.seed, self.log)
+        self._cut_values = CutValues(oracle.values_at, self.log)
 
     # -- the oracle's configuration ---------------------------------------------------------
 
