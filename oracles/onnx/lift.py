@@ -72,7 +72,7 @@ class _Constants:
     Data it cannot read is an error where `exact`, else zeros (a shape reduction needs only types)."""
 
     def __init__(self, text: str, exact: bool) -> None:
-        self._blobs = resource_blobs(text) if "dense_resource<" in text else {}
+        self._blobs = resource_blobs(text) if irx.holds_resources(text) else {}
         self._exact = exact
 
     def tensor(self, attr: ir.Attribute, name: str) -> TensorProto:

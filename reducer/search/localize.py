@@ -5,7 +5,8 @@ names the ops fused into it (`Oracle.locate`). The smallest candidate is that op
 constant inputs and every other input a function argument; only while that loses the failure
 is it widened, ring by ring, with producers and consumers. A handful of compiles replaces the
 hundreds ddmin needs on a long model; the passes then make the result 1-minimal as usual. When
-nothing matches (no locations, ONNX input, several blocks) it costs the one `locate` compile.
+nothing matches (no locations, ONNX input, several blocks) it costs the one `locate` compile, or
+nothing where the original's calibration was that compile (ReductionProblem.calibrate).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 
 from iree.compiler import ir
 
-from oracles import Candidate
+from oracles import Candidate, Verdict
 from oracles.mlir import ir as irx
 from oracles.mlir.locations import FailureSite, SourceLoc, location_leaves
 from reducer.passes import argument_data
@@ -43,12 +44,12 @@ class Localization:
 
 
 def localize(problem: ReductionProblem, source_name: str = "") -> Localization:
-    """Locates the failure (one compile), stops compiles at its phase, tries the cut-down candidates.
-    `source_name` is how the log names the input file (its locations)."""
+    """Locates the failure (one compile, none when calibration located it), stops compiles at its
+    phase, tries the cut-down candidates. `source_name` is how the log names the input file."""
     original, log = problem.original, problem.log
     if original.candidate.binary is not None or not problem.oracle.locates:
         return Localization(None)  # ONNX graphs have their own window search; scripts say nothing
-    located = problem.locate(original.candidate)
+    located = problem.located or problem.locate(original.candidate)  # calibration may have located it already
     site = located.site
     result = Localization(site)
     if not located.interesting or site is None:
@@ -60,8 +61,8 @@ def localize(problem: ReductionProblem, source_name: str = "") -> Localization:
 
     if (sliced := slice_to_symptoms(problem, located, result, source_name)) is not None:
         return sliced
-    # `end` is the whole compile anyway.
-    if site.phase not in ("", "end") and problem.oracle.stops_early and problem.stop_early(site.phase):
+    # `end` is the whole compile anyway. The phase is checked on a candidate, not on the original.
+    if site.phase not in ("", "end") and problem.oracle.stops_early and problem.stop_early(site.phase, checked=False):
         result.stop_phase = site.phase
         log(f"compiles stop at --compile-to={site.phase}, where the original already fails")
     suffix = original.candidate.suffix
@@ -69,6 +70,11 @@ def localize(problem: ReductionProblem, source_name: str = "") -> Localization:
     log(f"localisation: failure at {where}" + (f" in {site.dispatch} ({len(site.fused)} fused ops)" if site.dispatch else ""))
     proposals = _counting(problem.edit(_cut_down, original, site, suffix, fallback=[]), result)
     result.start = problem.first_interesting(proposals)
+    if result.start is not None:
+        problem.stop_confirmed()
+    elif result.stop_phase is not None and not problem.confirm_stop():
+        log(f"the original compiled to --compile-to={result.stop_phase} does not fail the same way: whole compiles again")
+        result.stop_phase = None
     if result.start is not None:
         log(f"localisation: ops {original.ops} -> {result.start.ops} in {result.tried} candidates")
     elif result.tried:
@@ -94,10 +100,11 @@ def dispatch_path(output: Path) -> Path:
     return output.with_name(f"{output.stem}.dispatch.mlir")
 
 
-def isolate_dispatch(problem: ReductionProblem, name: str) -> IsolatedDispatch | None:
-    """The failing dispatch of the best candidate (dumped without debug locations), checked alone (two compiles)."""
+def isolate_dispatch(problem: ReductionProblem, name: str, located: Verdict | None = None) -> IsolatedDispatch | None:
+    """The failing dispatch of the best candidate (dumped without debug locations), checked alone
+    (two compiles; one when `located`, the best's located compile, ran already)."""
     best = problem.best
-    located = problem.locate(best.candidate, debuginfo=False)
+    located = located or problem.locate(best.candidate, debuginfo=False)
     if not located.interesting or located.site is None or not located.site.dispatch_source:
         return None
     flags = (*best.candidate.flags, HAL_EXECUTABLE)
