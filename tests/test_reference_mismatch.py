@@ -124,6 +124,36 @@ def test_batched_qlinearmatmul_block_reduces_to_the_wrong_qlinearmatmul(tmp_path
     assert verdict.interesting and "expected" in verdict.excerpt
 
 
+# Localisation cuts the torch-onnx IR to the culprit's ops; these passes finish it in a few candidates.
+TORCH_PASSES = "cut-at-value,replace-with-argument,drop-unused-arguments"
+
+
+def test_torch_onnx_ir_with_a_batched_qlinearmatmul_reduces_to_the_qlinearmatmul(tmp_path, iree_compile, capsys):
+    """What a user pastes: the importer's IR, weights as dense_resource blobs. IREE runs the IR as
+    it is; onnx.reference evaluates the graph it lifts to, the blobs' data (zero points) included."""
+    model = tmp_path / "model.onnx"
+    onnx.save(quantized_matmul_block(), model)
+    src = tmp_path / "model.mlir"
+    subprocess.run([find_tool("iree-import-onnx"), str(model), "-o", str(src)], check=True, capture_output=True)
+    original = src.read_text()
+    assert "dense_resource<bz>" in original and original.count("torch.operator") == 17
+
+    assert main([str(src), "--oracle=reference-mismatch", "-j", "2", "-q", "--passes", TORCH_PASSES]) == 0
+
+    assert src.read_text() == original
+    reduced = (tmp_path / "model.reduced.mlir").read_text()
+    computing = [line for line in reduced.splitlines() if "torch.operator" in line and "onnx.Constant" not in line]
+    assert len(computing) == 1 and "onnx.QLinearMatMul" in computing[0], reduced
+    printed = capsys.readouterr().out
+    assert "IREE differs from onnx.reference on @main" in printed
+    assert "wrong value first computed by dispatch" in printed and "batch_matmul" in printed
+    assert "python -m oracles.onnx_reference check" in printed and "model.reduced.mlir --seed 0" in printed
+
+    # A fresh oracle still sees the wrong answer in the written result.
+    verdict = ReferenceMismatch(OracleOptions()).judge(Candidate(reduced))
+    assert verdict.interesting and "expected" in verdict.excerpt, verdict.detail
+
+
 def test_reproduce_lines_leave_inputs_expected_and_wrong_result_as_files(tmp_path, iree_compile):
     """What an engineer pastes: the files it writes hold the wrong answer next to the right one."""
     model = tmp_path / "bug.onnx"
