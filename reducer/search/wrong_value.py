@@ -135,7 +135,11 @@ def localize_wrong_value(problem: ReductionProblem, source_name: str = "") -> tu
         return Localization(None), wrong
     site = FailureSite(found.fused[:1], found.fused[1:])
     result = Localization(site)
-    _start_from(problem, [_with_captured(p, found) for p in problem.edit(_cut_down, original, site, candidate.suffix, fallback=[])], result)
+    cut = problem.edit(_cut_down, original, site, candidate.suffix, fallback=[])
+    if oracle.judges_onnx:  # IREE's traced tensors are of the lowered types (ui8 as i8): the lifted graph's values
+        _start_from(problem, [problem.with_cut_values(p) if p.cuts else _with_captured(p, found) for p in cut], result)
+    else:
+        _start_from(problem, [_with_captured(p, found) for p in cut], result)
     wrong.runs += result.tried
     if result.start is not None:
         log(f"localisation: ops {original.ops} -> {result.start.ops} in {result.tried} candidates ({wrong.runs} program runs)")
