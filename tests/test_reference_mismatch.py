@@ -154,6 +154,27 @@ def test_torch_onnx_ir_with_a_batched_qlinearmatmul_reduces_to_the_qlinearmatmul
     assert verdict.interesting and "expected" in verdict.excerpt, verdict.detail
 
 
+def test_torch_onnx_cut_argument_carries_what_the_original_computes_on_the_users_data(tmp_path, iree_compile, capsys):
+    """Localisation cuts the QuantizeLinear away: the QLinearMatMul's new argument carries the
+    quantized user's values (onnx.reference on the lifted graph), written beside the result."""
+    model = tmp_path / "model.onnx"
+    onnx.save(quantized_matmul_block(), model)
+    src = tmp_path / "model.mlir"
+    subprocess.run([find_tool("iree-import-onnx"), str(model), "-o", str(src)], check=True, capture_output=True)
+    x = (np.arange(24).reshape(BATCHED) % 7).astype(np.float32)
+    np.save(tmp_path / "x.npy", x)
+
+    assert main([str(src), "--oracle=reference-mismatch", "--inputs", str(tmp_path / "x.npy"), "-j", "2", "-q",
+                 "--passes", "drop-unused-arguments"]) == 0
+
+    reduced = (tmp_path / "model.reduced.mlir").read_text()
+    assert "onnx.QuantizeLinear" not in reduced and "onnx.QLinearMatMul" in reduced
+    quantized = np.clip(np.rint(np.maximum(x, 0) / 0.5) + 8, 0, 255).astype(np.uint8)  # Relu, QuantizeLinear(0.5, 8)
+    assert np.array_equal(np.load(tmp_path / "model.reduced.mlir.data" / "arg0.npy"), quantized)
+    printed = capsys.readouterr().out
+    assert "--inputs" in printed and "model.reduced.mlir.data/test_data_set_0" in printed
+
+
 def test_reproduce_lines_leave_inputs_expected_and_wrong_result_as_files(tmp_path, iree_compile):
     """What an engineer pastes: the files it writes hold the wrong answer next to the right one."""
     model = tmp_path / "bug.onnx"
