@@ -35,7 +35,7 @@ from oracles.compiling.signature import excerpt, first_error
 from oracles.numeric import case_data
 from oracles.numeric.arrays import array_file, entry_function, input_flag
 from oracles.numeric.compare import compare_outputs
-from oracles.numeric.intermediates import Position
+from oracles.numeric.intermediates import Position, smallest_within
 from oracles.numeric.run import RUN_DEVICE, run_module
 from oracles.numeric.user_data import (
     INTERMEDIATE_BYTES,
@@ -196,12 +196,8 @@ class ReferenceMismatch(Oracle):
         except Exception as err:  # noqa: BLE001  (onnx.reference raises anything for a graph it cannot run)
             return f"onnx.reference cannot compute the program's values: {_one_line(err)}"
         found = {position: values[name] for position, name in lifted.names.items() if name in values}
-        kept, budget = {}, INTERMEDIATE_BYTES
-        for position, value in sorted(found.items(), key=lambda item: item[1].nbytes):
-            if value.nbytes <= budget:
-                budget -= value.nbytes
-                kept[position] = value
-        return kept
+        kept = smallest_within({position: value.nbytes for position, value in found.items()}, INTERMEDIATE_BYTES)
+        return {position: found[position] for position in kept}
 
     def reproduce_command(self, candidate: Candidate, path: str) -> str:
         """Import, compile, write the inputs (arg<i>) and the reference's outputs (expected<j>),
