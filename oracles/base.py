@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
+import numpy as np
+
 from oracles.candidate import Candidate
 from oracles.mlir.locations import (
     DEBUGINFO,
@@ -22,6 +24,7 @@ from oracles.mlir.locations import (
     failing_dispatch,
     first_failing_phase,
 )
+from oracles.numeric.intermediates import Position, values_at
 from oracles.toolchain.flags import PHASES
 from oracles.toolchain.tool_errors import limit_hit, setup_problem
 from oracles.toolchain.tools import (
@@ -176,6 +179,18 @@ class Oracle(ABC, metaclass=_ConfiguredOnce):
             if self.stops_early and verdict.signature and verdict.signature != "timeout":
                 verdict.site.phase = first_failing_phase(phases, PHASES)
             return renamed(verdict, f"{tmp}/", "")
+
+    def cannot_judge(self, candidate: Candidate) -> str | None:
+        """Why this oracle cannot judge this kind of input at all (one line, checked once on the
+        original before anything runs); None when it can."""
+        return None
+
+    def values_at(self, candidate: Candidate) -> dict[Position, np.ndarray] | str:
+        """What the program computes at each entry-block value on the candidate's data, by the
+        reference this oracle judges with: the values a cut argument carries
+        (reducer/search/cut_values.py). By default the reference pipeline computes them; or why
+        not, one line."""
+        return values_at(candidate, self.options.limits, self.options.seed)
 
     @abstractmethod
     def observe(self, candidate: Candidate, workdir: Path) -> Verdict:

@@ -68,8 +68,10 @@ ORACLE_TABLE: tuple[OracleRow, ...] = (
               "never when the program reads a tensor.empty value; with --expected-outputs and no --pipeline-b, B is the "
               "reference pipeline llvm-cpu-O0 (generic CPU, --iree-opt-level=O0, --iree-opt-data-tiling=false, "
               "--iree-llvmcpu-enable-ukernels=none), which must match them"),
-    OracleRow(ReferenceMismatch, "ONNX", "import, compile, iree-run-module; onnx.reference on the same inputs",
+    OracleRow(ReferenceMismatch, MLIR_OR_ONNX, "import, compile, iree-run-module; onnx.reference on the same inputs",
               "IREE's outputs (the flags' pipeline, seeded inputs or --inputs) differ from onnx.reference beyond tolerance; "
+              "MLIR must be torch-onnx IR (iree-import-onnx output): it runs as it is, against the ONNX graph it lifts to "
+              "(its weights included, arguments bound by position); other IR is refused, naming the op that stops the lift; "
               "calibrated, wrong the original's way (kind, output, at least --wrong-share of its fraction and error)"),
     OracleRow(Script, MLIR_OR_ONNX, "--cmd with {} the candidate path; flags in $IREE_FLAGS",
               "the external command exits 0 (as in C-Vise and llvm-reduce)"),

@@ -158,9 +158,6 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
     except ToolNotFound as err:
         raise UserError(str(err)) from None
     onnx_input = is_onnx(request.input_path)
-    if request.oracle.judges_onnx and not onnx_input:
-        raise UserError(f"{request.input_path}: --oracle={request.oracle.name} needs an .onnx model (it runs the model "
-                        "against onnx.reference); for MLIR, compare two pipelines with --oracle=miscompile")
     if onnx_input:
         try:
             find_tool("iree-import-onnx")
@@ -171,6 +168,9 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         original = load(request, ctx)
     except irx.ParseError as err:
         raise UserError(f"cannot parse {err}") from None
+    refusal = request.oracle.cannot_judge(original.candidate)
+    if refusal:
+        raise UserError(f"{request.input_path}: {refusal}")
     if request.user_data is not None:
         try:  # checked against the arguments now; ONNX: also what the original computes on it
             original = Proposal(attach(original.candidate, request.user_data), original.ops)

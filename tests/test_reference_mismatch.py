@@ -124,6 +124,57 @@ def test_batched_qlinearmatmul_block_reduces_to_the_wrong_qlinearmatmul(tmp_path
     assert verdict.interesting and "expected" in verdict.excerpt
 
 
+# Localisation cuts the torch-onnx IR to the culprit's ops; these passes finish it in a few candidates.
+TORCH_PASSES = "cut-at-value,replace-with-argument,drop-unused-arguments"
+
+
+def test_torch_onnx_ir_with_a_batched_qlinearmatmul_reduces_to_the_qlinearmatmul(tmp_path, iree_compile, capsys):
+    """What a user pastes: the importer's IR, weights as dense_resource blobs. IREE runs the IR as
+    it is; onnx.reference evaluates the graph it lifts to, the blobs' data (zero points) included."""
+    model = tmp_path / "model.onnx"
+    onnx.save(quantized_matmul_block(), model)
+    src = tmp_path / "model.mlir"
+    subprocess.run([find_tool("iree-import-onnx"), str(model), "-o", str(src)], check=True, capture_output=True)
+    original = src.read_text()
+    assert "dense_resource<bz>" in original and original.count("torch.operator") == 17
+
+    assert main([str(src), "--oracle=reference-mismatch", "-j", "2", "-q", "--passes", TORCH_PASSES]) == 0
+
+    assert src.read_text() == original
+    reduced = (tmp_path / "model.reduced.mlir").read_text()
+    computing = [line for line in reduced.splitlines() if "torch.operator" in line and "onnx.Constant" not in line]
+    assert len(computing) == 1 and "onnx.QLinearMatMul" in computing[0], reduced
+    printed = capsys.readouterr().out
+    assert "IREE differs from onnx.reference on @main" in printed
+    assert "wrong value first computed by dispatch" in printed and "batch_matmul" in printed
+    assert "python -m oracles.onnx_reference check" in printed and "model.reduced.mlir --seed 0" in printed
+
+    # A fresh oracle still sees the wrong answer in the written result.
+    verdict = ReferenceMismatch(OracleOptions()).judge(Candidate(reduced))
+    assert verdict.interesting and "expected" in verdict.excerpt, verdict.detail
+
+
+def test_torch_onnx_cut_argument_carries_what_the_original_computes_on_the_users_data(tmp_path, iree_compile, capsys):
+    """Localisation cuts the QuantizeLinear away: the QLinearMatMul's new argument carries the
+    quantized user's values (onnx.reference on the lifted graph), written beside the result."""
+    model = tmp_path / "model.onnx"
+    onnx.save(quantized_matmul_block(), model)
+    src = tmp_path / "model.mlir"
+    subprocess.run([find_tool("iree-import-onnx"), str(model), "-o", str(src)], check=True, capture_output=True)
+    x = (np.arange(24).reshape(BATCHED) % 7).astype(np.float32)
+    np.save(tmp_path / "x.npy", x)
+
+    assert main([str(src), "--oracle=reference-mismatch", "--inputs", str(tmp_path / "x.npy"), "-j", "2", "-q",
+                 "--passes", "drop-unused-arguments"]) == 0
+
+    reduced = (tmp_path / "model.reduced.mlir").read_text()
+    assert "onnx.QuantizeLinear" not in reduced and "onnx.QLinearMatMul" in reduced
+    quantized = np.clip(np.rint(np.maximum(x, 0) / 0.5) + 8, 0, 255).astype(np.uint8)  # Relu, QuantizeLinear(0.5, 8)
+    assert np.array_equal(np.load(tmp_path / "model.reduced.mlir.data" / "arg0.npy"), quantized)
+    printed = capsys.readouterr().out
+    assert "--inputs" in printed and "model.reduced.mlir.data/test_data_set_0" in printed
+
+
 def test_reproduce_lines_leave_inputs_expected_and_wrong_result_as_files(tmp_path, iree_compile):
     """What an engineer pastes: the files it writes hold the wrong answer next to the right one."""
     model = tmp_path / "bug.onnx"
@@ -189,14 +240,20 @@ def test_lrn_is_judged_by_the_spec_not_by_onnx_references_own_kernel(iree_compil
     assert not verdict.interesting and "IREE matches onnx.reference" in verdict.detail, verdict.detail
 
 
-def test_mlir_input_is_a_one_line_error_suggesting_miscompile(tmp_path):
+def test_linalg_input_is_a_one_line_error_naming_the_op_that_stops_the_lift(tmp_path):
     src = tmp_path / "bug.mlir"
-    src.write_text("func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> { return %a : tensor<4xf32> }\n")
+    src.write_text(
+        "func.func @main(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) -> tensor<2x4xf32> {\n"
+        "  %z = tensor.empty() : tensor<2x4xf32>\n"
+        "  %m = linalg.matmul ins(%a, %b : tensor<2x3xf32>, tensor<3x4xf32>) outs(%z : tensor<2x4xf32>) -> tensor<2x4xf32>\n"
+        "  return %m : tensor<2x4xf32>\n}\n"
+    )
+    original = src.read_text()
     result = run_cli(str(src), "--oracle=reference-mismatch")
     assert result.returncode == 1
     lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and "needs an .onnx model" in lines[0] and "--oracle=miscompile" in lines[0]
-    assert not (tmp_path / "bug.reduced.mlir").exists()
+    assert len(lines) == 1 and "op tensor.empty is not a torch.operator" in lines[0] and "--oracle=miscompile" in lines[0], lines
+    assert src.read_text() == original and not (tmp_path / "bug.reduced.mlir").exists()
 
 
 def test_fuzz_mismatch_on_several_pipelines_is_one_finding(iree_compile):

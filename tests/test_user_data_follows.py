@@ -77,7 +77,7 @@ def test_the_users_data_follows_a_dropped_argument_and_a_cut():
     cut = _apply(ReplaceWithArgument(), dropped, "arith.addf")
     # New arguments 2 and 3 are the parent's ops 1 and 2 (the adds; the last one is added first).
     assert sorted(cut.cuts) == [(2, 2, 0), (3, 1, 0)]
-    filled = CutValues(oracle.options.limits, oracle.options.seed, print).fill(cut, dropped)
+    filled = CutValues(oracle.values_at, print).fill(cut, dropped)
     data = unpack(filled.candidate.data)
     assert np.array_equal(data[INTERMEDIATE + "arg3"], a + a) and np.array_equal(data[INTERMEDIATE + "arg2"], b + b)
     kept = oracle.judge(filled.candidate)

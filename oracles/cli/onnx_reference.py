@@ -1,5 +1,7 @@
 """`python -m oracles.onnx_reference write-inputs MODEL | check MODEL [-- FLAGS]`: what the
-reference-mismatch oracle saw, for an engineer at a shell."""
+reference-mismatch oracle saw, for an engineer at a shell. MODEL is an .onnx model or torch-onnx
+IR (.mlir), which IREE compiles as it is and onnx.reference evaluates lifted to ONNX; the seeded
+inputs of the two are the same (one draw per argument, in order)."""
 
 from __future__ import annotations
 
@@ -7,12 +9,14 @@ import argparse
 import sys
 from pathlib import Path
 
+import onnx
 from google.protobuf.message import DecodeError
 
 from oracles.base import OracleOptions
 from oracles.candidate import Candidate
 from oracles.numeric.reference_mismatch import ReferenceMismatch
 from oracles.numeric.user_data import attach, read_sources
+from oracles.onnx.lift import lift_program
 from oracles.onnx.reference import write_inputs
 
 
@@ -24,7 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     write = commands.add_parser("write-inputs", help="write the seeded inputs (arg<i>) and onnx.reference's outputs (expected<j>)")
     check = commands.add_parser("check", help="import, compile with the flags after --, run, compare; exit 0 when IREE differs")
     for sub in (write, check):
-        sub.add_argument("model", type=Path)
+        sub.add_argument("model", type=Path, help="an .onnx model or torch-onnx IR (.mlir)")
         sub.add_argument("--seed", type=int, default=0)
     write.add_argument("--dir", type=Path, default=Path("."), help="where to write (default: here)")
     check.add_argument("--opset-version", type=int, help="passed to iree-import-onnx")
@@ -32,14 +36,20 @@ def main(argv: list[str] | None = None) -> int:
                        help="run on this data instead of seeded inputs (as reduce --inputs; repeatable)")
     args = parser.parse_args(words[:at])
     try:
+        program = args.model.suffix == ".mlir"
         if args.command == "write-inputs":
-            print(" ".join(write_inputs(args.model, args.seed, args.dir)))
+            data = args.model.read_bytes()
+            model = lift_program(data.decode()).model if program else onnx.load_model_from_string(data)
+            print(" ".join(write_inputs(model, args.seed, args.dir)))
             return 0
-        data = args.model.read_bytes()
-        candidate = Candidate(args.model.name, tuple(words[at + 1 :]), ".onnx", data)
+        flags = tuple(words[at + 1 :])
+        if program:
+            candidate = Candidate(args.model.read_text(), flags)
+        else:
+            candidate = Candidate(args.model.name, flags, ".onnx", args.model.read_bytes())
         if args.inputs:
             candidate = attach(candidate, read_sources(args.inputs))
-    except (OSError, ValueError, DecodeError) as err:
+    except (OSError, ValueError, DecodeError, UnicodeDecodeError) as err:
         print(f"error: {args.model}: {' '.join(str(err).split())}", file=sys.stderr)
         return 2
     oracle = ReferenceMismatch(OracleOptions(seed=args.seed, opset_version=args.opset_version))

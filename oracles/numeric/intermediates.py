@@ -49,6 +49,17 @@ def values_at(candidate: Candidate, limits: Limits, seed: int, byte_cap: int = I
     return {position: value for (position, _), value in zip(wanted, got[len(results):], strict=True)}
 
 
+def smallest_within(sizes: dict[Position, int], byte_cap: int) -> set[Position]:
+    """The values to keep, smallest first, up to `byte_cap` bytes in all: many small values are
+    worth more to cuts than one large one."""
+    kept, budget = set(), byte_cap
+    for position, size in sorted(sizes.items(), key=lambda item: item[1]):
+        if size <= budget:
+            budget -= size
+            kept.add(position)
+    return kept
+
+
 def _returned_too(module: ir.Module, byte_cap: int) -> list[tuple[Position, str]]:
     """Adds the entry block's values to what it returns; their positions and types."""
     func = irx.public_entry(module)
@@ -65,12 +76,8 @@ def _returned_too(module: ir.Module, byte_cap: int) -> list[tuple[Position, str]
             except ValueError:
                 continue  # no static shape or no numpy type: that argument stays seeded
             sized.append((int(np.prod(shape or (), dtype=np.int64)) * np.dtype(dtype).itemsize, (k, r), value))
-    wanted, budget = [], byte_cap
-    for size, position, value in sorted(sized, key=lambda s: s[0]):
-        if size <= budget:
-            budget -= size
-            wanted.append((position, value))
-    wanted.sort(key=lambda w: w[0])
+    kept = smallest_within({position: size for size, position, _ in sized}, byte_cap)
+    wanted = sorted(((position, value) for _, position, value in sized if position in kept), key=lambda w: w[0])
     returned = [*terminator.operands, *(v for _, v in wanted)]
     with ir.InsertionPoint(terminator):
         ir.Operation.create(terminator.name, operands=returned)

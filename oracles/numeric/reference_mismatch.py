@@ -10,6 +10,11 @@ QLinearMatMul, see oracles/onnx_reference.py), with `compare_outputs`' dtype-awa
 scaled by the graph's longest reduction.
 
 It judges the ONNX model directly (`judges_onnx`), so it is never wrapped in `ImportedOnnx`.
+torch-onnx IR (what `iree-import-onnx` emits: `torch.operator "onnx.*"` ops) is judged as it is:
+IREE compiles and runs the candidate's text, and onnx.reference evaluates the graph it lifts to
+(oracles/onnx/lift.py, its constants' data included) on the same inputs, bound by position.
+Other IR (linalg, flow, a torch op with no ONNX counterpart) has no reference: `cannot_judge`
+names the op that stops the lift.
 A candidate that fails to import, compile or run, or whose reference fails, is not finite or
 has a quantization scale that is not positive, is not interesting: a reduction must keep a
 wrong answer, not trade it for another failure or for a degenerate model. Calibrated, a candidate
@@ -30,8 +35,16 @@ from oracles.compiling.signature import excerpt, first_error
 from oracles.numeric import case_data
 from oracles.numeric.arrays import array_file, entry_function, input_flag
 from oracles.numeric.compare import compare_outputs
+from oracles.numeric.intermediates import Position, smallest_within
 from oracles.numeric.run import RUN_DEVICE, run_module
-from oracles.numeric.user_data import expected_for, has_inputs, inputs_for
+from oracles.numeric.user_data import (
+    INTERMEDIATE_BYTES,
+    expected_for,
+    has_inputs,
+    inputs_for,
+    program_expected,
+    program_inputs,
+)
 from oracles.numeric.wrong_answer import check_share
 from oracles.onnx.importer import (
     import_command,
@@ -64,40 +77,36 @@ class ReferenceMismatch(Oracle):
     def compile_flags(self, user_flags):
         return with_default_target(list(user_flags))
 
+    def cannot_judge(self, candidate: Candidate) -> str | None:
+        if candidate.binary is not None:
+            return None
+        try:
+            _lift(candidate.text)
+        except ValueError as err:
+            return (f"--oracle=reference-mismatch judges ONNX models and torch-onnx IR (iree-import-onnx output), "
+                    f"and the lift of this IR to ONNX stops: {err}; for other IR compare two pipelines with --oracle=miscompile")
+        return None
+
     def observe(self, candidate: Candidate, workdir: Path) -> Verdict:
         if candidate.binary is None:
-            return Verdict(False, "", "reference-mismatch judges ONNX models; this candidate is MLIR (use miscompile)")
+            return self._observe_program(candidate, workdir)
         ref = _reference()
         try:
             model = _parse(candidate.binary)
             inputs = model_inputs(model, candidate.data, self.options.seed)
         except ValueError as err:
             return Verdict(False, "", f"cannot build inputs for the model: {err}", {"stage": "inputs"})
-        try:
-            expected = ref.reference_outputs(model, inputs, strict=True)
-        except Exception as err:  # noqa: BLE001  (onnx.reference raises anything for a graph it cannot run)
-            return Verdict(False, "", f"onnx.reference fails: {_one_line(err)}", {"stage": "reference"})
-        bad = ref.non_finite_output(expected)
-        if bad is not None:
-            return Verdict(False, "", f"onnx.reference gives NaN or Inf in output {bad}: no exact answer to compare with", {"stage": "reference"})
-        # The user's expected outputs check the reference on the original (calibration) only: once
-        # a pass changed what feeds an output they are stale, and onnx.reference judges alone.
-        disagreement = _reference_disagrees(model, candidate.data, expected) if self.reference is None else None
-        if disagreement:
-            return Verdict(False, "", disagreement, {"stage": "reference"})
+        outputs = ref.graph_outputs(model)
+        wanted = expected_for(candidate.data, [name for name, _ in outputs], [t for _, t in outputs]) if self.reference is None else None
+        expected = self._reference_answer(model, inputs, wanted)
+        if isinstance(expected, Verdict):
+            return expected
 
         limits = self.options.limits
         text, imported = import_model(candidate.binary, workdir, limits, self.options.opset_version)
         if text is None:
             why = "timed out" if imported.timed_out else import_error_line(imported.stderr)
             return Verdict(False, "", f"iree-import-onnx fails: {why}", {"stage": "import"}, excerpt(imported.stderr))
-        compiled = self.compile(Candidate(text, candidate.flags), workdir)
-        if compiled.process.timed_out:
-            return Verdict(False, "", f"compile timed out after {compiled.process.seconds:.0f} s", {"stage": "compile"})
-        if not compiled.ok:
-            stderr = compiled.process.stderr
-            why = first_error(stderr) or compiled.process.signal_name or f"exit {compiled.process.returncode}"
-            return Verdict(False, "", f"fails to compile: {why}", {"stage": "compile"}, excerpt(stderr))
         try:
             function, arg_types, result_types = entry_function(text)
         except ValueError as err:
@@ -105,10 +114,60 @@ class ReferenceMismatch(Oracle):
         if len(arg_types) != len(inputs):
             why = f"@{function} takes {len(arg_types)} arguments for the model's {len(inputs)} inputs"
             return Verdict(False, "", f"cannot run the imported model: {why}", {"stage": "run"})
-        actual = run_module(compiled.output, function, list(inputs.values()), workdir, limits, result_types=result_types)
+        actual = self._iree_answer(Candidate(text, candidate.flags), function, list(inputs.values()), result_types, workdir)
+        if isinstance(actual, Verdict):
+            return actual
+        return self._compared(model, function, expected, actual)
+
+    def _observe_program(self, candidate: Candidate, workdir: Path) -> Verdict:
+        """torch-onnx IR: IREE runs the text as it is, onnx.reference the graph it lifts to."""
+        try:
+            model, inputs, (function, result_types) = program_reference_inputs(candidate, self.options.seed)
+        except ValueError as err:
+            return Verdict(False, "", f"cannot judge the program against onnx.reference: {err}", {"stage": "inputs"})
+        wanted = program_expected(candidate.data, result_types) if self.reference is None else None
+        expected = self._reference_answer(model, inputs, wanted)
+        if isinstance(expected, Verdict):
+            return expected
+        actual = self._iree_answer(candidate, function, list(inputs.values()), result_types, workdir)
+        if isinstance(actual, Verdict):
+            return actual
+        return self._compared(model, function, expected, actual)
+
+    def _reference_answer(self, model, inputs: dict, wanted: list[np.ndarray] | None) -> list[np.ndarray] | Verdict:
+        """onnx.reference's outputs, or the verdict that there is no exact answer to compare with.
+        The user's expected outputs (`wanted`, of the original's outputs) check the reference; the
+        callers pass them on the original (calibration) only: once a pass changed what feeds an
+        output they are stale, and onnx.reference judges alone."""
+        ref = _reference()
+        try:
+            expected = ref.reference_outputs(model, inputs, strict=True)
+        except Exception as err:  # noqa: BLE001  (onnx.reference raises anything for a graph it cannot run)
+            return Verdict(False, "", f"onnx.reference fails: {_one_line(err)}", {"stage": "reference"})
+        bad = ref.non_finite_output(expected)
+        if bad is not None:
+            return Verdict(False, "", f"onnx.reference gives NaN or Inf in output {bad}: no exact answer to compare with", {"stage": "reference"})
+        disagreement = _reference_disagrees(model, wanted, expected)
+        if disagreement:
+            return Verdict(False, "", disagreement, {"stage": "reference"})
+        return expected
+
+    def _iree_answer(self, program: Candidate, function: str, inputs: list, result_types: list[str], workdir: Path) -> list[np.ndarray] | Verdict:
+        """The program compiled with the candidate's flags and run on `inputs`; or why not."""
+        compiled = self.compile(program, workdir)
+        if compiled.process.timed_out:
+            return Verdict(False, "", f"compile timed out after {compiled.process.seconds:.0f} s", {"stage": "compile"})
+        if not compiled.ok:
+            stderr = compiled.process.stderr
+            why = first_error(stderr) or compiled.process.signal_name or f"exit {compiled.process.returncode}"
+            return Verdict(False, "", f"fails to compile: {why}", {"stage": "compile"}, excerpt(stderr))
+        actual = run_module(compiled.output, function, inputs, workdir, self.options.limits, result_types=result_types)
         if isinstance(actual, str):
             return Verdict(False, "", f"fails to run @{function}: {actual}", {"stage": "run"})
+        return actual
 
+    def _compared(self, model, function: str, expected: list[np.ndarray], actual: list[np.ndarray]) -> Verdict:
+        ref = _reference()
         comparison = compare_outputs(
             expected, actual, reduction_length=ref.reduction_length(model), quantized=ref.is_quantized(model)
         )
@@ -127,35 +186,63 @@ class ReferenceMismatch(Oracle):
             "\n".join(comparison.examples),
         )
 
+    def values_at(self, candidate: Candidate) -> dict[Position, np.ndarray] | str:
+        """What onnx.reference computes at each op result of torch-onnx IR on the candidate's data
+        (smallest first, up to the byte cap in all): the reference a cut argument must carry."""
+        try:
+            lifted = _lift(candidate.text)
+            model, inputs, _ = program_reference_inputs(candidate, self.options.seed, lifted.model)
+            values = _reference().intermediate_values(model, inputs)
+        except Exception as err:  # noqa: BLE001  (onnx.reference raises anything for a graph it cannot run)
+            return f"onnx.reference cannot compute the program's values: {_one_line(err)}"
+        found = {position: values[name] for position, name in lifted.names.items() if name in values}
+        kept = smallest_within({position: value.nbytes for position, value in found.items()}, INTERMEDIATE_BYTES)
+        return {position: found[position] for position in kept}
+
     def reproduce_command(self, candidate: Candidate, path: str) -> str:
         """Import, compile, write the inputs (arg<i>) and the reference's outputs (expected<j>),
         run (result<j>); last, `check` runs the oracle once and prints the differing elements.
         A candidate with the user's data gets it written to `path.data/` (case_data.py): arg<i>
-        for iree-run-module, test_data_set_0/ with onnx.reference's outputs for `check`."""
-        mlir, vmfb = mlir_path_for(path), str(Path(path).with_suffix(".vmfb"))
+        for iree-run-module, test_data_set_0/ with onnx.reference's outputs for `check`.
+        torch-onnx IR is compiled as it is, without the import."""
+        vmfb = str(Path(path).with_suffix(".vmfb"))
         model_flags = ["--seed", str(self.options.seed)]
         opset = [] if self.options.opset_version is None else ["--opset-version", str(self.options.opset_version)]
-        imported = import_command(path, mlir, self.options.opset_version)
-        imported[0] = "iree-import-onnx"
-        lines = [
-            shlex.join(imported),
-            shlex.join(["iree-compile", *self.compile_flags(candidate.flags), mlir, "-o", vmfb]),
-        ]
-        if has_inputs(candidate.data):  # the user's data, cut to the case: written beside it
+        if candidate.binary is None:
+            compiled, opset = path, []
+            lines = []
+        else:
+            compiled = mlir_path_for(path)
+            imported = import_command(path, compiled, self.options.opset_version)
+            imported[0] = "iree-import-onnx"
+            lines = [shlex.join(imported)]
+        lines.append(shlex.join(["iree-compile", *self.compile_flags(candidate.flags), compiled, "-o", vmfb]))
+        try:
+            model, inputs, names = self._case(candidate)
+        except ValueError:
+            model = None
+        if model is not None and has_inputs(candidate.data):  # the user's data, cut to the case: written beside it
             try:
-                lines.append(_write_case_data(candidate, path, vmfb, self.options.seed))
+                lines.append(_write_case_data(model, inputs, names, path, vmfb))
                 model_flags = ["--inputs", str(case_data.data_dir(path) / "test_data_set_0")]
             except ValueError:
                 pass
-        else:
+        elif model is not None:
             lines.append(shlex.join(["python", "-m", "oracles.onnx_reference", "write-inputs", path, *model_flags]))
-            try:
-                lines.append(run_command(candidate.binary or b"", vmfb, self.options.seed))
-            except ValueError:
-                pass
+            lines.append(shlex.join(_run_argv(model, vmfb, [input_flag(v, f"arg{i}")[0] for i, v in enumerate(inputs.values())])))
         flags = ["--", *candidate.flags] if candidate.flags else []
         lines.append(shlex.join(["python", "-m", "oracles.onnx_reference", "check", path, *model_flags, *opset, *flags]))
         return "\n".join(lines)
+
+    def _case(self, candidate: Candidate) -> tuple:
+        """(the graph onnx.reference evaluates, its inputs by name, (input names, output names) as
+        the case's data is written: the graph's own for a model, argI / resultJ for a program)."""
+        if candidate.binary is not None:
+            model = _parse(candidate.binary)
+            inputs = model_inputs(model, candidate.data, self.options.seed)
+            return model, inputs, (list(inputs), [o.name for o in model.graph.output])
+        model, inputs, (_, results) = program_reference_inputs(candidate, self.options.seed)
+        return model, inputs, ([f"arg{i}" for i in range(len(inputs))], [f"result{j}" for j in range(len(results))])
 
 
 def model_inputs(model, data: tuple[tuple[str, bytes], ...], seed: int) -> dict:
@@ -168,20 +255,38 @@ def model_inputs(model, data: tuple[tuple[str, bytes], ...], seed: int) -> dict:
     return {name: np.asarray(value) for (name, _), value in zip(named, inputs_for(data, named, seed))}
 
 
-def _reference_disagrees(model, data: tuple[tuple[str, bytes], ...], reference_outputs: list) -> str | None:
+def _reference_disagrees(model, wanted: list[np.ndarray] | None, reference_outputs: list) -> str | None:
     """Why onnx.reference cannot judge the candidates, when the user's expected outputs (of the
     original's outputs) say it is wrong itself; None when they agree or do not apply."""
-    ref = _reference()
-    outputs = ref.graph_outputs(model)
-    wanted = expected_for(data, [name for name, _ in outputs], [t for _, t in outputs])
     if wanted is None:
         return None
+    ref = _reference()
     comparison = compare_outputs(wanted, reference_outputs, reduction_length=ref.reduction_length(model),
                                  quantized=ref.is_quantized(model))
     if comparison.matches:
         return None
     return (f"onnx.reference differs from the expected outputs ({comparison.description}): "
             "no reference can judge candidates of this model")
+
+
+def program_reference_inputs(candidate: Candidate, seed: int, model=None) -> tuple:
+    """(the lifted graph, its inputs by name, (the entry function, its result types)) of torch-onnx
+    IR: the program's own inputs (the candidate's data, else seeded), bound to the graph's inputs
+    by position, as IREE runs them. ValueError (one line) for IR that does not lift."""
+    model = model if model is not None else _lift(candidate.text).model
+    function, arg_types, result_types = entry_function(candidate.text)
+    values = program_inputs(candidate.data, arg_types, seed)
+    names = [name for name, _ in _reference().graph_inputs(model)]
+    if len(names) != len(values):
+        raise ValueError(f"the lifted graph has {len(names)} inputs for @{function}'s {len(values)} arguments")
+    return model, {name: np.asarray(value) for name, value in zip(names, values)}, (function, result_types)
+
+
+def _lift(text: str):
+    """The LiftedProgram of torch-onnx IR, every constant's data read (NotLiftable, a ValueError, if not)."""
+    from oracles.onnx.lift import lift_program
+
+    return lift_program(text)
 
 
 def _reference():
@@ -203,16 +308,15 @@ def _parse(data: bytes):
         raise ValueError(f"cannot parse the model: {' '.join(str(err).split())}") from None
 
 
-def _write_case_data(candidate: Candidate, path: str, vmfb: str, seed: int) -> str:
+def _write_case_data(model, inputs: dict, names: tuple[list[str], list[str]], path: str, vmfb: str) -> str:
     """Writes the case's inputs and onnx.reference's outputs beside it; the iree-run-module line."""
-    model = _parse(candidate.binary or b"")
-    inputs = model_inputs(model, candidate.data, seed)
     try:
         expected = _reference().reference_outputs(model, inputs)
     except Exception as err:  # noqa: BLE001  (onnx.reference raises anything for a graph it cannot run)
         raise ValueError(_one_line(err)) from None
-    case_data.write_onnx_test_data(inputs, list(zip([o.name for o in model.graph.output], expected)), path)
+    input_names, output_names = names
     values = list(inputs.values())
+    case_data.write_onnx_test_data(dict(zip(input_names, values)), list(zip(output_names, expected)), path)
     case_data.write_inputs(values, path)
     return shlex.join(_run_argv(model, vmfb, case_data.input_flags(values, path)))
 
@@ -225,10 +329,3 @@ def _run_argv(model, vmfb: str, input_flags: list[str]) -> list[str]:
         dtype = helper.tensor_dtype_to_np_dtype(output.type.tensor_type.elem_type)
         argv.append(f"--output=@{array_file(dtype, f'result{j}')}")
     return argv
-
-
-def run_command(model_bytes: bytes, vmfb: str, seed: int) -> str:
-    """The `iree-run-module` line reading `write-inputs`' files and writing result<j>.npy / .bin."""
-    model = _parse(model_bytes)
-    inputs = _reference().seeded_inputs(model, seed)
-    return shlex.join(_run_argv(model, vmfb, [input_flag(value, f"arg{i}")[0] for i, value in enumerate(inputs.values())]))

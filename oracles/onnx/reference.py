@@ -228,9 +228,8 @@ def non_finite_output(outputs: list[np.ndarray]) -> int | None:
     return None
 
 
-def write_inputs(model_path: Path, seed: int, directory: Path) -> list[str]:
+def write_inputs(model: onnx.ModelProto, seed: int, directory: Path) -> list[str]:
     """Writes arg<i> (the seeded inputs) and expected<j> (the reference's outputs); their names."""
-    model = onnx.load_model_from_string(model_path.read_bytes())
     inputs = seeded_inputs(model, seed)
     try:
         expected = reference_outputs(model, inputs, strict=True)

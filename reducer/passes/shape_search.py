@@ -12,8 +12,8 @@ import onnx
 from iree.compiler import ir
 
 from oracles import Candidate
+from oracles.onnx.lift import NotLiftable, lift
 from reducer.formats import onnx_model
-from reducer.formats.onnx_lift import NotLiftable, lift
 from reducer.formats.onnx_shapes import Dimension, dimensions, resize, shape_summary
 from reducer.passes.base import Convert, Proposal, ShrinkPass
 from reducer.shapes import mlir_shapes

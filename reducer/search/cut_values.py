@@ -1,9 +1,11 @@
 """Fills in the values of the arguments a cut made: what the parent computes there on its data.
 
 An edit (in the edit worker) reports each new argument's source, a value of the parent
-(reducer/passes/argument_data.py); the parent is compiled once on the reference pipeline with
-every such value returned (oracles/numeric/intermediates.py), and each new argument carries its
-value under `at:argI`. Only the current parent is kept: the best only moves forward.
+(reducer/passes/argument_data.py); the oracle's reference computes every such value of the
+parent once (`Oracle.values_at`: the reference pipeline, compiled once with every value returned,
+oracles/numeric/intermediates.py; onnx.reference on the lifted graph for `reference-mismatch` on
+torch-onnx IR), and each new argument carries its value under `at:argI`. Only the current parent
+is kept: the best only moves forward.
 """
 
 from __future__ import annotations
@@ -13,15 +15,15 @@ from dataclasses import replace
 
 import numpy as np
 
-from oracles.numeric.intermediates import Position, values_at
+from oracles.candidate import Candidate
+from oracles.numeric.intermediates import Position
 from oracles.numeric.user_data import INTERMEDIATE, pack
-from oracles.toolchain.tools import Limits
 from reducer.passes.base import Proposal
 
 
 class CutValues:
-    def __init__(self, limits: Limits, seed: int, log: Callable[[str], None]) -> None:
-        self._limits, self._seed, self._log = limits, seed, log
+    def __init__(self, compute: Callable[[Candidate], dict[Position, np.ndarray] | str], log: Callable[[str], None]) -> None:
+        self._compute, self._log = compute, log
         self._parent: str | None = None
         self._values: dict[Position, np.ndarray] = {}
         self.compiles = 0
@@ -33,7 +35,7 @@ class CutValues:
         if self._parent != parent.candidate.key:
             self._parent = parent.candidate.key
             self.compiles += 1
-            found = values_at(parent.candidate, self._limits, self._seed)
+            found = self._compute(parent.candidate)
             if isinstance(found, str):
                 self._log(f"cut arguments get seeded values: {found}")
                 found = {}

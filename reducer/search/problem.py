@@ -64,7 +64,7 @@ class ReductionProblem:
         self.located: Verdict | None = None  # the original's located verdict, when calibration located it
         self._unconfirmed_stop: str | None = None  # a phase compiles stop at, not yet checked on the original
         self._calls_lock = threading.Lock()
-        self._cut_values = CutValues(oracle.options.limits, oracle.options.seed, self.log)
+        self._cut_values = CutValues(oracle.values_at, self.log)
 
     # -- the oracle's configuration ---------------------------------------------------------
 

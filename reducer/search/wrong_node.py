@@ -1,5 +1,9 @@
 """Wrong-answer localisation for an ONNX model judged against onnx.reference: the node that computes a wrong value.
 
+torch-onnx IR judged by `reference-mismatch` is localised the same way: the program is traced as
+it is, and the reference values come from the graph it lifts to (oracles/onnx/lift.py), whose
+nodes are its ops in order; its culprit is then cut out as MLIR (reducer/search/wrong_value.py).
+
 The imported model is compiled with dispatch tracing and run once on the oracle's inputs (one
 IREE run, the fusion the user has), and onnx.reference computes every tensor once on the same
 inputs (one reference run). A dispatch's source ops name, through their lines in the imported
@@ -42,7 +46,7 @@ from oracles.numeric.dispatch_trace import (
     trace_run,
     wrong_the_original_way,
 )
-from oracles.numeric.reference_mismatch import model_inputs
+from oracles.numeric.reference_mismatch import model_inputs, program_reference_inputs
 from oracles.numeric.user_data import INPUT, pack
 from oracles.onnx import reference
 from oracles.onnx.importer import import_model
@@ -87,17 +91,24 @@ def node_lines(text: str, model: onnx.ModelProto) -> dict[int, int]:
 
 def trace_wrong_node(oracle, candidate: Candidate, kind: str | None = None) -> WrongNode | str:
     """One traced IREE run and one reference run of the model; the culprit (wrong the `kind`
-    way, the original's headline, where two are), or why none."""
-    model = onnx.load_from_string(candidate.binary)
+    way, the original's headline, where two are), or why none. torch-onnx IR is traced as it is,
+    against the graph it lifts to (its ops are that graph's nodes, in order)."""
     try:
-        inputs = model_inputs(model, candidate.data, oracle.options.seed)
+        if candidate.binary is None:
+            model, inputs, _ = program_reference_inputs(candidate, oracle.options.seed)
+        else:
+            model = onnx.load_from_string(candidate.binary)
+            inputs = model_inputs(model, candidate.data, oracle.options.seed)
         values = {**inputs, **reference.intermediate_values(model, inputs)}
     except Exception as err:  # noqa: BLE001  (onnx.reference raises anything for a graph it cannot run)
         return f"onnx.reference cannot compute the model's tensors: {' '.join(str(err).split())[:200]}"
     with scratch_dir() as tmp:
-        text, _ = import_model(candidate.binary, Path(tmp) / "import", oracle.options.limits, oracle.options.opset_version)
-        if text is None:
-            return "the model does not import"
+        if candidate.binary is None:
+            text = candidate.text
+        else:
+            text, _ = import_model(candidate.binary, Path(tmp) / "import", oracle.options.limits, oracle.options.opset_version)
+            if text is None:
+                return "the model does not import"
         try:
             function, _, results = entry_function(text)
         except ValueError as err:
@@ -288,15 +299,23 @@ def _to_output_kind(model: onnx.ModelProto, nodes: list[int], matched: str, step
 
 
 def write_node_test(oracle, start: Proposal, directory: Path) -> DispatchTest:
-    """The cut model's program with its captured inputs, against onnx.reference's outputs."""
+    """The cut model's program (or cut torch-onnx IR as it is) with its captured inputs, against
+    onnx.reference's outputs."""
     candidate = start.candidate
-    model = onnx.load_from_string(candidate.binary)
-    inputs = model_inputs(model, candidate.data, oracle.options.seed)
+    if candidate.binary is None:
+        try:
+            model, inputs, _ = program_reference_inputs(candidate, oracle.options.seed)
+        except ValueError as err:
+            return DispatchTest(directory, detail=f"the cut-out program has no reference: {err}")
+        text = candidate.text
+    else:
+        model = onnx.load_from_string(candidate.binary)
+        inputs = model_inputs(model, candidate.data, oracle.options.seed)
+        with scratch_dir() as tmp:
+            text, _ = import_model(candidate.binary, Path(tmp), oracle.options.limits, oracle.options.opset_version)
+        if text is None:
+            return DispatchTest(directory, detail="the cut-out model does not import")
     expected = reference.reference_outputs(model, inputs)
-    with scratch_dir() as tmp:
-        text, _ = import_model(candidate.binary, Path(tmp), oracle.options.limits, oracle.options.opset_version)
-    if text is None:
-        return DispatchTest(directory, detail="the cut-out model does not import")
     return write_dispatch_test(Candidate(text, ()), list(inputs.values()), oracle.compile_flags(candidate.flags), directory,
                                oracle.options.limits, expected=expected, reduction_length=reference.reduction_length(model),
                                quantized=reference.is_quantized(model))

@@ -7,7 +7,9 @@ is pipeline A, or B when B is the reference pipeline that `--expected-outputs` b
 culprit's source ops, cut out of the program with every other input a function argument fed the
 values the reference run captured there, are the first candidate, as `compile-error`
 localisation does for an error's op, and are written as a dispatch-level test that runs alone
-(oracles/numeric/dispatch_test.py).
+(oracles/numeric/dispatch_test.py). `reference-mismatch` on torch-onnx IR finds its culprit with
+one traced run against the graph the IR lifts to (reducer/search/wrong_node.py) and is cut the
+same way.
 """
 
 from __future__ import annotations
@@ -114,11 +116,15 @@ def localize_wrong_value(problem: ReductionProblem, source_name: str = "") -> tu
     original, log = problem.original, problem.log
     oracle = problem.oracle
     candidate = original.candidate
-    if oracle.name not in ORACLES or (candidate.binary is not None) != oracle.judges_onnx:
+    if oracle.name not in ORACLES or (candidate.binary is not None and not oracle.judges_onnx):
         return Localization(None), None
     if candidate.binary is not None:
         return _localize_onnx(problem)
-    found = trace_culprit(oracle, candidate, _headline(problem))
+    if oracle.judges_onnx:  # torch-onnx IR against the graph it lifts to: one traced run, one reference run
+        traced = trace_wrong_node(oracle, candidate, _headline(problem))
+        found = traced if isinstance(traced, str) else traced.dispatch
+    else:
+        found = trace_culprit(oracle, candidate, _headline(problem))
     if isinstance(found, str):
         log(f"localisation: {found}; full reduction")
         return Localization(None), None
@@ -129,7 +135,11 @@ def localize_wrong_value(problem: ReductionProblem, source_name: str = "") -> tu
         return Localization(None), wrong
     site = FailureSite(found.fused[:1], found.fused[1:])
     result = Localization(site)
-    _start_from(problem, [_with_captured(p, found) for p in problem.edit(_cut_down, original, site, candidate.suffix, fallback=[])], result)
+    cut = problem.edit(_cut_down, original, site, candidate.suffix, fallback=[])
+    if oracle.judges_onnx:  # IREE's traced tensors are of the lowered types (ui8 as i8): the lifted graph's values
+        _start_from(problem, [problem.with_cut_values(p) if p.cuts else _with_captured(p, found) for p in cut], result)
+    else:
+        _start_from(problem, [_with_captured(p, found) for p in cut], result)
     wrong.runs += result.tried
     if result.start is not None:
         log(f"localisation: ops {original.ops} -> {result.start.ops} in {result.tried} candidates ({wrong.runs} program runs)")
@@ -194,7 +204,7 @@ def wrong_dispatch_path(output: Path) -> Path:
 def write_test(oracle, wrong: WrongValue, start: Proposal, directory: Path) -> DispatchTest:
     """The localised program (the culprit's ops, fed captured values) as a test that runs alone."""
     candidate = start.candidate
-    if candidate.binary is not None:
+    if candidate.binary is not None or oracle.judges_onnx:
         wrong.test = write_node_test(oracle, start, directory)
         return wrong.test
     _, args, _ = entry_function(candidate.text)
