@@ -1,0 +1,28 @@
+"""Erase ops that produce no value: shape bindings, stores, in-place writes.
+
+The replacing passes remove an op by rewiring its results' uses, so an op with no results is
+never their target: a torch export's `torch.bind_symbolic_shape` (one a value: a dozen outlive
+the values they describe once those became arguments), a `util.global.store`, a
+`torch.overwrite.tensor.contents` nothing else depends on. What only they read goes with them.
+"""
+
+from __future__ import annotations
+
+from iree.compiler import ir
+
+from oracles.mlir import ir as irx
+from reducer.passes.base import IrPass
+
+
+class RemoveResultless(IrPass):
+
+    def targets(self, module: ir.Module) -> list[ir.Operation]:
+        return [op for func in irx.functions(module) for op in irx.walk_ops(func)
+                if not len(op.results) and not irx.is_terminator(op)]
+
+    def edit(self, module: ir.Module, chosen: list[ir.Operation]) -> None:
+        # Back to front: an op nested in a chosen op goes before its parent.
+        for op in reversed(chosen):
+            op.erase()
+        for func in irx.functions(module):
+            irx.erase_dead(func)
