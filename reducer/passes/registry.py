@@ -22,10 +22,10 @@ from enum import Enum
 from reducer.formats.kinds import EVERY_KIND, MLIR_KINDS, InputKind
 from reducer.passes.attributes import DropAttributes
 from reducer.passes.base import ReductionPass
+from reducer.passes.bypass_broadcast import BypassBroadcast
 from reducer.passes.canonicalize import Canonicalize
 from reducer.passes.collapse_views import CollapseViews
 from reducer.passes.constants import SplatConstants
-from reducer.passes.bypass_broadcast import BypassBroadcast
 from reducer.passes.constants_to_arguments import ConstantsToArguments
 from reducer.passes.cut import CutAtValue
 from reducer.passes.drop_results import DropResults

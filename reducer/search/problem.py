@@ -155,6 +155,11 @@ class ReductionProblem:
         kept = [v.interesting and any(keeps(baseline, v) for baseline in baselines) for v in verdicts]
         return self._admissible(judged, kept)
 
+    def verdicts(self, proposals: list[Proposal]) -> list[Verdict]:
+        """The (cached) verdicts of `proposals`, judged at once: for searches that read what a
+        candidate shows (which symptoms it lost), not only whether it is interesting."""
+        return self._evaluator.verdicts(proposals)
+
     def first_interesting(self, proposals: Iterable[Proposal]) -> Proposal | None:
         admissible = (p for p in proposals if p.candidate.key not in self._former_bests)
         return None if self._evaluator.out_of_time() else self._evaluator.first_interesting(admissible)

@@ -33,6 +33,7 @@ from pathlib import Path
 from iree.compiler import ir
 from iree.compiler.passmanager import PassManager
 
+from oracles import Verdict
 from oracles.compiling.symptoms import METRIC, Symptom, decode, numbered, shows
 from oracles.mlir import ir as irx
 from oracles.mlir.locations import SourceLoc, location_leaves
@@ -111,6 +112,8 @@ def _grow(problem: ReductionProblem, symptoms: list[Symptom], requirements: list
     One compile says which kinds a candidate shows, so a kind that needs the whole cache chain
     does not drag every other kind's slice up to that size: the prefill's external -> external
     write back stays a handful of ops while the decode's copies need their reader and write back.
+    With -j 2 and more, the next candidate (the kinds lost last time grown again, as they
+    usually are) is judged beside the current one.
     """
     log, original = problem.log, problem.original
     ladders, chosen = problem.edit(_ladders, original, symptoms, requirements, own, fallback=([], []))
@@ -119,29 +122,43 @@ def _grow(problem: ReductionProblem, symptoms: list[Symptom], requirements: list
         return result
     log(f"localisation: slicing from {'; '.join(f'{i + 1}. {symptoms[i].kind}' for i in chosen)}: "
         f"one slice each ({', '.join(str(len(ladder)) for ladder in ladders)} sizes, smallest first)")
-    keeps = [symptoms[i] for i in chosen]
-    level = [0] * len(ladders)
-    seen: set[tuple] = set()
-    while all(step < len(ladder) for step, ladder in zip(level, ladders)):
-        union = _union(ladder[step] for step, ladder in zip(level, ladders))
-        key = tuple(sorted((f, tuple(sorted(k))) for f, k in union.items()))
-        lost = list(range(len(ladders)))  # what grows when no compile says what is missing
-        if key not in seen:
-            seen.add(key)
-            proposal = problem.edit(_restricted_edit, original, union, fallback=None)
-            if proposal is None:
-                break  # as large as the original, or it does not verify: nothing smaller to try
-            result.tried += 1
-            verdict = problem.judge(proposal.candidate)
-            if verdict.interesting:
-                result.start = proposal
-                log(f"localisation: ops {original.ops} -> {proposal.ops} in {result.tried} candidates")
-                return result
-            shown = decode(verdict.metrics.get(METRIC))
-            lost = [r for r, symptom in enumerate(keeps) if not _shows_kind(shown, symptom, problem.oracle)] or lost
-            log(f"localisation: {proposal.ops} ops lose {'; '.join(keeps[r].kind for r in lost)}")
-        for r in lost:
-            level[r] += 1
+    kept = [symptoms[i] for i in chosen]
+    judged: dict[tuple, tuple[Proposal | None, Verdict | None]] = {}
+
+    def union(level: list[int]) -> tuple[tuple, dict[int, frozenset[int]]] | None:
+        if any(step >= len(ladder) for step, ladder in zip(level, ladders)):
+            return None
+        keeps = _union(ladder[step] for step, ladder in zip(level, ladders))
+        return tuple(sorted((f, tuple(sorted(k))) for f, k in keeps.items())), keeps
+
+    def grown(level: list[int], lost: list[int]) -> list[int]:
+        return [step + (r in lost) for r, step in enumerate(level)]
+
+    level, last_lost = [0] * len(ladders), []
+    while (current := union(level)) is not None:
+        if current[0] not in judged:
+            batch = [current]
+            ahead = union(grown(level, last_lost)) if last_lost and problem.jobs > 1 else None
+            if ahead is not None and ahead[0] not in judged and ahead[0] != current[0]:
+                batch.append(ahead)
+            proposals = [problem.edit(_restricted_edit, original, keeps, fallback=None) for _, keeps in batch]
+            valid = [p for p in proposals if p is not None]
+            verdicts = iter(problem.verdicts(valid))
+            result.tried += len(valid)
+            for (key, _), proposal in zip(batch, proposals):
+                judged[key] = (proposal, next(verdicts) if proposal is not None else None)
+        proposal, verdict = judged[current[0]]
+        if proposal is None:
+            break  # as large as the original, or it does not verify: nothing smaller to try
+        if verdict.interesting:
+            result.start = proposal
+            log(f"localisation: ops {original.ops} -> {proposal.ops} in {result.tried} candidates")
+            return result
+        shown = decode(verdict.metrics.get(METRIC))
+        # What no compile names (a transient allocation alone, a failed compile) grows everything.
+        lost = [r for r, symptom in enumerate(kept) if not _shows_kind(shown, symptom, problem.oracle)] or list(range(len(kept)))
+        log(f"localisation: {proposal.ops} ops lose {'; '.join(kept[r].kind for r in lost)}")
+        level, last_lost = grown(level, lost), lost
     log(f"localisation: none of {result.tried} candidates kept the symptoms; full reduction")
     return result
 
