@@ -1,28 +1,57 @@
-"""Measures `reduce` on the acceptance cases and prints a table (sizes, shapes, calls, wall time).
+"""Measures `reduce` on the acceptance cases and prints tables (sizes, shapes, calls, time, CPU).
 
-    python bench/reduce_cases.py [--jobs 2] [--only NAME ...] [--check-minimal] [--passes-only]
+    python bench/reduce_cases.py [--jobs 1,2] [--only NAME ...] [--check-minimal] [--passes-only]
+                                 [--phases] [--tree DIR] [--before DIR]
 
-Cases are built by the tests' model builders and the light models the onnx package ships;
-every number printed is measured in this run. `--check-minimal` also tries every dimension of
-the result one step smaller and counts how many lose the failure (all of them, when the result
-is locally minimal). `--passes-only` turns off failure localisation and the warm compiler: the
-passes alone, for a before/after comparison. Every result is checked for degenerate tensors (a
-zero-sized dim, a window past its padded input); the "degenerate" column lists any.
+Cases are built by the tests' model builders, the README's example and the light models the onnx
+package ships (ResNet-50 imported to torch-onnx MLIR: a real model whose gfx942 compile fails in
+one dispatch); every number printed is measured in this run. Each reduction runs in a fresh
+process with no verdict cache (uncached), once per job count of `--jobs`: the table has a column
+per job count (wall seconds, CPU seconds of the whole process tree, oracle calls), the ratio of
+the last job count's time to the first's, the calls the larger job count made beyond the first
+(speculative candidates it judged and discarded) and whether every job count wrote the same bytes.
+
+`--phases` also prints where the time goes, per run: the compile of the original, finding the
+phase the original fails in, localisation, the passes and the final check (wall seconds, oracle
+calls and CPU seconds each), and how many `iree-import-onnx` processes the run started.
+`--tree DIR` measures the code of another checkout (an older commit, for "before" figures);
+`--before DIR` measures DIR and then this checkout, each case's rows side by side.
+
+`--check-minimal` also tries every dimension of the result one step smaller and counts how many
+lose the failure (all of them, when the result is locally minimal). `--passes-only` turns off
+failure localisation and the warm compiler: the passes alone, for a before/after comparison.
+Every result is checked for degenerate tensors (a zero-sized dim, a window past its padded
+input); the "degenerate" column lists any.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+
+
+def _code_root(argv: list[str]) -> Path:
+    """The checkout whose code runs the reductions: `--tree DIR`, else this one."""
+    for i, word in enumerate(argv):
+        if word == "--tree" and i + 1 < len(argv):
+            return Path(argv[i + 1]).resolve()
+        if word.startswith("--tree="):
+            return Path(word.split("=", 1)[1]).resolve()
+    return ROOT
+
+
+sys.path.insert(0, str(_code_root(sys.argv)))
 
 import onnx
 
@@ -34,6 +63,8 @@ from reducer.formats.degenerate import candidate_sites
 from reducer.passes.base import Proposal
 from reducer.passes.registry import passes_for
 from reducer.passes.shape_search import shapes_of
+from reducer.progress import ReductionObserver
+from reducer.search.engine import _dimensions, _resize
 from reducer.search.problem import ReductionProblem
 from reducer.session import Request, reduce_file
 from reducer.shapes import mlir_shapes
@@ -44,6 +75,7 @@ CPU = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backend
 GFX942 = ["--iree-hal-target-device=hip", "--iree-rocm-target=gfx942"]
 SM60 = ["--iree-hal-target-device=cuda", "--iree-cuda-target=sm_60"]
 EXAMPLE = ROOT / "examples" / "conv_chain.mlir"
+README_EXAMPLE = ROOT / "examples" / "qdq_conv_lds_overrun.mlir"  # the README's first command
 LIGHT_MODELS = Path(onnx.__file__).parent / "backend" / "test" / "data" / "light"
 
 
@@ -90,6 +122,17 @@ def light_model_linalg(name: str) -> Callable[[Path], Path]:
     return write
 
 
+def light_model_torch(name: str) -> Callable[[Path], Path]:
+    """A light model imported to torch-onnx MLIR at opset 17 (`iree-import-onnx`): what users paste."""
+
+    def write(tmp: Path) -> Path:
+        onnx_path = light_model(name)(tmp)
+        subprocess.run([find_tool("iree-import-onnx"), str(onnx_path), "--opset-version", "17", "-o", str(tmp / f"{name}.mlir")], check=True)
+        return tmp / f"{name}.mlir"
+
+    return write
+
+
 def dumped_dispatch(text: Callable[[], str], flags: list[str]) -> Callable[[Path], Path]:
     """The program's one dispatch as the standalone hal.executable the compiler dumps."""
 
@@ -127,23 +170,30 @@ CASES: dict[str, tuple[Callable[[Path], Path], str, OracleOptions, list[str], bo
     ),
     # Opset 9 MaxPool does not legalize; the shape pass must stop above a window past its input.
     "onnx-inception-v1-maxpool": (light_model("inception_v1"), "compile-error", OracleOptions(), CPU, True),
+    # Real models as a user pastes them: imported to torch-onnx MLIR, one dispatch fails on gfx942
+    # ("failed to distribute"); every pass runs, shapes too, as `reduce` does by default.
+    "gfx942-resnet50-torch-onnx": (light_model_torch("resnet50"), "compile-error", OracleOptions(), GFX942, True),
+    # The README's first command: `reduce examples/qdq_conv_lds_overrun.mlir --oracle=lds-limit`.
+    "readme-example-qdq-conv-lds": (text_file(README_EXAMPLE.read_text), "lds-limit", OracleOptions(), [], True),
 }
 
 
-def minimal_dimensions(oracle: Oracle, passes, best) -> str:
-    """'k/n': how many of the n dimension targets (size groups too) lose the failure one step smaller."""
-    ctx = irx.new_context()
+def minimal_dimensions(oracle: Oracle, passes, best, pinned_to: Proposal | None = None) -> str:
+    """'k/n': how many of the n dimension targets (size groups too) lose the failure one step smaller.
+
+    The failure is the result's own, or `pinned_to`'s: a wrong answer is pinned to the original's
+    (its kind, and at least --wrong-share of its wrong fraction and error), as the reduction was."""
     judged = onnx_oracle(oracle) if best.candidate.binary is not None else oracle  # ONNX candidates are imported first
-    problem = ReductionProblem(best, judged)
+    problem = ReductionProblem(pinned_to or best, judged)
     lost = total = 0
     try:
-        problem.calibrate()  # pinned to the result's own failure
+        problem.calibrate()
         for shrink in (p for p in passes if p.search == "shrink"):
-            for key, value in shrink.impl.dimensions(best, ctx):
+            for key, value in problem.edit(_dimensions, shrink.impl, best, fallback=[]):
                 if value <= 1:
                     continue
                 total += 1
-                smaller = shrink.impl.resize(best, key, value - 1, ctx, problem.import_onnx)
+                smaller = problem.edit(_resize, shrink.impl, best, key, value - 1, fallback=None)
                 lost += smaller is None or not problem.judge(smaller.candidate).interesting
     finally:
         problem.shutdown()
@@ -163,54 +213,233 @@ def degenerate(best: Proposal) -> str:
     return "; ".join(sorted(sites)) if sites else "none"
 
 
+def tree_cpu_seconds() -> float:
+    """CPU seconds (user + system) of this process and every process under it so far: the ones
+    reaped (getrusage) and the ones still running (/proc: compile and edit workers, tools)."""
+    own = sum(getattr(resource.getrusage(who), field) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+              for field in ("ru_utime", "ru_stime"))
+    parents: dict[int, list[tuple[int, int]]] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            text = Path(f"/proc/{entry.name}/stat").read_text()
+        except OSError:
+            continue
+        fields = text[text.rindex(")") + 2 :].split()
+        ticks = sum(int(x) for x in fields[11:15])  # utime, stime and the children it reaped
+        parents.setdefault(int(fields[1]), []).append((int(entry.name), ticks))
+    total, stack = 0, [os.getpid()]
+    while stack:
+        for pid, ticks in parents.get(stack.pop(), []):
+            total += ticks
+            stack.append(pid)
+    return own + total / os.sysconf("SC_CLK_TCK")
+
+
+# Where the time of a reduction goes: each part ends where the next one's marker is seen.
+PARTS = ("original compile", "phase finding", "localisation", "passes", "final check")
+_STARTS = {  # marker (a phase the reduction announces, or the start of a log line) -> the part it starts
+    "phase:localising the failure": "phase finding",
+    "log:localisation:": "localisation",
+    "phase:warming the compiler": "passes",
+    "phase:starting the passes": "passes",
+    "phase:final check of the result": "final check",
+}
+
+
+class PhaseClock(ReductionObserver):
+    """Notes wall time, CPU time and oracle calls where each part of a reduction starts."""
+
+    def __init__(self) -> None:
+        self.stats = None
+        self.marks: list[tuple[str, float, float, int]] = [("original compile", time.monotonic(), tree_cpu_seconds(), 0)]
+
+    def started(self, stats, unit: str) -> None:
+        self.stats = stats
+
+    def phase(self, name: str) -> None:
+        self._mark(f"phase:{name}")
+
+    def log(self, line: str) -> None:
+        self._mark(f"log:{line}")
+
+    def _mark(self, marker: str) -> None:
+        part = next((p for m, p in _STARTS.items() if marker.startswith(m)), None)
+        seen = [m[0] for m in self.marks]
+        if part is None or part in seen or PARTS.index(part) < PARTS.index(seen[-1]):
+            return
+        calls = self.stats.oracle_calls if self.stats is not None else 0
+        self.marks.append((part, time.monotonic(), tree_cpu_seconds(), calls))
+
+    def parts(self, calls: int) -> dict[str, dict[str, float]]:
+        """{part: {"seconds", "cpu", "calls"}}; a part the run never entered is all zeros."""
+        ends = [*self.marks[1:], ("end", time.monotonic(), tree_cpu_seconds(), calls)]
+        found = {part: {"seconds": end[1] - t, "cpu": end[2] - cpu, "calls": end[3] - n}
+                 for (part, t, cpu, n), end in zip(self.marks, ends, strict=True)}
+        return {part: found.get(part, {"seconds": 0.0, "cpu": 0.0, "calls": 0}) for part in PARTS}
+
+
+# Loaded by every Python process of a measured run (the reducer, its workers, the importer): notes
+# each `iree-import-onnx` start, a Python start-up, wherever in the process tree it happens.
+_COUNTING_SITE = """import os, subprocess
+_count, _init = os.environ.get("BENCH_IMPORT_STARTS"), subprocess.Popen.__init__
+def _counting_init(self, args, *rest, **options):
+    words = args if isinstance(args, (list, tuple)) else [args]
+    if _count and any("iree-import-onnx" in str(word) for word in words):
+        with open(_count, "a") as starts:
+            starts.write("1\\n")
+    _init(self, args, *rest, **options)
+subprocess.Popen.__init__ = _counting_init
+"""
+
+
+def import_starts() -> int:
+    """`iree-import-onnx` starts so far in this measured run (0 outside one)."""
+    path = Path(os.environ.get("BENCH_IMPORT_STARTS", "/nonexistent"))
+    return len(path.read_text().splitlines()) if path.is_file() else 0
+
+
 def run_case(name: str, jobs: int, check_minimal: bool, passes_only: bool = False) -> dict:
+    """One reduction of case `name` in this process: the table's figures and the parts' times."""
     write, oracle_name, options, flags, shapes = CASES[name]
     with tempfile.TemporaryDirectory() as tmp:
         src = write(Path(tmp))
+        starts_before = import_starts()  # writing the case may import a model
         passes = [p for p in passes_for(src.suffix) if shapes or p.search != "shrink"]
         oracle = make_oracle(oracle_name, options)
+        clock = PhaseClock()
         request = Request(
             input_path=src, oracle=oracle, flags=list(flags), output_path=src.with_name("out" + src.suffix), passes=passes, jobs=jobs,
             localize=not passes_only, warm=not passes_only, culprit=False,  # the reduction alone is measured
+            log=clock.log, observer=clock,
         )
-        start = time.monotonic()
+        start, cpu = time.monotonic(), tree_cpu_seconds()
+        clock.marks[0] = ("original compile", start, cpu, 0)
         outcome = reduce_file(request)
         seconds = time.monotonic() - start
+        parts = clock.parts(outcome.stats.oracle_calls)
+        cpu = tree_cpu_seconds() - cpu
         minimal = minimal_dimensions(request.oracle, passes, outcome.best) if check_minimal and shapes else "-"
         largest = f"{largest_tensor(outcome.original)} -> {largest_tensor(outcome.best)}"
+        best = outcome.best.candidate
+        written = best.binary if best.binary is not None else best.text.encode()
     return {
         "case": name,
         "oracle": oracle_name,
         "ops/nodes": f"{outcome.original.ops} -> {outcome.best.ops}",
         "bytes": f"{outcome.original.candidate.size} -> {outcome.best.candidate.size}",
         "flags": f"{len(outcome.original.candidate.flags)} -> {len(outcome.best.candidate.flags)}",
-        "shapes": f"{shapes_of(outcome.original.candidate)} -> {shapes_of(outcome.best.candidate)}" if shapes else "-",
+        "shapes": f"{shapes_of(outcome.original.candidate)} -> {shapes_of(best)}" if shapes else "-",
         "largest tensor": largest,
         "dims minimal": minimal,
         "degenerate": degenerate(outcome.best),
         "calls": outcome.stats.oracle_calls,
         "hits": outcome.stats.cache_hits,
-        "seconds": f"{seconds:.1f}",
+        "seconds": seconds,
+        "cpu": cpu,
+        "imports": outcome.stats.conversions,
+        "import starts": import_starts() - starts_before,
+        "parts": parts,
+        "digest": hashlib.sha256(written).hexdigest()[:12],
     }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--only", action="append", choices=list(CASES))
-    parser.add_argument("--check-minimal", action="store_true")
-    parser.add_argument("--passes-only", action="store_true", help="no localisation, no warm compiler")
-    args = parser.parse_args()
-    mode = "passes only (no localisation, no warm compiler)" if args.passes_only else "localisation + warm compiler"
-    print(f"reduce, -j {args.jobs}, {os.cpu_count()} cores, {mode}, load average {os.getloadavg()[0]:.1f}")
+def run_in_child(name: str, jobs: int, args: argparse.Namespace, tree: Path) -> dict:
+    """`run_case` in a fresh process running `tree`'s code: nothing cached, CPU counted per run."""
+    with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
+        count_file = Path(tmp) / "import-starts"
+        (Path(tmp) / "sitecustomize.py").write_text(_COUNTING_SITE)
+        env = {**os.environ, "BENCH_IMPORT_STARTS": str(count_file), "PYTHONPATH": os.pathsep.join([tmp, str(tree)])}
+        argv = [sys.executable, __file__, "--child", name, "--jobs", str(jobs), "--tree", str(tree)]
+        argv += ["--check-minimal"] * args.check_minimal + ["--passes-only"] * args.passes_only
+        done = subprocess.run(argv, check=False, env=env, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise SystemExit(f"{name} -j {jobs} ({tree}) failed:\n{done.stderr[-4000:]}")
+        return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def tree_label(tree: Path) -> str:
+    """The checkout's commit (and "+changes" when its files differ from it)."""
+    def git(*words: str) -> str:
+        return subprocess.run(["git", "-C", str(tree), *words], check=False, capture_output=True, text=True).stdout.strip()
+
+    commit = git("rev-parse", "--short", "HEAD") or tree.name
+    return commit + ("+changes" if git("status", "--porcelain", "--untracked-files=no") else "")
+
+
+SIZE_COLUMNS = ("ops/nodes", "bytes", "flags", "shapes", "largest tensor", "dims minimal", "degenerate")
+
+
+def case_row(name: str, label: str, runs: dict[int, dict]) -> dict[str, str]:
+    """One table row: the sizes of the first run, then seconds, CPU and calls per job count."""
+    first, last = runs[min(runs)], runs[max(runs)]
+    row = {"case": name, "code": label, "oracle": first["oracle"], **{c: str(first[c]) for c in SIZE_COLUMNS}}
+    for jobs, run in runs.items():
+        row[f"s -j {jobs}"] = f"{run['seconds']:.1f}"
+        row[f"cpu s -j {jobs}"] = f"{run['cpu']:.1f}"
+        row[f"calls -j {jobs}"] = f"{run['calls']} ({run['hits']} hits)"
+    if len(runs) > 1:
+        row[f"-j {max(runs)} / -j {min(runs)}"] = f"{last['seconds'] / first['seconds']:.2f}"
+        row[f"extra calls -j {max(runs)}"] = str(last["calls"] - first["calls"])
+        row["same bytes"] = "yes" if len({run["digest"] for run in runs.values()}) == 1 else "NO"
+    return row
+
+
+def part_row(name: str, label: str, jobs: int, run: dict) -> dict[str, str]:
+    row = {"case": name, "code": label, "-j": str(jobs)}
+    for part, spent in run["parts"].items():
+        row[part] = f"{spent['seconds']:.1f} s, {spent['calls']} calls, {spent['cpu']:.1f} cpu s"
+    row["total"] = f"{run['seconds']:.1f} s, {run['calls']} calls, {run['cpu']:.1f} cpu s"
+    row["import starts"] = str(run["import starts"])
+    return row
+
+
+def print_table(rows: Iterable[dict]) -> None:
+    """Markdown rows as they come (the first row's keys are the columns), each printed at once."""
     columns = None
-    for name in args.only or CASES:
-        row = run_case(name, args.jobs, args.check_minimal, args.passes_only)
+    for row in rows:
         if columns is None:
             columns = list(row)
             print("| " + " | ".join(columns) + " |")
             print("|" + "---|" * len(columns))
-        print("| " + " | ".join(str(row[c]) for c in columns) + " |", flush=True)
+        print("| " + " | ".join(str(row.get(c, "")) for c in columns) + " |", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--jobs", default=str(os.cpu_count() or 1), help="job counts, comma-separated (e.g. 1,2)")
+    parser.add_argument("--only", action="append", choices=list(CASES))
+    parser.add_argument("--check-minimal", action="store_true")
+    parser.add_argument("--passes-only", action="store_true", help="no localisation, no warm compiler")
+    parser.add_argument("--phases", action="store_true", help="also print where each run's time goes")
+    parser.add_argument("--tree", type=Path, help="measure the code of this checkout (default: this one)")
+    parser.add_argument("--before", type=Path, help="measure this checkout's code first, then this one's")
+    parser.add_argument("--child", choices=list(CASES), help=argparse.SUPPRESS)  # one run, JSON on stdout
+    args = parser.parse_args()
+    job_counts = [int(j) for j in args.jobs.split(",")]
+    if args.child:
+        row = run_case(args.child, job_counts[0], args.check_minimal, args.passes_only)
+        print(json.dumps(row))
+        return
+    trees = [t.resolve() for t in (args.before, args.tree or ROOT) if t is not None]
+    mode = "passes only (no localisation, no warm compiler)" if args.passes_only else "localisation + warm compiler"
+    print(f"reduce, -j {args.jobs}, {os.cpu_count()} cores, {mode}, uncached, load average {os.getloadavg()[0]:.1f}")
+    rows, parts = [], []
+    for name in args.only or CASES:
+        for tree in trees:
+            label = tree_label(tree)
+            runs = {jobs: run_in_child(name, jobs, args, tree) for jobs in job_counts}
+            rows.append(case_row(name, label, runs))
+            parts += [part_row(name, label, jobs, run) for jobs, run in runs.items()]
+            if len(rows) == 1:
+                columns = list(rows[0])
+                print("| " + " | ".join(columns) + " |")
+                print("|" + "---|" * len(columns))
+            print("| " + " | ".join(rows[-1].get(c, "") for c in rows[0]) + " |", flush=True)
+    if args.phases:
+        print(f"\nwhere the time goes (wall s, oracle calls, CPU s of the process tree); load average {os.getloadavg()[0]:.1f}")
+        print_table(parts)
 
 
 if __name__ == "__main__":

@@ -22,14 +22,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from fuzz.campaign import CampaignSettings, run_campaign
+from fuzz.campaign import CampaignSettings, known_signatures, run_campaign
 from fuzz.pipelines import DEFAULT_PIPELINES, DEFAULT_TARGETS
 
 
 def arm(seconds: float, seed: int, targets: str, jobs: int, feedback: bool) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         names = (*DEFAULT_PIPELINES, *[t for t in targets.split(",") if t])
-        settings = CampaignSettings(seconds=seconds, seed=seed, out=Path(tmp), jobs=jobs, pipelines=names, feedback=feedback)
+        known = known_signatures(Path(__file__).resolve().parents[1] / "corpus" / "entries")  # as `fuzz run` knows them
+        settings = CampaignSettings(seconds=seconds, seed=seed, out=Path(tmp), jobs=jobs, pipelines=names, feedback=feedback, known=known)
         stats = run_campaign(settings, progress=lambda s: None)
     kinds = {}
     for signature in stats.by_signature:
@@ -43,6 +44,8 @@ def arm(seconds: float, seed: int, targets: str, jobs: int, feedback: bool) -> d
         "signatures": len(stats.by_signature),
         "signatures_by_prefix": kinds,
         "rewarded_cases": stats.rewarded,
+        "known_again": stats.repeats,
+        "complete": stats.complete,
         "cpu_seconds": round(stats.cpu_seconds),
     }
 
@@ -64,11 +67,17 @@ def main() -> None:
     results = {name: json.loads(process.communicate()[0].strip().splitlines()[-1]) for name, process in arms.items()}
     load = (load + os.getloadavg()[0]) / 2
     print(f"swarm feedback A/B: {args.seconds:.0f} s each, both at once, seed {args.seed}, targets {args.targets}, load average {load:.1f}")
-    print("| feedback | cases | distinct configurations | MMA intrinsics | distinct signatures | cases that reached something rare or new |")
-    print("|---|---|---|---|---|---|")
+    print(
+        "| feedback | cases | distinct configurations | MMA intrinsics | distinct signatures | cases that reached something rare or new "
+        "| cases whose failures were all known | cases every pipeline and target got through |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
     for name in ("on", "off"):
         r = results[name]
-        print(f"| {name} | {r['cases']} | {r['configurations']} | {r['intrinsics']} | {r['signatures']} | {r['rewarded_cases']} |")
+        print(
+            f"| {name} | {r['cases']} | {r['configurations']} | {r['intrinsics']} | {r['signatures']} | {r['rewarded_cases']} "
+            f"| {r['known_again']} | {r['complete']} |"
+        )
     print(json.dumps(results))
 
 

@@ -5,20 +5,21 @@ to opset 21; 144 nodes once its `ConstantOfShape` weights are seeded He-scaled i
 since 0.02 everywhere makes every channel alike), as a feature extractor: its input cut to
 1x3xSxS so that a traced run prints megabytes, not gigabytes, the 7x7 AveragePool a
 GlobalAveragePool, the classifier (Dropout, Reshape, Gemm, Softmax) left out; 140 nodes. An op is
-added on inception 4a's input (r52, 1x480xHxW, reshaped to 1x480x(H*W)):
+added on an inception block's output (r52, 1x512x7x7 at a 128x128 input, reshaped to 1x512x49):
 
 - `mid`: the op feeds a Relu (which hides the negative half of its error) and the Relu feeds
   the rest of the network in place of r52: everything after computes on the wrong value;
 - `side`: the op and its Relu end in a second graph output; the classifier's output is right.
 
 The op is either an f32 MatMul, which `--iree-global-opt-demote-contraction-inputs-type=bf16`
-computes wrong (a miscompile of two CPU pipelines, judged on the model imported to torch-onnx
-MLIR), or a batched QLinearMatMul with non-zero zero points, which IREE 3.13 computes wrong in
-every pipeline (corpus entry `qlinearmatmul-batched-ignores-zero-points`; judged against
-onnx.reference on the ONNX model).
+computes wrong (a miscompile of two CPU pipelines, judged on the MLIR level: the model imported
+to torch-onnx MLIR, and that lowered to upstream linalg with `--compile-to=input`), or a batched
+QLinearMatMul with non-zero zero points, which IREE 3.13 computes wrong in every pipeline (corpus
+entry `qlinearmatmul-batched-ignores-zero-points`; judged against onnx.reference on the ONNX
+model).
 
     python bench/wrong_op_localisation.py OUT_DIR [--variants mid side] [--ops matmul qlinearmatmul]
-        [-j 2] [--time-budget 120]
+        [--levels onnx torch linalg] [-j 2] [--time-budget 120]
 
 For each variant: the model's ops, the program runs localisation took (the bound the issue
 sets: 2 x log2(ops) + 5), whether the named source op is the added one, whether the
@@ -28,7 +29,9 @@ dispatch-level test reproduces alone, and the seconds to the localisation and in
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import os
 import re
 import subprocess
 import sys
@@ -37,7 +40,13 @@ from pathlib import Path
 
 import numpy as np
 import onnx
+from iree.compiler import ir
 from onnx import TensorProto, helper, numpy_helper, shape_inference, version_converter
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from oracles.mlir import ir as irx
 
 LIGHT = Path(onnx.__file__).parent / "backend" / "test" / "data" / "light" / "light_inception_v1.onnx"
 BRANCH_FROM = "r52"  # a concatenated inception block's output, mid-network
@@ -135,43 +144,121 @@ def _imported_line(mlir: Path, op_type: str) -> int:
     raise ValueError(f"no onnx.{op_type} in {mlir}")
 
 
-def run_case(out: Path, variant: str, op: str, jobs: int, time_budget: float) -> dict:
-    name = f"inception_{variant}_{op}"
+LEVELS = {"qlinearmatmul": ("onnx",), "matmul": ("torch", "linalg")}  # where each op's wrong answer is judged
+
+
+def _without_abi(text: str) -> str:
+    """`--compile-to=input` wraps the program in IREE's ABI (`@f$async` on buffer views and
+    fences, `@f` calling it): the body as `@f` on tensors, as a user's linalg program is."""
+    ctx = irx.new_context()
+    with ctx, ir.Location.unknown(ctx):
+        module = irx.parse(text, ctx)
+        functions = irx.functions(module)
+        body = next(f for f in functions if irx.symbol_name(f).endswith("$async"))
+        name = irx.symbol_name(body).removesuffix("$async")
+        for function in functions:
+            if irx.symbol_name(function) == name:
+                function.erase()
+        block = irx.entry_block(body)
+        abi_arguments = len(block.arguments)
+        results = []
+        for op in [op.operation for op in block.operations]:
+            if op.name == "hal.tensor.import":
+                op.results[0].replace_all_uses_with(block.add_argument(op.results[0].type, ir.Location.unknown(ctx)))
+            elif op.name == "hal.tensor.barrier":
+                for result, operand in zip(op.results, op.operands, strict=False):
+                    result.replace_all_uses_with(operand)
+            elif op.name == "hal.tensor.export":
+                results.append(op.operands[0].type)
+                op.results[0].replace_all_uses_with(op.operands[0])
+            else:
+                continue
+            op.erase()
+        for index in reversed(range(abi_arguments)):
+            block.erase_argument(index)
+        irx.set_function_type(body, [a.type for a in block.arguments], results)
+        for attribute in ("iree.abi.stub", "iree.abi.model", "inlining_policy", "arg_attrs", "res_attrs"):
+            if attribute in body.attributes:
+                del body.attributes[attribute]
+        body.attributes["sym_name"] = ir.StringAttr.get(name)
+        if not irx.verifies(module):
+            raise ValueError("the program without its ABI does not verify")
+        return irx.to_text(module)
+
+
+def _source(out: Path, name: str, onnx_path: Path, level: str) -> Path:
+    """The input `reduce` gets: the ONNX model, its torch-onnx import, or that lowered to upstream
+    linalg (`--compile-to=input`)."""
+    if level == "onnx":
+        return onnx_path
+    torch = out / f"{name}.mlir" if level == "torch" else out / f"{name}.torch.mlir"
+    subprocess.run(["iree-import-onnx", str(onnx_path), "-o", str(torch)], check=True)
+    if level == "torch":
+        return torch
+    linalg = out / f"{name}.mlir"
+    subprocess.run(["iree-compile", "--compile-to=input", str(torch), "-o", str(linalg)], check=True)
+    linalg.write_text(_without_abi(linalg.read_text()))
+    torch.unlink()
+    return linalg
+
+
+def _names_added_op(log: str, source: Path, level: str, op_type: str) -> bool:
+    """Whether the culprit localisation names is the added op: its node (ONNX), the importer's
+    line of it (torch), a matmul line (linalg: the network has no other matmul)."""
+    if level == "onnx":
+        node = re.search(r"its source node: (\S+) \((\w+)\)", log)
+        return node is not None and node.group(2) == op_type
+    named = re.search(r"its source ops: (\S+?):(\d+):\d+", log)
+    if named is None:
+        return False
+    if level == "torch":
+        return int(named.group(2)) == _imported_line(source, op_type)
+    with source.open() as text:
+        line = next((t for number, t in enumerate(text, 1) if number == int(named.group(2))), "")
+    return "matmul" in line
+
+
+def _test_reproduces(summary: str) -> bool:
+    """Whether `reduce --json` says the dispatch-level test reproduced the wrong answer alone."""
+    try:
+        found = json.loads(summary).get("wrong_value") or {}
+    except ValueError:
+        return False
+    return bool((found.get("test") or {}).get("reproduces"))
+
+
+def run_case(out: Path, variant: str, op: str, level: str, jobs: int, time_budget: float) -> dict:
+    name = f"inception_{variant}_{op}_{level}"
     model = inception_with_wrong_op(variant, op)
     onnx_path = out / f"{name}.onnx"
     onnx.save(model, onnx_path)
     op_type = "MatMul" if op == "matmul" else "QLinearMatMul"
-    if op == "matmul":  # the MLIR level: a miscompile of two pipelines on the imported model
-        source = out / f"{name}.mlir"
-        subprocess.run(["iree-import-onnx", str(onnx_path), "-o", str(source)], check=True)
-        line = _imported_line(source, op_type)
+    source = _source(out, name, onnx_path, level)
+    if op == "matmul":  # a miscompile of two pipelines on the imported (and lowered) model
         oracle = ["--oracle=miscompile", "--pipeline-a", LLVM_CPU, "--pipeline-b", f"{LLVM_CPU} {DEMOTE_BF16}"]
-        ops = sum(1 for text in source.read_text().splitlines() if " = " in text and "torch." in text)
     else:
-        source, line = onnx_path, None
         oracle = ["--oracle=reference-mismatch"]
-        ops = len(model.graph.node)
     command = [sys.executable, "-m", "reducer.cli", str(source), *oracle, "-j", str(jobs), "--no-cache",
-               "--time-budget", str(time_budget)]
+               "--time-budget", str(time_budget), "--json"]
     start = time.monotonic()
     run = subprocess.run(command, capture_output=True, text=True, check=False)
     seconds = time.monotonic() - start
-    log = run.stderr + run.stdout
+    log = run.stderr
     (out / f"{name}.log").write_text(log)
-    located = re.search(r"\[\s*([\d.]+)s\] localisation: ops (\d+) -> (\d+) in (\d+) candidates \((\d+) program runs\)", log)
-    named = re.search(r"its source ops: (\S+?):(\d+):\d+", log)
-    named_node = re.search(r"its source node: (\S+) \((\w+)\)", log)
+    (out / f"{name}.json").write_text(run.stdout)
+    original = re.search(r"original: (\d+) (?:ops|nodes)", log)
+    located = re.search(r"\[\s*([\d.]+)s\] localisation: (?:ops|nodes) (\d+) -> (\d+) in (\d+) candidates \((\d+) program runs\)", log)
+    ops = int(original.group(1)) if original else None
     return {
         "case": name,
         "exit": run.returncode,
         "ops": ops,
-        "bound": 2 * math.log2(ops) + 5,
+        "bound": 2 * math.log2(ops) + 5 if ops else None,
         "runs": int(located.group(5)) if located else None,
         "localised": f"{located.group(2)} -> {located.group(3)}" if located else "no",
         "seconds_to_localised": float(located.group(1)) if located else None,
-        "named_added_op": (named is not None and line is not None and int(named.group(2)) == line)
-        or (named_node is not None and named_node.group(2) == op_type),
-        "test_reproduces": "reproduces the wrong answer alone" in log,
+        "named_added_op": _names_added_op(log, source, level, op_type),
+        "test_reproduces": _test_reproduces(run.stdout),
         "seconds": round(seconds, 1),
     }
 
@@ -181,14 +268,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("out", type=Path)
     parser.add_argument("--variants", nargs="+", default=["mid", "side"])
     parser.add_argument("--ops", nargs="+", default=["matmul", "qlinearmatmul"])
+    parser.add_argument("--levels", nargs="+", default=["onnx", "torch", "linalg"])
     parser.add_argument("-j", "--jobs", type=int, default=2)
     parser.add_argument("--time-budget", type=float, default=120.0)
     options = parser.parse_args(argv)
     options.out.mkdir(parents=True, exist_ok=True)
+    print(f"-j {options.jobs}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}", flush=True)
     for op in options.ops:
-        for variant in options.variants:
-            row = run_case(options.out, variant, op, options.jobs, options.time_budget)
-            print("  ".join(f"{k}={v:.1f}" if isinstance(v, float) else f"{k}={v}" for k, v in row.items()), flush=True)
+        for level in (lv for lv in LEVELS[op] if lv in options.levels):
+            for variant in options.variants:
+                row = run_case(options.out, variant, op, level, options.jobs, options.time_budget)
+                print("  ".join(f"{k}={v:.1f}" if isinstance(v, float) else f"{k}={v}" for k, v in row.items()), flush=True)
     return 0
 
 

@@ -1,11 +1,12 @@
-"""A fuzzing campaign: cases in a process pool for a time budget, findings deduped into the database.
+"""A fuzzing campaign: cases in worker processes for a time budget, findings deduped into the database.
 
 Workers run cases with the warm in-process backend (`fuzz/pool.py`). A worker that dies (a
-compiler crash) or a case that runs past its time limit does not stop the campaign: the pool is
-replaced and the case runs again with the isolated backend, whose per-tool timeouts and signal
+compiler crash) or a case that runs past its time limit does not stop the campaign: the worker
+is replaced and the case runs again with the isolated backend, whose per-tool timeouts and signal
 handling turn it into a crash or timeout finding. Each case is drawn with the swarm feature
 probabilities of the moment (`fuzz.swarm`: feedback from the configurations and signatures the
-cases before it reached), and what its dispatches were configured as is counted (`fuzz.coverage`).
+cases before it reached, steering away from the known ones), and what its dispatches were
+configured as is counted (`fuzz.coverage`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from fuzz.strategies import spec_for_seed
 from fuzz.swarm import SwarmFeedback
 from oracles.toolchain.tools import Limits
 from reducer.search.cluster import ClusterExecutor
+from reducer.storage.corpus import REPRODUCES, load_entries
 
 DB_NAME = "findings.db"
 
@@ -45,6 +47,7 @@ class CampaignSettings:
     gpu_drivers: tuple[str, ...] = ()  # GPU pipelines on these drivers run and are compared
     scheduler: str | None = None  # a Dask scheduler: cases run on its cluster instead of the local pool
     feedback: bool = True  # swarm feature probabilities follow what cases reached (fuzz.swarm)
+    known: frozenset[str] = frozenset()  # failure signatures already known (the corpus's): feedback steers away from them
 
 
 @dataclass
@@ -60,10 +63,16 @@ class CampaignStats:
     complete: int = 0  # cases whose every pipeline compiled, ran and was compared (or compiled, on a GPU without one)
     cpu_seconds: float = 0.0  # the workers' CPU time for the cases
     rewarded: int = 0  # cases that reached a rare configuration or a new signature
+    repeats: int = 0  # cases whose every finding was known already (the corpus, an earlier case or run)
 
     @property
     def per_minute(self) -> float:
         return 60.0 * self.cases / self.seconds if self.seconds else 0.0
+
+
+def known_signatures(corpus: Path) -> frozenset[str]:
+    """The failure signatures of the corpus entries that still reproduce: bugs known already."""
+    return frozenset(e.signature for e in load_entries(corpus) if e.state == REPRODUCES) if corpus.is_dir() else frozenset()
 
 
 def case_seed(campaign_seed: int, index: int) -> int:
@@ -106,7 +115,7 @@ def run_campaign(
     cluster = ClusterExecutor(settings.scheduler) if settings.scheduler else None
     slots = max(settings.jobs, cluster.workers) if cluster else settings.jobs
 
-    swarm = SwarmFeedback(settings.feedback)
+    swarm = SwarmFeedback(settings.feedback, settings.known | {finding.signature for finding in db.all()})
 
     def seeds() -> Iterator[tuple[int, tuple | None]]:
         for index in itertools.count():
@@ -130,6 +139,7 @@ def run_campaign(
                     stats.lds[run.pipeline] = (used, kernel)
         used = used_features(GraphSpec.from_json(case.spec_json))
         stats.rewarded += swarm.observe(used, configs, {f.signature for f in case.findings}) > 0
+        stats.repeats = swarm.repeats
         for finding in case.findings:
             stats.by_kind[finding.kind] += 1
             stats.by_signature[finding.signature] += 1

@@ -11,7 +11,13 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from fuzz.campaign import DB_NAME, CampaignSettings, CampaignStats, run_campaign
+from fuzz.campaign import (
+    DB_NAME,
+    CampaignSettings,
+    CampaignStats,
+    known_signatures,
+    run_campaign,
+)
 from fuzz.campaign_report import write_report
 from fuzz.conformance import (
     cpu_pipeline,
@@ -152,6 +158,7 @@ def _campaign(args: argparse.Namespace, known: frozenset[str] = frozenset()) -> 
         gpu_drivers=gpu_drivers,
         scheduler=args.scheduler,
         feedback=not args.no_feedback,
+        known=known_signatures(args.corpus),
     )
     with CampaignProgress(settings.pipelines, sys.stderr, quiet=args.quiet) as progress:
         stats = run_campaign(settings, progress.update, progress.case)

@@ -48,13 +48,32 @@ def dump_flags(workdir: Path, flags: tuple[str, ...] | list[str]) -> list[str]:
 def read_configurations(workdir: Path, target: str) -> list[DispatchConfig]:
     """One `DispatchConfig` per dumped executable with a translation_info; [] when none were dumped."""
     configs = []
-    for path in sorted((workdir / CONFIG_DIR).glob("*.mlir")):
+    paths = sorted((workdir / CONFIG_DIR).glob("*.mlir"))
+    context = _READING.get() if paths else None
+    for path in paths:
         try:
-            module = irx.parse(path.read_text(errors="replace"), source_name=path.name)
+            module = irx.parse(path.read_text(errors="replace"), context, source_name=path.name)
         except irx.ParseError:
             continue
         configs.extend(_configs_of(module, target))
     return configs
+
+
+class _SharedContext:
+    """A lenient MLIR context shared by up to `uses` reads: one costs more to create than a dump
+    costs to parse (about 10 ms against 1), and a fresh one now and then bounds what it interns."""
+
+    def __init__(self, uses: int) -> None:
+        self._uses, self._context, self._served = uses, None, 0
+
+    def get(self):
+        if self._context is None or self._served >= self._uses:
+            self._context, self._served = irx.new_context(lenient=True), 0
+        self._served += 1
+        return self._context
+
+
+_READING = _SharedContext(200)
 
 
 def _configs_of(module, target: str) -> list[DispatchConfig]:

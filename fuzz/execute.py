@@ -26,7 +26,7 @@ import onnx
 from fuzz.build import NUMPY_DTYPES, build_model, describe, make_inputs
 from fuzz.coverage import dump_flags, read_configurations, shared_memory
 from fuzz.host import host_cpu_description, uses_host_cpu
-from fuzz.pipelines import Pipeline
+from fuzz.pipelines import Pipeline, SharedStretch, shared_stretches
 from fuzz.spec import HALF, GraphSpec
 from oracles import Candidate
 from oracles.compiling.lds import OVERRUN
@@ -156,7 +156,10 @@ class Isolated:
         text, process = import_model(model.SerializeToString(), workdir, self.limits, opset_version)
         return text, "" if text is not None else (import_error_line(process.stderr) or f"exit {process.returncode}")
 
-    def compile(self, mlir: str, flags: tuple[str, ...], workdir: Path) -> tuple[Path | None, ProcessResult | None]:
+    def compile(
+        self, mlir: str, flags: tuple[str, ...], workdir: Path, shared: SharedStretch | None = None
+    ) -> tuple[Path | None, ProcessResult | None]:
+        """`shared` is ignored: every compile here starts from the program, in its own process."""
         workdir.mkdir(parents=True, exist_ok=True)
         result = compile_candidate(Candidate(mlir), list(flags), workdir, self.limits, "module.vmfb")
         return (result.output if result.ok else None), result.process
@@ -186,31 +189,49 @@ class InProcess(Isolated):
 
     def __init__(self, limits: Limits) -> None:
         super().__init__(limits)
-        self._lowered: tuple[str, Path | None] | None = None  # (program hash, its `input` phase IR)
+        self._program = ""  # the hash of the program the stretches below were compiled from
+        # Its IR after each shared stretch, or the compile that failed there (None: run the tool).
+        self._lowered: dict[SharedStretch, Path | ProcessResult | None] = {}
 
-    def compile(self, mlir: str, flags: tuple[str, ...], workdir: Path) -> tuple[Path | None, ProcessResult | None]:
+    def compile(
+        self, mlir: str, flags: tuple[str, ...], workdir: Path, shared: SharedStretch | None = None
+    ) -> tuple[Path | None, ProcessResult | None]:
+        """Compiles from the program's `input` phase, lowered once per program, and with `shared`
+        from the end of that stretch, compiled once for the case's pipelines that share it.
+
+        The `input` phase is target-independent, so every pipeline starts there (the
+        torch-to-linalg conversion once saves about a fifth of a case's compile time); pipelines
+        whose flags agree up to a later phase (`fuzz.pipelines.shared_stretches`) also share the
+        phases up to it, constant evaluation included. Where a stretch fails, each pipeline that
+        shares it fails there alike: its result is that compile's.
+        """
         workdir.mkdir(parents=True, exist_ok=True)
         source_path, output_path = workdir / "input.mlir", workdir / "module.vmfb"
         source_path.write_text(mlir)
-        lowered = self._input_phase(mlir, flags, workdir)
-        start = (lowered, [*flags, f"{COMPILE_FROM}{SHARED_PHASE}"]) if lowered else (source_path, list(flags))
-        result = compile_capturing(*start, output_path)
+        program = hashlib.sha256(mlir.encode()).hexdigest()
+        if program != self._program:
+            self._program, self._lowered = program, {}
+        start, resume = source_path, []
+        for stretch in [SharedStretch(SHARED_PHASE, ()), *([shared] if shared is not None else [])]:
+            lowered = self._lowered_through(stretch, start, [*(stretch.flags or flags), *resume], workdir)
+            if isinstance(lowered, ProcessResult):
+                return None, lowered
+            if lowered is None:
+                break
+            start, resume = lowered, [f"{COMPILE_FROM}{stretch.phase}"]
+        result = compile_capturing(start, [*flags, *resume], output_path)
         if result is None:  # a flag only the command line takes
             return super().compile(mlir, flags, workdir)
         return (output_path if result.returncode == 0 else None), result
 
-    def _input_phase(self, mlir: str, flags: tuple[str, ...], workdir: Path) -> Path | None:
-        """The program after the target-independent `input` phase, lowered once per program.
-
-        Every pipeline of a case starts from it: the torch-to-linalg conversion is the same for
-        all of them, and doing it once saves about a fifth of a case's compile time.
-        """
-        key = hashlib.sha256(mlir.encode()).hexdigest()
-        if self._lowered is None or self._lowered[0] != key or not (self._lowered[1] and self._lowered[1].is_file()):
-            path = workdir / f"lowered.{SHARED_PHASE}.mlir"
-            result = compile_capturing(workdir / "input.mlir", [*flags, f"{COMPILE_TO}{SHARED_PHASE}"], path)
-            self._lowered = (key, path if result is not None and result.returncode == 0 else None)
-        return self._lowered[1]
+    def _lowered_through(self, stretch: SharedStretch, source: Path, flags: list[str], workdir: Path) -> Path | ProcessResult | None:
+        """The program's IR at the end of `stretch`, compiled the first time a pipeline asks."""
+        known = self._lowered.get(stretch, source)  # `source`: not compiled yet
+        if known is source or (isinstance(known, Path) and not known.is_file()):
+            path = workdir / f"lowered.{stretch.phase}.mlir"
+            result = compile_capturing(source, [*flags, f"{COMPILE_TO}{stretch.phase}"], path)
+            self._lowered[stretch] = result if result is None or result.returncode else path
+        return self._lowered[stretch]
 
     def run(self, vmfb: Path, function: str, inputs: list[np.ndarray], workdir: Path, driver: str) -> list[np.ndarray] | str:
         import iree.runtime as rt
@@ -288,10 +309,12 @@ def run_case(
         mlir, why = backend.import_onnx(expected.model, workdir / "import")
         if mlir is None:
             result.findings.append(Finding(IMPORT_FAILURE, "import", "import: " + normalise(why), why))
+        stretches = shared_stretches(pipelines)
         for pipeline in pipelines if mlir is not None else []:
             t0 = time.monotonic()
             where = workdir / pipeline.name
-            vmfb, process = backend.compile(mlir, (*pipeline.flags, *dump_flags(where, pipeline.flags)), where)
+            flags = (*pipeline.flags, *dump_flags(where, pipeline.flags))
+            vmfb, process = backend.compile(mlir, flags, where, stretches.get(pipeline.name))
             run = PipelineRun(pipeline.name, "ok", 0.0, configs=[list(c) for c in read_configurations(where, pipeline.name)])
             host = host_cpu_description() if uses_host_cpu(pipeline.flags) else ""
             found: list[Finding] = []

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from oracles.toolchain.flags import GENERIC_CPU
+from oracles.toolchain.flags import GENERIC_CPU, PHASES
 
 
 @dataclass(frozen=True)
@@ -77,6 +77,47 @@ GROUPS = {"opt-levels": tuple(p.name for p in _opt_level_grid())}
 DEFAULT_PIPELINES = ("cpu", "cpu-data-tiling", "vmvx")
 # GPU targets compile every case by default: their codegen is where new bugs are (no GPU needed).
 DEFAULT_TARGETS: tuple[str, ...] = ("gfx942", "sm_80")
+
+
+# Flags that change nothing before the phase named: pipelines whose flags differ only in these
+# compile alike up to the phase before it, so a case compiles that stretch once for all of them.
+# Measured on IREE 3.13 (a test checks it): the `global-optimization` output, constants evaluated,
+# is byte-identical with data tiling on, off or unset and with aggressive fusion.
+ACTS_FROM = {
+    "--iree-opt-data-tiling": "dispatch-creation",
+    "--iree-dispatch-creation-enable-aggressive-fusion": "dispatch-creation",
+}
+
+
+@dataclass(frozen=True)
+class SharedStretch:
+    """A case's compile up to and including `phase` with `flags`, done once for several pipelines."""
+
+    phase: str
+    flags: tuple[str, ...]
+
+
+def shared_stretches(pipelines: list[Pipeline]) -> dict[str, SharedStretch]:
+    """For each pipeline that shares its compile's start with another of `pipelines`, the stretch
+    they share (pipelines whose flags agree but for `ACTS_FROM` flags share the phases before
+    the first one those flags act in)."""
+    groups: dict[tuple[str, ...], list[Pipeline]] = {}
+    for pipeline in pipelines:
+        groups.setdefault(_early_flags(pipeline.flags), []).append(pipeline)
+    shared = {}
+    for flags, members in groups.items():
+        first = min((PHASES.index(_acts_from(f)) for p in members for f in p.flags if _acts_from(f)), default=len(PHASES) - 1)
+        if len(members) > 1 and first > 1:  # phases[0] is `input`, which every pipeline shares anyway
+            shared.update({p.name: SharedStretch(PHASES[first - 1], flags) for p in members})
+    return shared
+
+
+def _acts_from(flag: str) -> str | None:
+    return ACTS_FROM.get(flag.split("=", 1)[0])
+
+
+def _early_flags(flags: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(f for f in flags if _acts_from(f) is None)
 
 
 def resolve(names: str | list[str]) -> list[Pipeline]:

@@ -1,10 +1,12 @@
 """Work through warm worker processes; what a dead or hung worker held runs again, isolated.
 
 Workers keep a warm compiler and runtime (about half the cost of a fresh tool per compile), so a
-compiler crash kills a worker, not the caller. When a worker dies or an item runs past its time
-limit, the pool is replaced and every item it held runs again here with `isolated=True` (every
-tool in its own process, with timeouts), which turns the crash or hang into a result. The fuzz
-campaign and the conformance run share this loop.
+compiler crash kills a worker, not the caller. Each of the `jobs` slots has a worker of its own
+(a one-worker pool), so a worker that dies or an item that runs past its time limit costs that
+slot alone: its worker is replaced, and the new worker runs the item it held again with
+`isolated=True` (every tool in its own process, with timeouts), which turns the crash or hang
+into a result, while the other slots go on with their items. The fuzz campaign and the
+conformance run share this loop.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from concurrent.futures import (
     wait,
 )
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from typing import Any
 
 from oracles.toolchain.warm import kill_pool, spawn_pool
@@ -38,6 +41,14 @@ def new_pool(jobs: int) -> ProcessPoolExecutor:
     return spawn_pool(jobs, quiet_worker)
 
 
+@dataclass
+class _Running:
+    item: Any
+    started: float
+    slot: int
+    again: bool  # the isolated re-run of an item whose worker died or hung
+
+
 def run_with_isolated_reruns(
     work: Callable[..., Any],
     items: Iterator[Any],
@@ -54,34 +65,67 @@ def run_with_isolated_reruns(
     `cluster` the items run isolated there, one whose worker is lost runs again here, and the
     tools' own timeouts bound them.
     """
-    pool: Executor = cluster or new_pool(jobs)
-    in_flight: dict[Future, tuple[Any, float]] = {}
+    if cluster is not None:
+        _on_cluster(work, items, finish, cluster, slots or jobs)
+        return
+    workers: list[ProcessPoolExecutor | None] = [None] * jobs
+    in_flight: dict[Future, _Running] = {}
+
+    def submit(slot: int, item: Any, again: bool) -> None:
+        workers[slot] = workers[slot] or new_pool(1)
+        in_flight[workers[slot].submit(work, item, isolated=again)] = _Running(item, time.monotonic(), slot, again)  # type: ignore[union-attr]
+
+    def replace(slot: int) -> None:
+        kill_pool(workers[slot])  # type: ignore[arg-type]
+        workers[slot] = None
+
     try:
         while True:
-            while len(in_flight) < (slots or jobs) and (item := next(items, _NONE_LEFT)) is not _NONE_LEFT:
-                in_flight[pool.submit(work, item, isolated=cluster is not None)] = (item, time.monotonic())
+            busy = {running.slot for running in in_flight.values()}
+            for slot in (s for s in range(jobs) if s not in busy):
+                item = next(items, _NONE_LEFT)
+                if item is _NONE_LEFT:
+                    break
+                submit(slot, item, False)
             if not in_flight:
                 return
             done, _ = wait(list(in_flight), timeout=min(5.0, timeout_s), return_when=FIRST_COMPLETED)
-            lost: list[Any] = []
+            lost: list[_Running] = []
             for future in done:
-                item, _ = in_flight.pop(future)
+                running = in_flight.pop(future)
                 try:
-                    finish(future.result(), False)
+                    result = future.result()
                 except BrokenProcessPool:
-                    lost.append(item)
-                except Exception:  # the cluster lost the item's worker: run it here
-                    if cluster is None:
-                        raise
-                    finish(work(item, isolated=True), True)
-            overdue = cluster is None and any(time.monotonic() - t0 > timeout_s for _, t0 in in_flight.values())
-            if lost or overdue:
-                # A worker died or hung: every item it shared the pool with runs again, isolated.
-                lost += [item for item, _ in in_flight.values()]
-                in_flight.clear()
-                kill_pool(pool)
-                pool = new_pool(jobs)
-                for item in lost:
-                    finish(work(item, isolated=True), True)
+                    lost.append(running)
+                    continue
+                finish(result, running.again)
+            now = time.monotonic()
+            lost += [in_flight.pop(f) for f, r in list(in_flight.items()) if not r.again and now - r.started > timeout_s]
+            for running in lost:  # its worker died or hung: the slot's new worker runs it again, isolated
+                replace(running.slot)
+                if running.again:  # an isolated run cannot take its worker down, but if it did: run it here
+                    finish(work(running.item, isolated=True), True)
+                else:
+                    submit(running.slot, running.item, True)
     finally:
-        kill_pool(pool)
+        for pool in workers:
+            if pool is not None:
+                kill_pool(pool)
+
+
+def _on_cluster(work: Callable[..., Any], items: Iterator[Any], finish: Callable[[Any, bool], None], cluster: Executor, slots: int) -> None:
+    """Items run isolated on the cluster; one whose worker the cluster lost runs again here."""
+    in_flight: dict[Future, Any] = {}
+    while True:
+        while len(in_flight) < slots and (item := next(items, _NONE_LEFT)) is not _NONE_LEFT:
+            in_flight[cluster.submit(work, item, isolated=True)] = item
+        if not in_flight:
+            return
+        done, _ = wait(list(in_flight), timeout=5.0, return_when=FIRST_COMPLETED)
+        for future in done:
+            item = in_flight.pop(future)
+            try:
+                result, again = future.result(), False
+            except Exception:  # noqa: BLE001  (the cluster lost the item's worker, however it says so: run it here)
+                result, again = work(item, isolated=True), True
+            finish(result, again)

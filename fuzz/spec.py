@@ -227,6 +227,10 @@ def used_features(spec: GraphSpec) -> frozenset[str]:
             used.add("broadcast")
     dtypes = {n.dtype for n in spec.nodes} | {t.dtype for t in (*spec.inputs, *spec.consts)}
     used.update(f for f, types in (("f16", {"float16"}), ("bf16", {"bfloat16"}), ("f8", set(FLOAT8)), ("int4", set(INT4))) if dtypes & types)
+    if any(n.dtype == "uint8" and n.op in ("QuantizeLinear", "QLinearConv", "QLinearMatMul") for n in spec.nodes) or any(
+        t.dtype == "uint8" for t in spec.inputs
+    ):
+        used.add("uint8")
     if spec.dynamic is not None:
         used.add("dynamic")
     if sum(n.role == "main" for n in spec.nodes) > 1:

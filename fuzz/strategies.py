@@ -44,11 +44,14 @@ FEATURES = OP_FEATURES + SHAPE_FEATURES + EPILOGUE_FEATURES
 # Drawn after (and, replaying a seed, apart from) the features above, so older seeds keep their
 # graphs where these are off: element types, and a dynamic input dimension.
 TYPE_FEATURES = ("f16", "bf16", "f8", "int4")
-NEW_FEATURES = (*TYPE_FEATURES, "dynamic")
+# `uint8`: activations and outputs (the quantized ones included) may be unsigned 8-bit; weights
+# are drawn either way whatever it says.
+NEW_FEATURES = (*TYPE_FEATURES, "dynamic", "uint8")
 ALL_FEATURES = FEATURES + NEW_FEATURES
 # The chance each feature is on in a case before any feedback (swarm testing: 0.5 each). int4
 # weights never legalize in IREE 3.13 (a corpus entry); f8 fails on the GPU targets that lack it.
-BASE_PROBABILITY = {**{f: 0.5 for f in FEATURES}, "f16": 0.35, "bf16": 0.25, "f8": 0.2, "int4": 0.1, "dynamic": 0.3}
+# `uint8` is on in every case until feedback lowers it (it was no feature before: seeds keep their graphs).
+BASE_PROBABILITY = {**{f: 0.5 for f in FEATURES}, "f16": 0.35, "bf16": 0.25, "f8": 0.2, "int4": 0.1, "dynamic": 0.3, "uint8": 1.0}
 HALF_KINDS = ("conv", "matmul", "batch_matmul", "gemm")
 # The largest integer a half type holds exactly with every smaller one: sums stay exact below it.
 HALF_EXACT = {"float16": 2048, "bfloat16": 256}
@@ -257,7 +260,7 @@ class _Graph:
         if dtype is None and self.on("f8"):
             dtype = self.c.pick(FLOAT8)
             self.min_opset = max(self.min_opset, 19)
-        dtype = dtype or self.c.pick(("int8", "uint8"))
+        dtype = dtype or self.activation_type(("int8", "uint8"))
         n = None if axis is None else x.shape[axis]
         s, scales = self.scales(n, scale)
         z, zps = self.zero_points(dtype, n, _ACT_ZP.get(dtype, (0,)))
@@ -276,6 +279,12 @@ class _Graph:
     def act_scale(self, bound: float) -> float:
         e = max(-2, min(8, round(math.log2(max(bound, 1.0))) // 2 - 1))
         return 2.0 ** (e + self.c.pick((0, -1, 1)))
+
+    def activation_type(self, options: tuple[str, str]) -> str:
+        """An 8-bit activation or output type: int8 or uint8, int8 alone when `uint8` is off (the
+        pick is drawn either way, as it was before the feature existed)."""
+        dtype = self.c.pick(options)
+        return dtype if "uint8" in self.f else "int8"
 
     def int_weight(self, dtype: str, shape: tuple[int, ...], n: int | None) -> tuple[str, str | None, list[int]]:
         """A quantized weight: values within 16 of the zero points, so integer sums stay exact."""
@@ -533,7 +542,7 @@ def _conv_block(g: _Graph, kind: str, given: _Value | None, last: bool, ftype: s
         typical = max(sx) * max(wsc) * 8 * 8 * math.sqrt(geo.k)
         return _Out(y, 1, x, None, len(inputs) == 3, finish=lambda v: _requantize(g, v, typical))
     # qlinear_conv / conv_integer: integer activations, from a graph input or a QuantizeLinear
-    xdt = c.pick(("uint8", "int8"))
+    xdt = g.activation_type(("uint8", "int8"))
     if given is not None or c.flag(0.3):
         x = _float_in(g, given, geo.x, 4)
         xq, xs, xz, xsc, xzp = g.quantize(x, None, scale=g.act_scale(x.bound), dtype=xdt)
@@ -551,7 +560,7 @@ def _conv_block(g: _Graph, kind: str, given: _Value | None, last: bool, ftype: s
         y = g.node("ConvInteger", inputs, "int32", geo.out, xq.bound * 16 * geo.k, attrs)
         return _Out(y, 1, xq, None, False, finish=_int32_dequantizer(g, c, last, max(xsc) / 16))
     ws, wsc = g.scales(m if per_channel else None)
-    ydt = c.pick(("uint8", "int8"))
+    ydt = g.activation_type(("uint8", "int8"))
     sy = _pow2_near(max(xsc) * max(wsc) * 8 * 8 * math.sqrt(geo.k) / 32) * c.pick((1.0, 0.5, 2.0))
     ys, yz = g.scalar("float32", sy), g.scalar(ydt, c.pick(_ACT_ZP[ydt]))
     inputs = [xq.name, xs, xz, w, ws, wz, ys, yz]
@@ -626,7 +635,7 @@ def _matmul_block(g: _Graph, kind: str, given: _Value | None, last: bool, ftype:
         y = g.node("MatMul", (ad.name, wd.name), "float32", out, ad.bound * wd.bound * k)
         typical = max(sa) * max(wsc) * 8 * 8 * math.sqrt(k)
         return _Out(y, axis, a, None, finish=lambda v: _requantize(g, v, typical))
-    xdt = c.pick(("uint8", "int8"))
+    xdt = g.activation_type(("uint8", "int8"))
     if given is not None or c.flag(0.3):
         a = _float_in(g, given, a_shape, 4)
         aq, xs, xz, xsc, xzp = g.quantize(a, None, scale=g.act_scale(a.bound), dtype=xdt)
@@ -642,7 +651,7 @@ def _matmul_block(g: _Graph, kind: str, given: _Value | None, last: bool, ftype:
         y = g.node("MatMulInteger", inputs, "int32", out, aq.bound * 16 * k)
         return _Out(y, axis, aq, None, finish=_int32_dequantizer(g, c, last, max(xsc) / 16))
     ws, wsc = g.scales(n)
-    ydt = c.pick(("uint8", "int8"))
+    ydt = g.activation_type(("uint8", "int8"))
     sy = _pow2_near(max(xsc) * max(wsc) * 8 * 8 * math.sqrt(k) / 32) * c.pick((1.0, 0.5, 2.0))
     ys, yz = g.scalar("float32", sy), g.scalar(ydt, c.pick(_ACT_ZP[ydt]))
     y = g.node("QLinearMatMul", (aq.name, xs, xz, w, ws, wz, ys, yz), ydt, out, 255.0)

@@ -6,6 +6,7 @@ import copy
 import shlex
 import time
 from abc import ABC, ABCMeta, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
@@ -113,14 +114,19 @@ class Oracle(ABC, metaclass=_ConfiguredOnce):
         return new
 
     def judge(self, candidate: Candidate) -> Verdict:
-        with scratch_dir() as tmp, processes_watched() as ran:
+        with scratch_dir() as tmp:
+            return self._accounted(lambda: self.observe(candidate, Path(tmp)), tmp)
+
+    def _accounted(self, observe: Callable[[], Verdict], tmp: str) -> Verdict:
+        """`observe()`'s verdict with its time, whether a limit of this tool decided it and any
+        tool error; messages name the candidate `input.mlir`, not by its throw-away scratch path."""
+        with processes_watched() as ran:
             start = time.monotonic()
-            verdict = self.observe(candidate, Path(tmp))
+            verdict = observe()
             verdict.seconds = time.monotonic() - start
             verdict.limit = next((hit for hit in map(limit_hit, ran) if hit), "")
             verdict.tool_error = setup_problem(ran, self.options.limits)
-            # Messages name the candidate as `input.mlir`, not by its throw-away scratch path.
-            return renamed(verdict, f"{tmp}/", "")
+        return renamed(verdict, f"{tmp}/", "")
 
     def calibrated(self, original: Verdict) -> Oracle:
         """This oracle pinned to the original's failure."""
@@ -134,6 +140,10 @@ class Oracle(ABC, metaclass=_ConfiguredOnce):
     # can cut this oracle's compiles short (compile-error, crash).
     locates: ClassVar[bool] = False
     stops_early: ClassVar[bool] = False
+    # Whether a located compile judges as the plain one does (what `locate` adds only dumps files
+    # and names them in diagnostics, whose paths signatures strip): then the original's first
+    # compile can be its located one, and no question about the original costs another compile.
+    judges_located: ClassVar[bool] = False
 
     def stopping_at(self, phase: str | None) -> Oracle:
         """This oracle compiling candidates only up to `phase` (None: as far as it always did)."""
@@ -155,7 +165,8 @@ class Oracle(ABC, metaclass=_ConfiguredOnce):
             if self.stops_early:
                 extra += [f"{PHASES_DUMP}={phases}", ELIDE_RESOURCES]
             (work / "run").mkdir()
-            verdict = self.observe(candidate.with_flags((*candidate.flags, *extra)), work / "run")
+            located_flags = candidate.with_flags((*candidate.flags, *extra))
+            verdict = self._accounted(lambda: self.observe(located_flags, work / "run"), f"{tmp}/run")
             located = [loc for loc in map(SourceLoc.parse, verdict.locations) if loc is not None]
             dispatch = failing_dispatch(sources, located, str(verdict.metrics.get("dispatch", "")))
             if dispatch is not None:
@@ -164,7 +175,7 @@ class Oracle(ABC, metaclass=_ConfiguredOnce):
                 verdict.site = FailureSite(located)
             if self.stops_early and verdict.signature and verdict.signature != "timeout":
                 verdict.site.phase = first_failing_phase(phases, PHASES)
-            return verdict
+            return renamed(verdict, f"{tmp}/", "")
 
     @abstractmethod
     def observe(self, candidate: Candidate, workdir: Path) -> Verdict:

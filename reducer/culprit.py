@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -50,6 +51,7 @@ from reducer.search.problem import ReductionProblem
 
 CULPRIT_ORACLES = ("compile-error", "crash")
 DEFAULT_BUDGET_S = 120.0  # for reducing the one-pass repro; the best so far is kept after it
+STEP_OVERHEAD_S = 180.0  # the two calls that name the pass, on top of twice the budget: a hung step ends
 
 
 def pass_repro_passes(repro: Candidate) -> list[PassRow]:
@@ -152,10 +154,13 @@ def find_culprit_isolated(request: CulpritRequest) -> Culprit:
     """`find_culprit` in a child process. The step parses and edits IR the compiler wrote mid-pipeline
     through the bindings, where an assertion aborts the process: that must end the step, never the run."""
     pool = spawn_pool(1)
+    limit_s = 2 * request.budget_s + STEP_OVERHEAD_S
     try:
-        culprit, lines = pool.submit(_find_in_child, replace(request, log=_quiet, interruption=None)).result()
+        culprit, lines = pool.submit(_find_in_child, replace(request, log=_quiet, interruption=None)).result(limit_s)
     except BrokenProcessPool:
         return Culprit(why="the step's process died inside the compiler's libraries (an assertion or a signal)")
+    except FutureTimeout:
+        return Culprit(why=f"the step ran past {limit_s:.0f} s and was stopped (the reduction's result stands)")
     finally:
         kill_pool(pool)
     for line in lines:

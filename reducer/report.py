@@ -38,6 +38,7 @@ class Outcome:
     wrong_value: list[str] = field(default_factory=list)  # miscompile: the dispatch that first computes a wrong value
     symptoms: list[str] = field(default_factory=list)  # IR-phase oracles: the original's symptoms, numbered
     localised: tuple[int, int] | None = None  # (ops of the first candidate, candidates tried) when localisation kept one
+    wrong_value_record: dict | None = None  # the same, typed, for --json
 
 
 def summary(outcome: Outcome) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -121,7 +122,7 @@ def _load_onnx(request: Request) -> Proposal:
 
 
 def _problem(request: Request, original: Proposal, oracle: Oracle, interruption: Interruption,
-             checkpoints: Checkpoints) -> ReductionProblem:
+             checkpoints: Checkpoints, warm: WarmCompiler | None) -> ReductionProblem:
     """The problem on the local pool, or the cluster at `request.scheduler`; with the disk store unless disabled."""
     try:
         store = VerdictStore(request.cache_dir) if request.cache_dir is not None else None
@@ -137,7 +138,9 @@ def _problem(request: Request, original: Proposal, oracle: Oracle, interruption:
 
     # Candidate edits run in a worker process: a crash in the bindings is a verdict on one edit.
     editor = IsolatedEditor(oracle.options.limits, oracle.options.opset_version)
-    editor.start()  # it loads the bindings while the original is judged
+    # The editor loads the bindings while the original is judged; the warm compiler's workers load
+    # once it is ready, so on a small original they do not hold up the first edit.
+    editor.start(then=warm.start if warm is not None else None)
     return ReductionProblem(original, oracle, jobs=request.jobs, executor=executor, store=store,
                             interruption=interruption, write=write, log=request.log, verbose=request.verbose,
                             editor=editor)
@@ -185,15 +188,25 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         saved = checkpoints.saved(request.log) if request.resume else None
     except ResumeRefused as err:
         raise UserError(str(err)) from None
-    problem = _problem(request, original, oracle, interruption, checkpoints)
+    # Not with --scheduler: the calls run on the cluster, where a pickled warm compiler is switched off.
+    use_warm = request.warm and oracle.warm_ok and request.scheduler is None
+    warm = WarmCompiler(request.jobs, oracle.options.limits.memory_cap_mb) if use_warm else None
+    problem = _problem(request, original, oracle, interruption, checkpoints, warm)
+
+    def stop() -> None:
+        if warm is not None:
+            warm.shutdown()
+        problem.shutdown()
+
     observer = request.observer
     observer.started(problem.stats, "nodes" if onnx_input else "ops")
     observer.phase("judging the original")
     try:
-        verdict = problem.calibrate()
+        # One compile of the original gives the verdict and, for localisation, where and in which phase it fails.
+        verdict = problem.calibrate(locate=request.localize and saved is None)
         interruption.check()
     except KeyboardInterrupt:
-        problem.shutdown()
+        stop()
         raise UserError("interrupted while judging the original; nothing written", INTERRUPTED) from None
     except OracleSetupError:  # --keep names none of the original's symptoms
         problem.shutdown()
@@ -201,12 +214,12 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
     try:
         check_original(verdict, oracle)  # the failure must be the compiler's, not this tool's or the command line's
     except OracleSetupError:
-        problem.shutdown()
+        stop()
         raise
     if request.time_budget_s is not None:
         problem.set_deadline(start + request.time_budget_s)
     if not verdict.interesting:
-        problem.shutdown()
+        stop()
         raise UserError(f"the original is not interesting for {oracle.name}: {verdict.detail}", exit_code=2)
     unit = "nodes" if onnx_input else "ops"
     request.log(f"original: {original.ops} {unit}, {original.candidate.size} bytes: {verdict.detail}")
@@ -214,11 +227,7 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
     reducer = Reducer(problem, passes, on_pass=observer.phase, on_position=checkpoints.at,
                       start=saved.position if saved is not None and saved.stage == PASSES else None)
     complete, located, dispatch, wrong_value = True, Localization(None), None, None
-    # Not with --scheduler: the calls run on the cluster, where a pickled warm compiler is switched off.
-    use_warm = request.warm and oracle.warm_ok and request.scheduler is None
-    warm = WarmCompiler(request.jobs, oracle.options.limits.memory_cap_mb) if use_warm else None
-    if warm is not None:
-        warm.start()  # the workers load the compiler during localisation
+    beside = ThreadPoolExecutor(max_workers=1, thread_name_prefix="beside")  # a compile beside the final check
     try:
         if saved is not None:
             _resume(problem, saved, original, request.log)
@@ -247,6 +256,9 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         checkpoints.finished()
         problem.full_compiles()
         observer.phase("final check of the result")
+        wants_dispatch = located.site is not None and bool(located.site.dispatch)
+        # With -j 2 or more, the result's failing dispatch is dumped while the result is checked.
+        dumped = beside.submit(problem.locate, problem.best.candidate, False) if wants_dispatch and request.jobs > 1 else None
         final: Verdict = problem.judge_fresh(problem.best.candidate)  # the written result must still fail
         interruption.check()  # a final check cut short by Ctrl-C says nothing about the result
         if not final.interesting:
@@ -254,17 +266,16 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         verdict = renamed(final, f"input{problem.best.candidate.suffix}", request.output_path.name)
         if onnx_input:
             verdict = renamed(verdict, f"{INNER_DIR}/input.mlir", Path(mlir_path_for(str(request.output_path))).name)
-        if located.site is not None and located.site.dispatch:
-            dispatch = _write_dispatch(request, problem)
+        if wants_dispatch:
+            dispatch = _write_dispatch(request, problem, dumped.result() if dumped is not None else None)
     except KeyboardInterrupt:
         kill_all()
         complete = False
         request.log(f"the state to continue from is in {checkpoints.path.name}: run the same command with --resume")
     finally:
+        beside.shutdown(wait=False, cancel_futures=True)
         problem.full_compiles()
-        if warm is not None:
-            warm.shutdown()
-        problem.shutdown()
+        stop()
     if complete:
         checkpoints.path.unlink(missing_ok=True)  # nothing left to resume
     best = problem.best
@@ -296,15 +307,17 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         wrong_value=wrong_value.report() if wrong_value is not None else [],
         symptoms=located.symptoms,
         localised=(located.start.ops, located.tried) if located.start is not None else None,
+        wrong_value_record=wrong_value.record() if wrong_value is not None else None,
         culprit=culprit,
         dispatch_config=config,
     )
 
 
-def _write_dispatch(request: Request, problem: ReductionProblem) -> IsolatedDispatch | None:
-    """Writes the failing dispatch of the result as a standalone hal.executable next to it."""
+def _write_dispatch(request: Request, problem: ReductionProblem, located: Verdict | None) -> IsolatedDispatch | None:
+    """Writes the failing dispatch of the result as a standalone hal.executable next to it
+    (`located`: the result's located compile, when it ran beside the final check)."""
     path = dispatch_path(request.output_path)
-    dispatch = isolate_dispatch(problem, path.name)
+    dispatch = isolate_dispatch(problem, path.name, located)
     if dispatch is None:
         path.unlink(missing_ok=True)  # never leave a dispatch from an earlier run beside this result
         request.log("the result's failure is not inside one dispatch; no dispatch source written")

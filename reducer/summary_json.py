@@ -50,6 +50,8 @@ def summary_record(outcome: Outcome, written: dict[str, str] | None = None) -> d
     if outcome.dispatch is not None:
         files["dispatch"] = outcome.dispatch.path
     culprit = outcome.culprit
+    if outcome.wrong_value_record and outcome.wrong_value_record["test"]:
+        files["wrong_dispatch_test"] = outcome.wrong_value_record["test"]["directory"]
     if culprit is not None and culprit.concluded:
         files.update({"pass_repro": culprit.repro_path, "lit_test": culprit.lit_path})
     files.update(written or {})
@@ -78,6 +80,7 @@ def summary_record(outcome: Outcome, written: dict[str, str] | None = None) -> d
         else {"path": dispatch.path, "reproduces_alone": dispatch.reproduces, "command": dispatch.command},
         "culprit": _culprit(culprit),
         "dispatch_config": dataclasses.asdict(outcome.dispatch_config) if outcome.dispatch_config else None,
+        "wrong_value": outcome.wrong_value_record,  # miscompile / reference-mismatch: where the wrong value is computed
         "files": files,
         "symptoms": list(outcome.symptoms),
         "localised": None if outcome.localised is None else {"size": outcome.localised[0], "candidates": outcome.localised[1]},

@@ -30,7 +30,7 @@ def localized(text: str, oracle_name: str, flags: list[str], options: OracleOpti
     original = proposal(text, flags)
     problem = ReductionProblem(original, oracle, jobs=1)
     try:
-        verdict = problem.calibrate()
+        verdict = problem.calibrate(locate=True)  # as `reduce` does: the original's compile also locates, where it can
         assert verdict.interesting, verdict.detail
         found = localize(problem)
     finally:
@@ -53,12 +53,13 @@ def test_locations_are_read_from_diagnostics_and_printed_locations():
     assert normalise(plain + ' loc("/tmp/x/input.mlir":33:12)') == normalise(plain)
 
 
-def test_compile_error_in_a_long_chain_is_localised_in_four_calls(iree_compile):
-    found, calls, _ = localized(torch_chain(120, 70, "onnx.NoSuchOp"), "compile-error", CPU)
+def test_compile_error_in_a_long_chain_is_localised_in_two_calls(iree_compile):
+    found, calls, problem = localized(torch_chain(120, 70, "onnx.NoSuchOp"), "compile-error", CPU)
 
-    # The original, the located compile, the original stopped at its failing phase, one candidate.
-    assert calls == 4
+    # One compile of the original (its verdict, the failing op and the failing phase at once), one candidate.
+    assert calls == 2
     assert found.stop_phase == "input"
+    assert problem.calibration is not None and problem.calibration.site is not None
     assert found.start is not None and found.start.ops == 1
     assert '"onnx.NoSuchOp"' in found.start.candidate.text
 

@@ -14,6 +14,8 @@ from reducer.cli import main
 from reducer.formats.kinds import InputKind
 from reducer.passes.base import Proposal
 from reducer.passes.registry import PASSES, Search, passes_for
+from reducer.progress import ReductionObserver
+from reducer.session import Request, reduce_file
 from tests.models import global_cache_update, torch_chain
 
 CPU = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu"]
@@ -92,6 +94,36 @@ def test_script_oracle_result_is_the_same_with_one_and_two_jobs(tmp_path):
         results.append(out.read_text())
     assert results[0] == results[1]
     assert ops_in(tmp_path / "x.j1.mlir") == 2  # the Sigmoid and the NoSuchOp the script asks for
+
+
+class _PassesSeen(ReductionObserver):
+    """Each pass the reduction runs, with the best it runs on."""
+
+    def __init__(self) -> None:
+        self.best, self.runs = "", []
+
+    def improved(self, best: Proposal) -> None:
+        self.best = best.candidate.key
+
+    def phase(self, name: str) -> None:
+        if " (round " in name:
+            self.runs.append((name.split(" (round ")[0], self.best))
+
+
+def test_no_pass_runs_twice_on_the_same_best(tmp_path):
+    """The round that confirms the fixpoint runs only the passes that have not seen its best: one
+    that found nothing on a candidate would find nothing again."""
+    src = tmp_path / "x.mlir"
+    src.write_text(torch_chain(20, bad_at=11, bad_op="onnx.NoSuchOp"))
+    seen = _PassesSeen()
+    oracle = make_oracle("script", OracleOptions(cmd=_grep_script(tmp_path)))
+    request = Request(input_path=src, oracle=oracle, flags=[], output_path=tmp_path / "x.reduced.mlir",
+                      passes=passes_for(".mlir"), jobs=1, culprit=False, observer=seen)
+    outcome = reduce_file(request)
+
+    assert outcome.best.ops == 2  # as small as without the skipping
+    assert len(seen.runs) == len(set(seen.runs)) > 0
+    assert any(name == "remove-symbols" for name, _ in seen.runs[1:])  # a later round ran at all
 
 
 def test_reduced_result_is_one_minimal_for_every_pass(tmp_path):

@@ -111,9 +111,11 @@ def test_batched_qlinearmatmul_block_reduces_to_the_wrong_qlinearmatmul(tmp_path
     printed = capsys.readouterr().out
     assert "nodes         8 -> " in printed
     assert "IREE differs from onnx.reference on @main" in printed
-    # The reproduce lines: import, compile, the run on the inputs written beside the result (the
-    # localisation cut the block at the QLinearMatMul, fed the reference's values), the check.
-    assert "iree-import-onnx" in printed and "--input=@" in printed and "--output=@result0.npy" in printed
+    # The reproduce lines: import, compile, the inputs and expected outputs as files, the run, the
+    # check; localisation fed the QLinearMatMul the values the reference computes before it, so
+    # the inputs are data written beside the result, which the run and the check read.
+    assert "iree-import-onnx" in printed and "--output=@result0.npy" in printed
+    assert "--input=@" in printed and "model.reduced.onnx.data/test_data_set_0" in printed
     assert "its source node: qy (QLinearMatMul)" in printed and "reproduces the wrong answer alone" in printed
     assert "python -m oracles.onnx_reference check" in printed
 
@@ -167,6 +169,24 @@ def test_a_model_iree_computes_correctly_exits_2_with_what_the_oracle_saw(tmp_pa
     assert "not interesting for reference-mismatch: IREE matches onnx.reference on @main: 1 output(s) match" in result.stderr
     assert "Traceback" not in result.stderr
     assert not (tmp_path / "fine.reduced.onnx").exists()
+
+
+def test_lrn_is_judged_by_the_spec_not_by_onnx_references_own_kernel(iree_compile):
+    """onnx.reference's LRN sums squares over the batch axis, so it leaves every channel but the
+    first unnormalised; IREE follows the spec, and an LRN (Inception v1 has two) is no mismatch."""
+    f32 = TensorProto.FLOAT
+    lrn = helper.make_node("LRN", ["x"], ["y"], size=5, alpha=0.0001, beta=0.75, bias=1.0)
+    graph = helper.make_graph([lrn], "lrn", [helper.make_tensor_value_info("x", f32, [1, 8, 3, 3])],
+                              [helper.make_tensor_value_info("y", f32, [1, 8, 3, 3])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)])
+    x = np.random.default_rng(0).normal(0, 30, size=(1, 8, 3, 3)).astype(np.float32)
+    spec = x / (1 + 0.0001 / 5 * np.stack([(x[:, max(0, c - 2) : c + 3] ** 2).sum(1) for c in range(8)], 1)) ** 0.75
+    from oracles.onnx import reference
+
+    assert np.allclose(reference.reference_outputs(model, {"x": x})[0], spec, rtol=1e-6)
+    assert not np.allclose(reference.reference_outputs(model, {"x": x}, stock=True)[0], spec, rtol=1e-3)
+    verdict = ReferenceMismatch(OracleOptions()).judge(Candidate("lrn", (), ".onnx", model.SerializeToString()))
+    assert not verdict.interesting and "IREE matches onnx.reference" in verdict.detail, verdict.detail
 
 
 def test_mlir_input_is_a_one_line_error_suggesting_miscompile(tmp_path):

@@ -7,10 +7,19 @@ import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
+from oracles import Candidate
+from oracles.onnx.importer import import_in_process, import_model
+from oracles.toolchain.tools import Limits
 from reducer.formats.onnx_lift import NotLiftable, lift
 from reducer.formats.onnx_shapes import dimensions, resize, shape_summary
+from reducer.passes.attributes import DropAttributes
+from reducer.passes.base import Proposal
+from reducer.passes.shrink_torch_onnx_shapes import ShrinkTorchOnnxShapes
 from reducer.search.ddmin import shrink_value
+from reducer.search.editor import EditSession, LocalEditor
+from reducer.search.engine import _apply
 from tests.models import torch_chain
+from tests.test_reduce_onnx import conv_det_network
 
 
 def conv_model(channels: int = 8, kernel: int = 3, group: int = 1, pads=(1, 1, 1, 1)) -> onnx.ModelProto:
@@ -169,3 +178,83 @@ def test_torch_onnx_shapes_shrink_to_a_locally_minimal_size(tmp_path):
     assert (c - 1) * h * w < 300 and c * (h - 1) * w < 300 and c * h * (w - 1) < 300  # locally minimal
     assert n == 1 and (c, h, w) != (32, 16, 16)
     assert f"!torch.vtensor<[1,{c},1,1],f32>" in reduced  # the weight's out-channels went to 1
+
+
+@pytest.mark.parametrize("value, threshold", [(100, 37), (126, 126), (129, 128), (384, 1), (97, 50)])
+def test_a_prefetching_bisection_decides_the_same_sizes_and_waits_less(value, threshold):
+    """-j 2 starts the next bisection step with the current one: same result, fewer waits."""
+
+    def run(prefetching: bool) -> tuple[list[int], int, set[int]]:
+        committed, asked, started = [], [0], set()
+
+        def judge_all(sizes):
+            sizes = list(sizes)
+            asked[0] += sum(v not in started for v in sizes)  # a step not started ahead is waited for
+            started.update(sizes)
+            return [v >= threshold for v in sizes]
+
+        prefetch = started.update if prefetching else None
+        shrink_value(value, lambda v: v, judge_all, committed.append, prefetch=prefetch)
+        return committed, asked[0], started
+
+    plain, plain_waits, plain_judged = run(False)
+    ahead, ahead_waits, ahead_judged = run(True)
+    assert ahead == plain  # which sizes are committed does not depend on -j
+    assert plain_judged <= ahead_judged  # every size -j 1 judges, -j 2 judges too (and a few guesses)
+    assert ahead_waits <= plain_waits
+
+
+LIFTED_CONV = """module {
+  func.func @main(%arg0: !torch.vtensor<[1,128,1,1],f32>) -> !torch.vtensor<[1,1,1,1],f32> attributes {torch.onnx_meta.opset_version = 17 : si64} {
+    %0 = torch.operator "onnx.Constant"() {torch.onnx.value = dense<0.000000e+00> : tensor<1x128x1x1xf32>} : () -> !torch.vtensor<[1,128,1,1],f32>
+    %1 = torch.operator "onnx.Conv"(%arg0, %0) : (!torch.vtensor<[1,128,1,1],f32>, !torch.vtensor<[1,128,1,1],f32>) -> !torch.vtensor<[1,1,1,1],f32>
+    return %1 : !torch.vtensor<[1,1,1,1],f32>
+  }
+}
+"""
+
+
+def test_a_torch_onnx_resize_keeps_the_ir_as_plain_as_it_was(iree_compile):
+    """The importer writes meta attributes, a none and every weight as a blob; a resize of IR the
+    passes already stripped of them gives them back stripped, or every resize would undo the polish."""
+    session = EditSession(Limits(), None, in_process=True)
+    current = Proposal(Candidate(LIFTED_CONV), 3)
+    resized = ShrinkTorchOnnxShapes().resize(current, "size 128 at t0[1]", 64, session.ctx, session.import_onnx)
+    assert resized is not None
+    text = resized.candidate.text
+    assert "!torch.vtensor<[1,64,1,1],f32>" in text and "128" not in text
+    assert "dense<0.000000e+00> : tensor<1x64x1x1xf32>" in text  # a splat stays a splat, no blob
+    assert "dense_resource" not in text and "ir_version" not in text and "torch.constant.none" not in text
+    assert "opset_version = 17" in text  # what the candidate had stays
+
+
+def test_the_importer_in_process_writes_what_the_tool_writes(tmp_path, iree_compile):
+    data = conv_det_network().SerializeToString()
+    tool, _ = import_model(data, tmp_path / "tool", Limits())
+    assert tool is not None
+    assert import_in_process(data, tmp_path / "in-process") == tool
+    assert import_in_process(b"not a model", tmp_path / "bad") is None  # a failure is "does not import"
+
+
+def test_an_edit_of_ir_with_resource_blobs_prints_the_same_each_time():
+    """A shared context renames a blob it has seen (`w` -> `w_1`): edits of such IR get a context of
+    their own, so the same edit of the same candidate is the same candidate (one verdict, -j 1's bytes)."""
+    text = """module {
+  func.func @f() -> tensor<4xf32> attributes {some.attr = 1 : i64} {
+    %0 = arith.constant dense_resource<w> : tensor<4xf32>
+    return %0 : tensor<4xf32>
+  }
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      w: "0x040000000000803F0000803F0000803F0000803F"
+    }
+  }
+#-}
+"""
+    editor, current = LocalEditor(), Proposal(Candidate(text), 2)
+    outputs = [editor.call(_apply, DropAttributes(), current, [0])[0] for _ in range(3)]
+    assert all(p is not None for p in outputs)
+    assert len({p.candidate.text for p in outputs}) == 1
+    assert "dense_resource<w>" in outputs[0].candidate.text

@@ -16,6 +16,7 @@ from oracles.numeric.miscompile import Miscompile
 from oracles.numeric.user_data import (
     INPUT,
     INTERMEDIATE,
+    OUTPUT,
     UserArray,
     UserData,
     attach,
@@ -179,3 +180,59 @@ def test_an_onnx_miscompile_runs_on_the_users_data_and_writes_it(tmp_path, capsy
     summary = capsys.readouterr().out
     assert "--input=@" in summary and "r.mlir.data/arg0.npy" in summary
     assert np.load(tmp_path / "r.mlir.data" / "arg0.npy").dtype == np.float32
+
+
+def test_expected_outputs_judge_the_original_only_once_a_pass_changed_what_feeds_them():
+    """The user's expected outputs are the original's: once a pass forwards `%a` in place of
+    `%a + %a`, they are stale (the reference pipeline gives a quarter of them too), so the
+    calibrated oracle judges the candidate against the reference pipeline alone."""
+    from oracles.numeric import reference_pipeline
+    from reducer.passes.replace_with_operand import ReplaceWithOperand
+
+    user, a, b = _users_data()
+    right = ((a.astype(np.float64) * 2) @ (b.astype(np.float64) * 2)).astype(np.float32)
+    original = Proposal(attach(Candidate(PROGRAM), UserData(user.inputs, (UserArray(right, "out.npy"),))), 6)
+    oracle = Miscompile(OracleOptions(pipeline_a=[*LLVM_CPU, *DEMOTE_BF16], pipeline_b=list(reference_pipeline.FLAGS)))
+    calibration = oracle.judge(original.candidate)
+    assert calibration.interesting, calibration.detail
+    forwarded = ReplaceWithOperand().apply(original, [0, 1], irx.new_context())  # the two top-level adds
+    assert forwarded is not None
+    assert "arith.addf" not in forwarded.candidate.text and OUTPUT + "result0" in unpack(forwarded.candidate.data)
+    stale = oracle.judge(forwarded.candidate)  # uncalibrated: the stale expected outputs rule it out
+    assert not stale.interesting and "every pipeline shares" in stale.detail, stale.detail
+    judged = oracle.calibrated(calibration).judge(forwarded.candidate)
+    assert judged.interesting, judged.detail
+
+
+# The matmul reads the user's `%b` directly and `%a + %a`, which a localisation cut makes an argument.
+BEHIND_AN_ADD = """
+func.func @mm(%unused: tensor<4xf32>, %a: tensor<4x64xf32>, %b: tensor<64x4xf32>) -> tensor<4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %twice = arith.addf %a, %a : tensor<4x64xf32>
+  %empty = tensor.empty() : tensor<4x4xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%empty : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %mm = linalg.matmul ins(%twice, %b : tensor<4x64xf32>, tensor<64x4xf32>) outs(%init : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %mm : tensor<4x4xf32>
+}
+"""
+
+
+def test_a_localisation_cut_re_keys_the_users_data():
+    """Cut down to the matmul, `%b` is argument 0 now and keeps the user's b (not `%unused`'s
+    array), `%a + %a` is a cut argument whose source is reported, and the expected output of the
+    same result stays."""
+    from oracles.mlir.locations import FailureSite, location_leaves
+    from reducer.search.localize import cut_down
+
+    user, _, b = _users_data()
+    expected = UserArray(np.ones((4, 4), np.float32), "out.npy")
+    original = Proposal(attach(Candidate(BEHIND_AN_ADD), UserData(user.inputs, (expected,))), 6)
+    ctx = irx.new_context()
+    with ctx:
+        module = irx.parse(BEHIND_AN_ADD, ctx)
+        matmul = next(op for op in irx.body_ops(module) if op.name == "linalg.matmul")
+        site = FailureSite(location_leaves(str(matmul.location)))
+    first = next(cut_down(original, site, ".mlir", ctx))
+    data = unpack(first.candidate.data)
+    assert sorted(data) == [INPUT + "arg0", OUTPUT + "result0"] and np.array_equal(data[INPUT + "arg0"], b)
+    assert first.cuts == ((1, 1, 0),)  # argument 1 is the parent's op 1 (the add)

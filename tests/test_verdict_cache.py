@@ -48,17 +48,21 @@ def test_second_identical_run_makes_only_the_final_recheck(tmp_path, capsys):
     assert (tmp_path / "x.reduced.mlir").read_text() == first
     # The one call is the final re-check (counted like every verdict); every other one is stored.
     hits = re.search(r"oracle calls  1 \(cache hits (\d+), (\d+) from earlier runs", capsys.readouterr().out)
-    assert hits and int(hits[2]) == first_calls - 1  # every call of the first run but its final re-check
+    # Every call of the first run but its final re-check, less the guesses -j 2 judged with idle
+    # workers that a run answered from disk, never waiting, does not make.
+    assert hits and 0 < int(hits[2]) <= first_calls - 1
 
     assert main([*args, "--no-cache"]) == 0  # --no-cache judges everything again
-    assert calls(log) - first_calls - 1 == first_calls
+    assert calls(log) - first_calls - 1 >= int(hits[2]) + 1  # every verdict the search needs, and the re-check
+    assert "from earlier runs" not in capsys.readouterr().out
 
 
 def test_changed_options_or_an_edited_script_do_not_reuse_verdicts(tmp_path):
     src = tmp_path / "x.mlir"
     src.write_text(torch_chain(6, bad_at=3, bad_op="onnx.NoSuchOp"))
     cmd, log = counting_script(tmp_path)
-    args = [str(src), "--oracle=script", "--cmd", cmd, "--cache-dir", str(tmp_path / "cache"), "-q"]
+    # -j 1: the calls are those the search needs, no guesses of idle workers, so runs compare exactly.
+    args = [str(src), "--oracle=script", "--cmd", cmd, "--cache-dir", str(tmp_path / "cache"), "-q", "-j", "1"]
     assert main(args) == 0
     first = calls(log)
 

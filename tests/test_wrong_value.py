@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -81,7 +82,7 @@ def test_reduce_starts_from_the_wrong_op_and_reports_it(tmp_path):
     src = tmp_path / "model.mlir"
     src.write_text(MID_GRAPH)
     argv = [
-        sys.executable, "-m", "reducer.cli", str(src), "--oracle=miscompile", "-j", "2",
+        sys.executable, "-m", "reducer.cli", str(src), "--oracle=miscompile", "-j", "2", "--json", "--report", str(tmp_path / "bug.md"),
         "--pipeline-a", " ".join(LLVM_CPU), "--pipeline-b", " ".join([*LLVM_CPU, *DEMOTE_BF16]),
     ]  # fmt: skip
     result = subprocess.run(argv, capture_output=True, text=True, check=False)
@@ -90,13 +91,20 @@ def test_reduce_starts_from_the_wrong_op_and_reports_it(tmp_path):
     assert "model.mlir:8:" in result.stderr  # the line in the user's file
     assert "localisation: ops" in result.stderr
     assert "linalg.matmul" in (tmp_path / "model.reduced.mlir").read_text()
+    # The report and the JSON show the localisation: the dispatch, the op's line in the user's
+    # file, the differing elements, a few index / expected / got rows.
+    report = (tmp_path / "bug.md").read_text()
+    assert "## Where the wrong value is computed" in report and "model.mlir:8:" in report and "expected" in report
+    found = json.loads(result.stdout)["wrong_value"]
+    assert "matmul" in found["dispatch"] and found["source_ops"][0].startswith("model.mlir:8:")
+    assert 0 < found["differing_elements"] <= found["elements"] == 32 and found["max_abs"] > 0
+    assert found["examples"] and {"output", "index", "expected", "got"} <= set(found["examples"][0])
     # The dispatch-level test: the matmul alone, its captured inputs and expected outputs; the
     # printed commands, run as they are, fail on the demoting pipeline.
     test = tmp_path / "model.reduced.mlir.wrong-dispatch"
-    assert "reproduces the wrong answer alone" in result.stdout
+    assert found["test"]["reproduces"] and found["test"]["directory"] == str(test)
     assert "linalg.matmul" in (test / "test.mlir").read_text() and (test / "input_0.npy").is_file()
-    compile_line, run_line = (line.split("&& ", 1)[1].rstrip(")") for line in result.stdout.splitlines()
-                              if line.strip().startswith(f"(cd {test} && "))
+    compile_line, run_line = found["test"]["commands"]
     assert subprocess.run(compile_line, shell=True, cwd=test, check=False).returncode == 0
     ran = subprocess.run(run_line, shell=True, cwd=test, capture_output=True, text=True, check=False)
     assert ran.returncode != 0 and "[FAILED] result[0]" in ran.stdout + ran.stderr
@@ -150,3 +158,56 @@ def test_an_onnx_models_wrong_node_is_named_against_onnx_reference(side_branch):
     cut = cut_to_nodes(original, found)
     assert cut is not None and cut.ops < len(model.graph.node)
     assert oracle.judge(cut.candidate).interesting
+
+
+def test_a_dispatch_level_test_of_an_integer_result_compares_values_not_signedness(tmp_path):
+    """The program returns signless i8; expected outputs written as .npy would read as si8 and the
+    test would fail on the type alone. Right values pass, a wrong one fails on that element."""
+    from oracles.numeric.dispatch_test import write_dispatch_test
+    from oracles.toolchain.tools import Limits
+
+    program = Candidate("""
+func.func @add(%a: tensor<4xi8>, %b: tensor<4xi8>) -> tensor<4xi8> {
+  %s = arith.addi %a, %b : tensor<4xi8>
+  return %s : tensor<4xi8>
+}
+""")
+    a, b = np.array([1, -2, 3, 100], np.int8), np.array([1, 1, 1, 1], np.int8)
+    right = write_dispatch_test(program, [a, b], LLVM_CPU, tmp_path / "right", Limits(), expected=[a + b])
+    assert not right.reproduces and right.detail == "all outputs match the expected values", right.detail
+    wrong = write_dispatch_test(program, [a, b], LLVM_CPU, tmp_path / "wrong", Limits(), expected=[np.array([2, -1, 4, 0], np.int8)])
+    assert wrong.reproduces and "element at index 3 (101) does not match the expected (0)" in wrong.detail, wrong.detail
+
+
+def test_which_dispatch_outputs_are_judged_against_which_nodes():
+    """No compiler here: traced dispatches as IREE 3.13 ran Inception v1's. A Relu's dispatch also
+    writes the squares an LRN sums in the next one (no node's value: not judged); one executable
+    runs for two identical MaxPools with the first one's locations (the second run is the twin's
+    value); a Neg's dispatch carries the Relu's location through a CSE'd constant (not its node)."""
+    from onnx import TensorProto, helper
+
+    from oracles.mlir.locations import SourceLoc
+    from oracles.numeric.dispatch_trace import TracedDispatch
+    from reducer.search.wrong_node import first_wrong_node
+
+    f32 = TensorProto.FLOAT
+    nodes = [helper.make_node("Relu", ["x"], ["a"]), helper.make_node("MaxPool", ["a"], ["b"], kernel_shape=[1]),
+             helper.make_node("MaxPool", ["b"], ["c"], kernel_shape=[1]), helper.make_node("Neg", ["c"], ["y"])]
+    graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", f32, [1, 2, 3])], [helper.make_tensor_value_info("y", f32, [1, 2, 3])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)])
+    x = np.arange(-3, 3, dtype=np.float32).reshape(1, 2, 3)
+    values = {"x": x, "a": np.maximum(x, 0), "b": np.maximum(x, 0) + 1, "c": np.maximum(x, 0) + 2, "y": -np.maximum(x, 0) - 2}
+    lines = {10: 0, 11: 1, 12: 2, 13: 3}
+
+    def run(name: str, outputs: list, *at: int) -> TracedDispatch:
+        return TracedDispatch(name, [], [np.asarray(o, np.float32) for o in outputs], fused=[SourceLoc("m.mlir", line, 5) for line in at])
+
+    wrong_y = values["y"].copy()
+    wrong_y[0, 1, 2] = 7
+    traced = [run("e0::relu", [values["a"], values["a"] ** 2], 10), run("e1::pool", [values["b"]], 11),
+              run("e1::pool", [values["c"]], 11), run("e2::neg", [wrong_y], 13, 10)]
+    found = first_wrong_node(traced, model, lines, values)
+    assert not isinstance(found, str), found
+    assert (found.dispatch.position, found.nodes, found.matched, found.root) == (3, [3], "y", 3)
+    right = first_wrong_node(traced[:3] + [run("e2::neg", [values["y"]], 13, 10)], model, lines, values)
+    assert right == "all 4 observed dispatch outputs agree with onnx.reference"

@@ -36,6 +36,7 @@ class CompileError(Oracle):
 
     locates = True
     stops_early = True
+    judges_located = True  # an error's signature strips locations and paths
     warm_ok = True
 
     def __init__(self, options=None) -> None:

@@ -102,7 +102,9 @@ class LdsLimit(Oracle):
     def observe(self, candidate: Candidate, workdir: Path) -> Verdict:
         dump, sources = workdir / DUMP_DIR, workdir / SOURCES_DIR
         flags = self.compile_flags(candidate.flags)
-        extra = self._dump_flags(dump, flags)
+        # The emitted kernels are read only to measure against `--lds-bytes`; by default the
+        # compiler's own error decides, and a compile with no dump flag can run warm.
+        extra = self._dump_flags(dump, flags) if self.options.lds_bytes is not None else []
         # Uncalibrated (judging the original): also dump the dispatches, to name the root op.
         calibrating = self.reference is None and not any(f.startswith(SOURCES_DUMP) for f in candidate.flags)
         if calibrating:

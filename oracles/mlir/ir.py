@@ -40,12 +40,26 @@ class ParseError(ValueError):
     """Unparseable IR; the message is one line with the location."""
 
 
-def new_context(lenient: bool = False) -> ir.Context:
+def new_context(lenient: bool = False, lazy: bool = False) -> ir.Context:
     """A context for IR the reducer edits (strict: every op must be known, so edits verify), or
-    `lenient` for IR the compiler printed, which may hold ops of dialects the bindings lack."""
-    ctx = ir.Context()
+    `lenient` for IR the compiler printed, which may hold ops of dialects the bindings lack.
+    `lazy`: dialects load as the IR uses them (a few ms to make, where loading all takes ~40)."""
+    ctx = ir.Context(load_on_create_dialects=[]) if lazy else ir.Context()
     ctx.allow_unregistered_dialects = lenient
+    # Single-threaded: a verifier or pass that fails on a worker thread reports through the
+    # bindings' diagnostic capture, which takes the GIL that the calling thread holds while it
+    # waits for that worker (a deadlock seen in `verify()` of an edited ONNX import).
+    ctx.enable_multithreading(False)
     return ctx
+
+
+# How IR refers to a resource blob. A context renames a blob whose name it has seen (a second
+# parse of the same text prints `dense_resource<w_1>`), and keeps every blob it parsed alive.
+RESOURCE_REF = "dense_resource<"
+
+
+def holds_resources(text: str) -> bool:
+    return RESOURCE_REF in text
 
 
 def parse(text: str, ctx: ir.Context | None = None, source_name: str = "input") -> ir.Module:

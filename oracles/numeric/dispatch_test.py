@@ -3,7 +3,8 @@
 Localisation (reducer/search/wrong_value.py) cuts the culprit dispatch's source ops out of the
 program as a function of their own, fed the values the reference run captured there. This
 writes that function as a test an IREE engineer runs by itself: `test.mlir`, its inputs
-`input_I.npy` and the reference pipeline's outputs `expected_J.npy`, and the `iree-compile` +
+`input_I.npy` and the reference pipeline's outputs `expected_J.npy` (`.bin`, typed in the flag,
+for integers), and the `iree-compile` +
 `iree-run-module --expected_output=` commands that fail on the wrong pipeline; then runs those
 commands once to say whether the test reproduces the wrong answer alone.
 """
@@ -19,7 +20,7 @@ import numpy as np
 
 from oracles.candidate import Candidate
 from oracles.compiling.signature import first_error
-from oracles.numeric.arrays import entry_function, write_array
+from oracles.numeric.arrays import entry_function, input_flag, write_array
 from oracles.numeric.compare import tolerance_for
 from oracles.numeric.run import RUN_DEVICE, run_module
 from oracles.toolchain.tools import (
@@ -78,11 +79,7 @@ def write_dispatch_test(
         name = f"input_{i}.npy"
         write_array(np.asarray(value), directory / name)
         input_flags.append(f"--input=@{name}")
-    expected_flags = []
-    for j, value in enumerate(expected):
-        name = f"expected_{j}.npy"
-        np.save(directory / name, value)
-        expected_flags.append(f"--expected_output=@{name}")
+    expected_flags = [_expected_flag(np.asarray(value), f"expected_{j}", directory) for j, value in enumerate(expected)]
     compile_argv = ["iree-compile", *wrong_flags, PROGRAM_NAME, "-o", MODULE_NAME]
     run_argv = ["iree-run-module", f"--device={RUN_DEVICE}", f"--module={MODULE_NAME}", f"--function={function}",
                 *input_flags, *expected_flags, *_tolerance_flags(expected, reduction_length, quantized)]
@@ -95,8 +92,25 @@ def write_dispatch_test(
     printed = ran.stdout + ran.stderr
     failed = [line.strip() for line in printed.splitlines() if line.startswith("[FAILED]")]
     test.reproduces = ran.returncode != 0 and bool(failed)
-    test.detail = failed[0] if failed else (first_error(printed) or "all outputs match the expected values")
+    if failed or ran.returncode != 0:
+        test.detail = failed[0] if failed else first_error(printed) or f"iree-run-module exits {ran.returncode}"
+    else:
+        test.detail = "all outputs match the expected values"
     return test
+
+
+def _expected_flag(value: np.ndarray, stem: str, directory: Path) -> str:
+    """`--expected_output=` for one expected output, its file written. iree-run-module compares
+    element types as well as values, and a .npy of integers reads as signed (si8) where the program
+    returns signless i8 (a test would fail on the type alone): integers go as raw bits with the
+    signless type spelled out, `2x3xi8=@expected_0.bin`; floats as .npy (bf16 / f8 as raw bits)."""
+    if value.dtype.kind in "iu":
+        shape = "x".join(str(d) for d in value.shape)
+        np.ascontiguousarray(value).tofile(directory / f"{stem}.bin")
+        return f"--expected_output={shape + 'x' if shape else ''}i{value.dtype.itemsize * 8}=@{stem}.bin"
+    flag, path = input_flag(value, stem)
+    write_array(value, directory / path.name if path is not None else None)
+    return flag.replace("--input=", "--expected_output=", 1)
 
 
 def _tolerance_flags(expected: Sequence[np.ndarray], reduction_length: int, quantized: bool) -> list[str]:

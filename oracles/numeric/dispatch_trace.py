@@ -14,9 +14,10 @@ differing output; a dispatch fed correct values that computes a wrong one is the
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
@@ -26,10 +27,12 @@ from oracles.mlir.locations import DEBUGINFO, SOURCES_DUMP, SourceLoc, failing_d
 from oracles.numeric.arrays import parse_type
 from oracles.numeric.compare import Comparison, compare_outputs
 from oracles.numeric.run import run_module
+from oracles.numeric.wrong_answer import primary
 from oracles.toolchain.tools import Limits, compile_candidate
 
 TRACE_FLAG = "--iree-flow-trace-dispatch-tensors"
 _HEADER = re.compile(r"=== (\S+) (inputs|outputs) ===")
+T = TypeVar("T")
 _VIEW = re.compile(r"^((?:\d+x)*)([a-z][a-z0-9]*)=(.*)$", re.DOTALL)
 
 
@@ -136,18 +139,21 @@ def trace_run(
 
 
 def first_wrong_dispatch(
-    wrong: list[TracedDispatch], reference: list[TracedDispatch], **tolerance
+    wrong: list[TracedDispatch], reference: list[TracedDispatch], kind: str | None = None, **tolerance
 ) -> WrongDispatch | str:
     """The first dispatch of `wrong` whose inputs agree with the reference's and whose outputs do not.
 
     Dispatches pair by executable and occurrence (one executable may run several times), so a
-    pipeline that adds or drops a dispatch elsewhere still pairs the rest. Returns why not when
-    none qualifies (the runs agree everywhere, or every differing dispatch was fed differing inputs).
+    pipeline that adds or drops a dispatch elsewhere still pairs the rest. With two such dispatches
+    (two wrong ops apart), the first wrong in the original's way (`kind`, its headline: NaN where
+    one op gives NaN and another is a few LSB off) is the culprit. Returns why not when none
+    qualifies (the runs agree everywhere, or every differing dispatch was fed differing inputs).
     """
     paired = _pairs(wrong, reference)
     if not paired:
         return "no dispatch of the two traced runs pairs up (their dispatches differ)"
     differing = 0
+    culprits = []
     for bad, good in paired:
         outputs = _compare(good.outputs, bad.outputs, tolerance)
         if outputs.matches:
@@ -155,10 +161,17 @@ def first_wrong_dispatch(
         differing += 1
         if not _compare(good.inputs, bad.inputs, tolerance).matches:
             continue
-        return WrongDispatch(wrong.index(bad), bad.name, good.inputs, good.outputs, bad.outputs, outputs, len(wrong), bad.fused)
+        culprits.append(WrongDispatch(wrong.index(bad), bad.name, good.inputs, good.outputs, bad.outputs, outputs, len(wrong), bad.fused))
+    if culprits:
+        return wrong_the_original_way(culprits, kind, lambda c: c.comparison)
     if not differing:
         return f"all {len(paired)} paired dispatches agree"
     return f"{differing} dispatches differ, each fed inputs that already differ"
+
+
+def wrong_the_original_way(culprits: list[T], kind: str | None, comparison: Callable[[T], Comparison]) -> T:
+    """The first culprit whose own wrong answer's headline is `kind`, else the first."""
+    return next((c for c in culprits if (top := primary(comparison(c).wrong)) is not None and top.kind == kind), culprits[0])
 
 
 def _pairs(wrong: list[TracedDispatch], reference: list[TracedDispatch]) -> list[tuple[TracedDispatch, TracedDispatch]]:

@@ -325,7 +325,8 @@ def unpack(data: tuple[tuple[str, bytes], ...]) -> dict[str, np.ndarray]:
 
 
 def has_inputs(data: tuple[tuple[str, bytes], ...]) -> bool:
-    return any(name.startswith(INPUT) for name, _ in data)
+    """Whether some argument runs on carried data: the user's, or what the original computes at a cut."""
+    return any(name.startswith((INPUT, INTERMEDIATE)) for name, _ in data)
 
 
 def inputs_for(data: tuple[tuple[str, bytes], ...], args: Sequence[tuple[str, ArgType]], seed: int) -> list[np.ndarray | np.generic]:

@@ -7,8 +7,9 @@ and the `reference-mismatch` oracle (which does the same for each candidate of a
 rounding, so with an odd zero point every tie lands on the other neighbour; the QLinearMatMul spec
 says y = saturate(round_half_even(x / y_scale) + y_zero_point), as QuantizeLinear does. IREE 3.13
 follows the spec (measured on generated QLinearConv cases: every mismatch against the stock
-reference was a tie, none against the spec formula). `reference_outputs` therefore replaces those
-two kernels by spec-conforming ones unless `stock=True`.
+reference was a tie, none against the spec formula). Its LRN sums squares over the wrong axis (see
+`LRN`). `reference_outputs` therefore replaces those three kernels by spec-conforming ones unless
+`stock=True`.
 
 The graph also says how closely a result must match: the longest reduction (K of a matmul,
 C*kh*kw of a conv) scales float tolerances, and a graph that requantizes may round 8-bit
@@ -25,6 +26,7 @@ import onnx
 from onnx import helper, shape_inference
 from onnx.reference import ReferenceEvaluator
 from onnx.reference.ops.op_conv import _conv_implementation
+from onnx.reference.ops.op_lrn import LRN as _StockLRN
 from onnx.reference.ops.op_qlinear_conv import QLinearConv as _StockQLinearConv
 from onnx.reference.ops.op_qlinear_matmul import QLinearMatMul as _StockQLinearMatMul
 
@@ -71,10 +73,29 @@ class QLinearMatMul(_StockQLinearMatMul):
         return (_requantize(acc, a_scale * b_scale / y_scale, y_zero_point),)
 
 
+class LRN(_StockLRN):
+    """The spec's sum of squares over the `size` channels around each channel. onnx 1.23's loop
+    runs over the batch instead (`for c in range(x.shape[0])`), so with one image every channel
+    but the first comes out unnormalised: Inception v1's two LRNs then differ from IREE (which
+    follows the spec) by up to 11% and would be named as the op that computes a wrong value."""
+
+    def _run(self, x, alpha=None, beta=None, bias=None, size=None):
+        before, after = (size - 1) // 2, math.ceil((size - 1) / 2) + 1
+        squares = x**2
+        square_sum = np.zeros_like(x)
+        for c in range(x.shape[1]):
+            square_sum[:, c] = np.sum(squares[:, max(0, c - before) : min(x.shape[1], c + after)], axis=1)
+        return ((x / ((bias + (alpha / size) * square_sum) ** beta)).astype(x.dtype),)
+
+
+# The kernels read the spec's way instead of onnx.reference's own (see the module docstring).
+SPEC_KERNELS = [QLinearConv, QLinearMatMul, LRN]
+
+
 def reference_outputs(
     model: onnx.ModelProto, inputs: dict[str, np.ndarray], *, stock: bool = False, strict: bool = False
 ) -> list[np.ndarray]:
-    """`onnx.reference` outputs; QLinearConv/QLinearMatMul round as the spec says unless `stock`.
+    """`onnx.reference` outputs; QLinearConv/QLinearMatMul round, and LRN sums, as the spec says unless `stock`.
 
     `strict` accepts only answers a quantized model can mean: it raises FloatingPointError where
     the evaluation divides by zero or makes a NaN (numpy would cast the NaN to an arbitrary
@@ -82,7 +103,7 @@ def reference_outputs(
     zeroes initializers and turns tensors into seeded inputs, and a zero scale is a different,
     degenerate computation than the one the original got wrong.
     """
-    evaluator = ReferenceEvaluator(model) if stock else ReferenceEvaluator(model, new_ops=[QLinearConv, QLinearMatMul])
+    evaluator = ReferenceEvaluator(model) if stock else ReferenceEvaluator(model, new_ops=SPEC_KERNELS)
     if not strict:
         return [np.asarray(v) for v in evaluator.run(None, inputs)]
     with np.errstate(divide="raise", invalid="raise"):
@@ -139,7 +160,7 @@ def graph_outputs(model: onnx.ModelProto) -> list[tuple[str, ArgType | None]]:
 def intermediate_values(model: onnx.ModelProto, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """Every tensor the graph computes on `inputs` (spec rounding), by name: what a cut that
     turns one of them into a graph input feeds it, so the cut graph sees the original's values."""
-    evaluator = ReferenceEvaluator(model, new_ops=[QLinearConv, QLinearMatMul])
+    evaluator = ReferenceEvaluator(model, new_ops=SPEC_KERNELS)
     values = evaluator.run(None, inputs, intermediate=True)
     initialized = {t.name for t in model.graph.initializer}
     return {name: np.asarray(v) for name, v in values.items() if name and name not in initialized and isinstance(v, np.ndarray | np.generic)}

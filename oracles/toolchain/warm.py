@@ -18,7 +18,7 @@ import resource
 import signal
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
@@ -146,11 +146,32 @@ class RespawningPool:
             return [process.pid for process in (getattr(self._pool, "_processes", None) or {}).values()]
 
 
-def _start_worker(memory_cap_mb: int) -> None:
+def _start_worker(memory_cap_mb: int, one_thread: bool = False) -> None:
     cap = memory_cap_mb * 1024 * 1024
     with contextlib.suppress(ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
-    from iree.compiler import api  # noqa: F401  (loads the compiler library before the first job)
+    with _one_cpu_while(one_thread):
+        from iree.compiler import api  # noqa: F401  (loads the compiler library before the first job)
+
+
+@contextlib.contextmanager
+def _one_cpu_while(on: bool) -> Iterator[None]:
+    """Inside, this process may run on one CPU only. The compiler sizes its thread pool to the CPUs
+    it may use, once, as its library loads (a session has no thread flag): loaded inside, each
+    worker compiles on one thread, and afterwards the scheduler may still put it on any CPU."""
+    cpus = os.sched_getaffinity(0) if on and hasattr(os, "sched_getaffinity") else set()
+    if len(cpus) > 1:
+        os.sched_setaffinity(0, {min(cpus)})
+    try:
+        yield
+    finally:
+        if len(cpus) > 1:
+            os.sched_setaffinity(0, cpus)
+
+
+def usable_cpus() -> int:
+    """CPUs this process may run on (the machine's, unless an affinity mask or container narrows it)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 def compile_capturing(source: Path, flags: Sequence[str], output: Path) -> ProcessResult | None:
@@ -228,7 +249,9 @@ class WarmCompiler:
         # judge with another compiler than the one the user named.
         self.enabled = tools_dir() is None
         self.crashes = 0  # compiles that killed a worker (each re-run isolated)
-        self._pools = RespawningPool(self.workers, _start_worker, (self.memory_cap_mb,))
+        # As many workers as CPUs: each compiles on one thread (more would only contend for them).
+        one_thread = self.workers >= usable_cpus()
+        self._pools = RespawningPool(self.workers, _start_worker, (self.memory_cap_mb, one_thread))
 
     def __repr__(self) -> str:
         return "WarmCompiler()"  # verdicts do not depend on where the compiler ran

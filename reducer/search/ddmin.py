@@ -107,7 +107,7 @@ def bisect(count: Callable[[], int], propose: Propose, judge_all: JudgeAll, comm
     lo, hi = 0, count() - 1
     best = None
     while lo <= hi:
-        points = sorted({lo + (hi - lo) * i // arity for i in range(1, arity)})
+        points = bisect_probes(lo, hi, arity)
         proposals = {p: propose([p]) for p in points}
         valid = [(p, prop) for p, prop in proposals.items() if prop is not None]
         answers = judge_all([prop for _, prop in valid]) if valid else []
@@ -121,6 +121,11 @@ def bisect(count: Callable[[], int], propose: Propose, judge_all: JudgeAll, comm
         return False
     commit(best)
     return True
+
+
+def bisect_probes(lo: int, hi: int, arity: int = 3) -> list[int]:
+    """The points one round of `bisect` probes between `lo` and `hi` (inclusive)."""
+    return sorted({lo + (hi - lo) * i // arity for i in range(1, arity)}) if lo <= hi else []
 
 
 def _prime_factors(n: int) -> list[int]:
@@ -139,6 +144,7 @@ def shrink_value(
     judge_all: JudgeAll,
     commit: Callable[[T], None],
     recheck: bool = False,
+    prefetch: Callable[[list[T]], None] | None = None,
 ) -> bool:
     """The smallest size that stays interesting: 1 and 2 first, then whole divisions of the
     size by its prime factors while one holds, then a bisection below what they reached.
@@ -149,6 +155,12 @@ def shrink_value(
     moved: one smaller is probed with 1 and 2, and when it loses the failure the size still is
     locally minimal at the cost of those probes. On return the committed size s is locally
     minimal: s - 1 was tried and lost the failure (or was no valid candidate).
+
+    `prefetch` (given when several candidates can be judged at once) starts judging candidates
+    without waiting: each bisection step also starts the step after it, guessed from the last
+    step's outcome (a size that loses the failure is usually followed by another), so two steps
+    take the time of one when the guess holds. Which sizes are decided, and so the result, does
+    not change: a wrong guess costs a call, no more.
     """
     probes = sorted({v for v in (1, 2, value - 1 if recheck else 1) if 1 <= v < value})
     proposals = {v: propose(v) for v in probes}
@@ -171,10 +183,16 @@ def shrink_value(
         hi, best = smallest, quotients[smallest]
     if best is None and recheck:
         hi, best = value - 1, proposals[value - 1]
+    held = False  # the last step's outcome: the guess for the next one
     while hi - lo > 1:
         mid = (lo + hi) // 2
         proposal = propose(mid)
-        if proposal is not None and judge_all([proposal])[0]:
+        if prefetch is not None and proposal is not None:
+            after = (lo + mid) // 2 if held else (mid + hi) // 2
+            ahead = propose(after) if lo < after < hi and after != mid else None
+            prefetch([proposal] if ahead is None else [proposal, ahead])
+        held = proposal is not None and judge_all([proposal])[0]
+        if held:
             hi, best = mid, proposal
         else:
             lo = mid

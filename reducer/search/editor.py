@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 import signal
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -25,9 +27,10 @@ from typing import Any, TypeVar
 from iree.compiler import ir
 
 from oracles.mlir import ir as irx
-from oracles.onnx.importer import import_model
+from oracles.onnx.importer import import_in_process, import_model
 from oracles.toolchain.tools import Limits, scratch_dir
 from oracles.toolchain.warm import RespawningPool
+from reducer.passes.base import Proposal
 
 R = TypeVar("R")
 
@@ -38,14 +41,29 @@ class EditCrashed(Exception):
 
 class EditSession:
     """What an edit may use: an MLIR context and ONNX imports under the oracle's limits (cached by
-    content: a representation change is a pure function)."""
+    content: a representation change is a pure function).
 
-    def __init__(self, limits: Limits, opset_version: int | None) -> None:
+    `in_process`: imports run the importer's code here instead of starting `iree-import-onnx`
+    (a Python start-up each): only where a crash is a verdict on one edit (the edit worker);
+    one that runs past the time limit ends the worker, as a crash does.
+    """
+
+    def __init__(self, limits: Limits, opset_version: int | None, in_process: bool = False) -> None:
         self.ctx: ir.Context = irx.new_context()
+        self._shared = self.ctx
         self.limits = limits
         self.opset_version = opset_version
+        self.in_process = in_process
         self.imports = 0  # imports run (not served from the cache): the summary's "conversions"
         self._imported: dict[str, str | None] = {}
+
+    def begin(self, args: tuple) -> None:
+        """Picks the context the next edit runs in: the session's own, or a fresh one for IR that
+        holds resource blobs, which a shared context would rename by its history (`w` parsed again
+        prints `w_1`): an edit's output must depend on its input alone, or a verdict is missed and
+        -j N (which makes speculative edits) would not write -j 1's bytes."""
+        resources = any(irx.holds_resources(arg.candidate.text) for arg in args if isinstance(arg, Proposal))
+        self.ctx = irx.new_context(lazy=True) if resources else self._shared
 
     def import_onnx(self, model: bytes) -> str | None:
         """A lifted graph imported back to MLIR (None: it does not import)."""
@@ -53,8 +71,29 @@ class EditSession:
         if key not in self._imported:
             self.imports += 1
             with scratch_dir() as tmp:
-                self._imported[key], _ = import_model(model, Path(tmp), self.limits, self.opset_version)
+                if self.in_process:
+                    with _ends_process_after(self.limits.timeout_s):
+                        self._imported[key] = import_in_process(model, Path(tmp), self.opset_version)
+                else:
+                    self._imported[key], _ = import_model(model, Path(tmp), self.limits, self.opset_version)
         return self._imported[key]
+
+
+# The exit status of an edit worker that ended itself: an in-process import ran past the time limit.
+IMPORT_TIMED_OUT = 124
+
+
+@contextlib.contextmanager
+def _ends_process_after(seconds: float) -> Iterator[None]:
+    """Ends this process if the block runs longer than `seconds` (nothing can stop native code in
+    a thread); the editor sees a dead worker, and the edit counts as invalid."""
+    timer = threading.Timer(seconds, os._exit, (IMPORT_TIMED_OUT,))
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
 
 
 class LocalEditor:
@@ -66,6 +105,7 @@ class LocalEditor:
     def call(self, fn: Callable[..., R], *args: Any) -> tuple[R, int]:
         """`fn(session, *args)` and how many ONNX imports it ran."""
         before = self.session.imports
+        self.session.begin(args)
         return fn(self.session, *args), self.session.imports - before
 
     def shutdown(self) -> None:
@@ -89,9 +129,12 @@ class IsolatedEditor:
             self._pools.replace(pool)
             raise EditCrashed(death) from None
 
-    def start(self) -> None:
-        """Spawns the worker now (it loads the bindings while the caller does other work)."""
-        self._pools.current().submit(int)
+    def start(self, then: Callable[[], None] | None = None) -> None:
+        """Spawns the worker now (it loads the bindings while the caller does other work); `then`
+        runs once it is ready (what else starts only then does not slow the first edit)."""
+        ready = self._pools.current().submit(int)
+        if then is not None:
+            ready.add_done_callback(lambda _: then())
 
     def shutdown(self) -> None:
         self._pools.shutdown()
@@ -109,12 +152,13 @@ def _start_worker(limits: Limits, opset_version: int | None) -> None:
     import multiprocessing
 
     multiprocessing.current_process().name = "edit-worker"
-    _session = EditSession(limits, opset_version)
+    _session = EditSession(limits, opset_version, in_process=True)  # a crash here ends only this worker
 
 
 def _in_worker(fn: Callable[..., R], args: tuple) -> tuple[R, int]:
     assert _session is not None
     before = _session.imports
+    _session.begin(args)
     return fn(_session, *args), _session.imports - before
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from reducer.passes.base import Proposal, ReductionPass, ShrinkPass
@@ -54,6 +54,10 @@ class Reducer:
         self.position = start or Position()
         # (pass, dimension) -> the size a shrink search last left it at: probed cheaply next time.
         self._settled: dict[tuple[str, str], int] = {(p, k): size for p, k, size in self.position.settled}
+        # pass -> the key of the best it last ran on and could not reduce: on that same best it is
+        # skipped (its proposals and their verdicts would be the same), so the confirming last
+        # round runs only the passes that have not seen its best yet.
+        self._fruitless: dict[str, str] = {}
 
     def run(self) -> Reduction:
         """Every pass in order until a whole round changes nothing; the problem's best is the result."""
@@ -64,13 +68,19 @@ class Reducer:
             result.rounds = position.round
             for index in range(position.pass_index, len(self.passes)):
                 reduction = self.passes[index]
+                before = self.problem.best
+                if self._fruitless.get(reduction.name) == before.candidate.key:
+                    continue
                 position.pass_index = index
                 position.settled = [(p, k, size) for (p, k), size in self._settled.items()]
                 self.on_position(position)
                 self.on_pass(f"{reduction.name} (round {result.rounds})")
                 start = time.monotonic()
-                before = self.problem.best
-                self._run_pass(reduction, result.passes[reduction.name])
+                self.problem.spare_work(self._first_candidates_after(index))
+                try:
+                    self._run_pass(reduction, result.passes[reduction.name])
+                finally:
+                    self.problem.spare_work(None)
                 result.best = self.problem.best
                 record = result.passes[reduction.name]
                 record.seconds += time.monotonic() - start
@@ -78,9 +88,41 @@ class Reducer:
                     position.changed = True
                     record.ops_removed += before.ops - result.best.ops
                     record.bytes_removed += before.candidate.size - result.best.candidate.size
+                    self._fruitless.pop(reduction.name, None)
+                else:
+                    self._fruitless[reduction.name] = before.candidate.key
             if not position.changed:
                 return result
             position.round, position.pass_index, position.changed = position.round + 1, 0, False
+
+    def _first_candidates_after(self, index: int) -> Iterator[Proposal]:
+        """The first candidates the passes after `index` judge in this round if the best stays as
+        it is now (so, made only while it does): the spare work of idle workers at -j 2 or more.
+        A ddmin pass first tries all its targets at once, a bisection its first probes; shrink
+        searches are left out (their first probes depend on what they settled before)."""
+        base = self.problem.best
+        for row in self.passes[index + 1 :]:
+            if row.search is Search.SHRINK or self._fruitless.get(row.name) == base.candidate.key:
+                continue
+            if self.problem.best is not base:
+                return
+            n = self.problem.edit(_count, row.impl, base, fallback=0)
+            firsts = [list(range(n))] if row.search is Search.DDMIN else [[p] for p in ddmin.bisect_probes(0, n - 1)]
+            for indices in firsts if n else []:
+                if self.problem.best is not base:
+                    return
+                proposal = self._proposal(row.impl, indices)
+                if proposal is not None:
+                    yield proposal
+
+    def _proposal(self, reduction: ReductionPass, indices: Sequence[int]) -> Proposal | None:
+        """The best with `indices` of the pass's targets reduced, if valid and strictly smaller."""
+        problem = self.problem
+        proposal = problem.edit(_apply, reduction, problem.best, list(indices), fallback=None)
+        # Only strictly smaller candidates: the order is well-founded, so the loop ends.
+        if proposal is None or proposal.cost >= problem.best.cost:
+            return None
+        return problem.with_cut_values(proposal)
 
     def _run_pass(self, row: PassRow, record: PassRecord) -> None:
         problem, reduction = self.problem, row.impl
@@ -89,11 +131,7 @@ class Reducer:
             return problem.edit(_count, reduction, problem.best, fallback=0)
 
         def propose(indices: Sequence[int]) -> Proposal | None:
-            proposal = problem.edit(_apply, reduction, problem.best, list(indices), fallback=None)
-            # Only strictly smaller candidates: the order is well-founded, so the loop ends.
-            if proposal is None or proposal.cost >= problem.best.cost:
-                return None
-            return problem.with_cut_values(proposal)
+            return self._proposal(reduction, indices)
 
         def commit(proposal: Proposal) -> None:
             record.successes += 1
@@ -120,6 +158,7 @@ class Reducer:
         judge_all = self.problem.judge_all
         if reduction.keeps is not None:
             judge_all = functools.partial(self.problem.judge_all_keeping, keeps=reduction.keeps)
+        prefetch = self.problem.prefetch if self.problem.jobs > 1 else None
         shrunk = True
         while shrunk:
             shrunk = False
@@ -135,7 +174,7 @@ class Reducer:
 
                 settled = (name, key)
                 recheck = self._settled.get(settled) == current
-                if ddmin.shrink_value(current, propose, judge_all, commit, recheck):
+                if ddmin.shrink_value(current, propose, judge_all, commit, recheck, prefetch):
                     shrunk = True
                     self._settled[settled] = dict(self._dimensions(reduction)).get(key, 0)
                 else:

@@ -5,8 +5,14 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
-from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    Executor,
+    Future,
+    ThreadPoolExecutor,
+    wait,
+)
 from dataclasses import dataclass
 
 from oracles import Candidate, Oracle, Verdict
@@ -25,6 +31,9 @@ class EvaluationStats:
     conversions: int = 0  # format changes run for passes (an ONNX graph imported back to MLIR)
     edit_crashes: int = 0  # edits that killed their worker (a crash in the bindings): counted invalid
     in_flight: int = 0  # calls sent to the executor and not back yet (the live status line shows it)
+
+
+SPARE_POLL_S = 0.5  # how long a wait with spare work looks away from Ctrl-C at most
 
 
 def _settled(verdict: Verdict) -> Future:
@@ -70,12 +79,20 @@ class Evaluator:
         self.cache: dict[str, Future] = {}
         self.stats = EvaluationStats()
         self._lock = threading.RLock()  # a call already done runs its callback inside submit
+        self._running: set[Future] = set()
+        # Candidates judged only while a worker would idle waiting for a verdict (see `spare_work`).
+        self.spare: Iterator[Candidate] | None = None
 
     def forget(self) -> None:
         """Drops this run's remembered verdicts: they were judged against another pin (the disk
         store keys on the oracle's configuration, so it needs no forgetting)."""
         with self._lock:
             self.cache.clear()
+
+    def remember(self, candidate: Candidate, verdict: Verdict) -> None:
+        """`verdict`, judged elsewhere (the original's located compile), answers `candidate` from now on."""
+        with self._lock:
+            self.cache[candidate.key] = _settled(verdict)
 
     def out_of_time(self) -> bool:
         return self.deadline is not None and time.monotonic() > self.deadline
@@ -99,6 +116,7 @@ class Evaluator:
                 self.stats.oracle_calls += 1
                 self.stats.in_flight += 1
                 future = self.executor.submit(judge_settled, self.oracle, candidate)
+                self._running.add(future)
                 future.add_done_callback(lambda done: self._finished(done, stored_key))
             self.cache[key] = future
             return future
@@ -106,6 +124,7 @@ class Evaluator:
     def _finished(self, future: Future, stored_key: str | None) -> None:
         with self._lock:
             self.stats.in_flight -= 1
+            self._running.discard(future)
         if future.cancelled():
             return
         if future.exception() is not None:
@@ -118,7 +137,22 @@ class Evaluator:
             self.store.put(stored_key, future.result())
 
     def judge(self, candidate: Candidate) -> Verdict:
-        return verdict_of(self.submit(candidate))
+        return self.result(self.submit(candidate))
+
+    def result(self, future: Future) -> Verdict:
+        """The verdict of `future`; while it is not in and a worker is free, spare work runs."""
+        while self.spare is not None and not future.done():
+            with self._lock:
+                running, free = set(self._running), self.stats.in_flight < self.jobs
+            if not free:
+                wait(running | {future}, timeout=SPARE_POLL_S, return_when=FIRST_COMPLETED)
+                continue
+            candidate = next(self.spare, None) if not self.out_of_time() else None
+            if candidate is None:
+                self.spare = None
+            elif candidate.key not in self.cache:
+                self.submit(candidate)
+        return verdict_of(future)
 
     def first_interesting(self, proposals: Iterable[Proposal]) -> Proposal | None:
         """The earliest interesting proposal in order, testing up to `jobs` ahead."""
@@ -135,7 +169,7 @@ class Evaluator:
         fill()
         while pending:
             proposal, future = pending.popleft()
-            if verdict_of(future).interesting:
+            if self.result(future).interesting:
                 return proposal
             fill()
         return None
@@ -143,7 +177,7 @@ class Evaluator:
     def verdicts(self, proposals: Iterable[Proposal]) -> list[Verdict]:
         """Each proposal is submitted as soon as the iterable yields it, then all are awaited."""
         futures = [self.submit(p.candidate) for p in proposals]
-        return [verdict_of(f) for f in futures]
+        return [self.result(f) for f in futures]
 
     def judge_all(self, proposals: Iterable[Proposal]) -> list[bool]:
         return [verdict.interesting for verdict in self.verdicts(proposals)]

@@ -5,20 +5,22 @@ names the ops fused into it (`Oracle.locate`). The smallest candidate is that op
 constant inputs and every other input a function argument; only while that loses the failure
 is it widened, ring by ring, with producers and consumers. A handful of compiles replaces the
 hundreds ddmin needs on a long model; the passes then make the result 1-minimal as usual. When
-nothing matches (no locations, ONNX input, several blocks) it costs the one `locate` compile.
+nothing matches (no locations, ONNX input, several blocks) it costs the one `locate` compile, or
+nothing where the original's calibration was that compile (ReductionProblem.calibrate).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from iree.compiler import ir
 
-from oracles import Candidate
+from oracles import Candidate, Verdict
 from oracles.mlir import ir as irx
 from oracles.mlir.locations import FailureSite, SourceLoc, location_leaves
+from reducer.passes import argument_data
 from reducer.passes.base import Proposal
 from reducer.passes.replacing import is_constant_like
 from reducer.search.editor import EditSession
@@ -42,12 +44,12 @@ class Localization:
 
 
 def localize(problem: ReductionProblem, source_name: str = "") -> Localization:
-    """Locates the failure (one compile), stops compiles at its phase, tries the cut-down candidates.
-    `source_name` is how the log names the input file (its locations)."""
+    """Locates the failure (one compile, none when calibration located it), stops compiles at its
+    phase, tries the cut-down candidates. `source_name` is how the log names the input file."""
     original, log = problem.original, problem.log
     if original.candidate.binary is not None or not problem.oracle.locates:
         return Localization(None)  # ONNX graphs have their own window search; scripts say nothing
-    located = problem.locate(original.candidate)
+    located = problem.located or problem.locate(original.candidate)  # calibration may have located it already
     site = located.site
     result = Localization(site)
     if not located.interesting or site is None:
@@ -59,8 +61,8 @@ def localize(problem: ReductionProblem, source_name: str = "") -> Localization:
 
     if (sliced := slice_to_symptoms(problem, located, result, source_name)) is not None:
         return sliced
-    # `end` is the whole compile anyway.
-    if site.phase not in ("", "end") and problem.oracle.stops_early and problem.stop_early(site.phase):
+    # `end` is the whole compile anyway. The phase is checked on a candidate, not on the original.
+    if site.phase not in ("", "end") and problem.oracle.stops_early and problem.stop_early(site.phase, checked=False):
         result.stop_phase = site.phase
         log(f"compiles stop at --compile-to={site.phase}, where the original already fails")
     suffix = original.candidate.suffix
@@ -68,6 +70,11 @@ def localize(problem: ReductionProblem, source_name: str = "") -> Localization:
     log(f"localisation: failure at {where}" + (f" in {site.dispatch} ({len(site.fused)} fused ops)" if site.dispatch else ""))
     proposals = _counting(problem.edit(_cut_down, original, site, suffix, fallback=[]), result)
     result.start = problem.first_interesting(proposals)
+    if result.start is not None:
+        problem.stop_confirmed()
+    elif result.stop_phase is not None and not problem.confirm_stop():
+        log(f"the original compiled to --compile-to={result.stop_phase} does not fail the same way: whole compiles again")
+        result.stop_phase = None
     if result.start is not None:
         log(f"localisation: ops {original.ops} -> {result.start.ops} in {result.tried} candidates")
     elif result.tried:
@@ -93,10 +100,11 @@ def dispatch_path(output: Path) -> Path:
     return output.with_name(f"{output.stem}.dispatch.mlir")
 
 
-def isolate_dispatch(problem: ReductionProblem, name: str) -> IsolatedDispatch | None:
-    """The failing dispatch of the best candidate (dumped without debug locations), checked alone (two compiles)."""
+def isolate_dispatch(problem: ReductionProblem, name: str, located: Verdict | None = None) -> IsolatedDispatch | None:
+    """The failing dispatch of the best candidate (dumped without debug locations), checked alone
+    (two compiles; one when `located`, the best's located compile, ran already)."""
     best = problem.best
-    located = problem.locate(best.candidate, debuginfo=False)
+    located = located or problem.locate(best.candidate, debuginfo=False)
     if not located.interesting or located.site is None or not located.site.dispatch_source:
         return None
     flags = (*best.candidate.flags, HAL_EXECUTABLE)
@@ -134,7 +142,8 @@ def cut_down(original: Proposal, site: FailureSite, suffix: str, ctx: ir.Context
             if keep in seen or len(keep) >= graph.size:
                 continue
             seen.add(keep)
-            proposal = _restricted(text, graph.function, keep, original, ctx)
+            constant = frozenset(i for i in keep if graph.constant[i])
+            proposal = _restricted(text, graph.function, keep, original, ctx, constant)
             if proposal is not None:
                 yield proposal
 
@@ -222,22 +231,30 @@ def location_key(loc: SourceLoc, own: set[str]) -> tuple[str, int, int]:
     return ("" if name in own else loc.file, loc.line, loc.col)
 
 
-def _restricted(text: str, function: int, keep: frozenset[int], original: Proposal, ctx: ir.Context) -> Proposal | None:
+def _restricted(text: str, function: int, keep: frozenset[int], original: Proposal, ctx: ir.Context,
+                constant: frozenset[int] = frozenset()) -> Proposal | None:
     """The module with only the kept ops in the function: other inputs become arguments,
     kept values read elsewhere become results."""
     module = irx.parse(text, ctx)
-    restrict_function(irx.functions(module)[function], keep, ctx)
+    before = argument_data.snapshot(module) if original.candidate.data else None  # the user's data follows
+    restrict_function(irx.functions(module)[function], keep, ctx, constant=constant)
     if not irx.verifies(module):
         return None
-    proposal = Proposal(original.candidate.with_text(irx.to_text(module)), irx.count_ops(module))
+    candidate, cuts = original.candidate.with_text(irx.to_text(module)), ()
+    if before is not None:
+        data, cuts = argument_data.follow(before, module, candidate.data)
+        candidate = replace(candidate, data=data)
+    proposal = Proposal(candidate, irx.count_ops(module), cuts)
     return proposal if proposal.cost < original.cost else None
 
 
 def restrict_function(func: ir.Operation, keep: frozenset[int], ctx: ir.Context,
-                      returns: Callable[[ir.Value], bool] = lambda _: True, ends_only: bool = False) -> None:
+                      returns: Callable[[ir.Value], bool] = lambda _: True, ends_only: bool = False,
+                      constant: frozenset[int] = frozenset()) -> None:
     """Keeps only the entry block's ops at `keep` (indices, terminator excluded) in `func`: values
     they read from cut ops become new arguments, kept values read by cut ops (those `returns`
-    allows; with `ends_only`, only those no kept op reads) become the results."""
+    allows; with `ends_only`, only those no kept op reads) become the results, preferring values
+    not computed from constants alone (`constant`: the cut program computes nothing there)."""
     block = irx.entry_block(func)
     all_ops = [op.operation for op in block.operations]
     terminator, ops = all_ops[-1], all_ops[:-1]
@@ -257,7 +274,8 @@ def restrict_function(func: ir.Operation, keep: frozenset[int], ctx: ir.Context,
         users = [kept_user(use) for use in value.uses]
         return returns(value) and not all(users) and not (ends_only and any(users))
 
-    outputs = [r for i in sorted(keep) for r in ops[i].results if returned(r)]
+    outputs = [r for i in sorted(keep - constant) for r in ops[i].results if returned(r)] \
+        or [r for i in sorted(keep) for r in ops[i].results if returned(r)]
     with ir.Location.unknown(ctx):
         for value in cut:
             value.replace_all_uses_with(block.add_argument(value.type, ir.Location.unknown(ctx)))

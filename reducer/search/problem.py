@@ -10,6 +10,7 @@ which writes the result before anyone announces it.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor
 from typing import Any, TypeVar
@@ -60,6 +61,9 @@ class ReductionProblem:
         # Keys of every candidate that was the best: one never comes back, so two passes that undo
         # each other's edits (zeroing a scale, then making it 1 again) cannot cycle.
         self._former_bests: set[str] = {original.candidate.key}
+        self.located: Verdict | None = None  # the original's located verdict, when calibration located it
+        self._unconfirmed_stop: str | None = None  # a phase compiles stop at, not yet checked on the original
+        self._calls_lock = threading.Lock()
         self._cut_values = CutValues(oracle.options.limits, oracle.options.seed, self.log)
 
     # -- the oracle's configuration ---------------------------------------------------------
@@ -81,9 +85,21 @@ class ReductionProblem:
         """After `deadline` (time.monotonic()), new candidates count as uninteresting."""
         self._evaluator.deadline = deadline
 
-    def calibrate(self) -> Verdict:
-        """Judges the original and pins the oracle to its failure; the verdict (interesting or not)."""
-        verdict = self.judge(self.original.candidate)
+    def calibrate(self, locate: bool = False) -> Verdict:
+        """Judges the original and pins the oracle to its failure; the verdict (interesting or not).
+
+        With `locate`, and an oracle whose located compile judges as its plain one does, that one
+        compile also says where the failure is and in which phase (kept as `located`): a large
+        original is compiled once, not once per question.
+        """
+        if locate and self.oracle.locates and self.oracle.judges_located:
+            verdict = self.locate(self.original.candidate)
+            if verdict.limit:  # decided by this tool's limit: judged once more, as every verdict
+                verdict = self.locate(self.original.candidate)
+            self.located = verdict
+            self._evaluator.remember(self.original.candidate, verdict)
+        else:
+            verdict = self.judge(self.original.candidate)
         if verdict.interesting:
             self.calibration = verdict
             self._uncalibrated = self.oracle
@@ -107,13 +123,40 @@ class ReductionProblem:
         self._evaluator.forget()
         return verdict
 
-    def stop_early(self, phase: str) -> bool:
-        """Compiles stop at `phase` from now on, if the original still fails the same way there."""
+    def stop_early(self, phase: str, checked: bool = True) -> bool:
+        """Compiles stop at `phase` from now on, if the original still fails the same way there.
+
+        Unchecked (the phase comes from the original's own located compile, where the phases
+        before it were dumped and it failed), the check waits: `confirm_stop` runs it only if
+        no candidate showed the failure at that phase.
+        """
         stopping = self.oracle.stopping_at(phase)
-        if stopping is self.oracle or not self._fresh(stopping, self.original.candidate).interesting:
+        if stopping is self.oracle:
+            return False
+        if not checked:
+            self._evaluator.oracle, self._unconfirmed_stop = stopping, phase
+            return True
+        if not self._fresh(stopping, self.original.candidate).interesting:
             return False
         self._evaluator.oracle = stopping
         return True
+
+    def confirm_stop(self) -> bool:
+        """Whether compiles may go on stopping at an unchecked phase: the original compiled only that
+        far must still fail. If not, they are whole compiles again and the verdicts judged at the
+        phase are forgotten."""
+        if self._unconfirmed_stop is None:
+            return True
+        self._unconfirmed_stop = None
+        if self._fresh(self.oracle, self.original.candidate).interesting:
+            return True
+        self._evaluator.oracle = self.oracle.stopping_at(None)
+        self._evaluator.forget()
+        return False
+
+    def stop_confirmed(self) -> None:
+        """A candidate showed the failure at the unchecked phase: the phase holds."""
+        self._unconfirmed_stop = None
 
     def attach_compiler(self, compiler: WarmCompiler, check: Proposal) -> bool:
         """Compiles run on `compiler` from now on, once one warm compile of `check` gives the verdict
@@ -160,6 +203,20 @@ class ReductionProblem:
         candidate shows (which symptoms it lost), not only whether it is interesting."""
         return self._evaluator.verdicts(proposals)
 
+    def prefetch(self, proposals: Iterable[Proposal]) -> None:
+        """Starts judging `proposals` without waiting (a search's guess at what it asks next):
+        their verdicts are then the cache's. Nothing is decided here."""
+        if not self._evaluator.out_of_time():
+            for proposal in proposals:
+                self._evaluator.submit(proposal.candidate)
+
+    def spare_work(self, proposals: Iterable[Proposal] | None) -> None:
+        """With -j 2 or more: candidates judged only while a worker would otherwise idle, waiting
+        for a verdict the search needs (its guesses at what it asks later: the next passes' first
+        candidates); drawn one at a time, so edits are made only when a worker is free. Their
+        verdicts are the cache's; nothing is decided by them. None stops it."""
+        self._evaluator.spare = (p.candidate for p in proposals) if proposals is not None and self.jobs > 1 else None
+
     def first_interesting(self, proposals: Iterable[Proposal]) -> Proposal | None:
         admissible = (p for p in proposals if p.candidate.key not in self._former_bests)
         return None if self._evaluator.out_of_time() else self._evaluator.first_interesting(admissible)
@@ -173,7 +230,7 @@ class ReductionProblem:
 
     def locate(self, candidate: Candidate, debuginfo: bool = True) -> Verdict:
         """One uncached compile that also says where the failure is (see Oracle.locate)."""
-        self.stats.oracle_calls += 1
+        self._count_call()
         verdict = self.oracle.locate(candidate, debuginfo)
         if self._verbose:
             self._tell(verdict)
@@ -184,11 +241,15 @@ class ReductionProblem:
         return self._fresh(self.oracle, candidate)
 
     def _fresh(self, oracle: Oracle, candidate: Candidate) -> Verdict:
-        self.stats.oracle_calls += 1
+        self._count_call()
         verdict = judge_settled(oracle, candidate)  # a verdict decided by a limit is judged once more
         if self._verbose:
             self._tell(verdict)
         return verdict
+
+    def _count_call(self) -> None:
+        with self._calls_lock:  # a located compile may run beside the final check
+            self.stats.oracle_calls += 1
 
     def _tell(self, verdict: Verdict) -> None:
         """One line per oracle call (`reduce --verbose`): the answer and why."""

@@ -12,8 +12,11 @@ localisation does for an error's op, and are written as a dispatch-level test th
 
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import onnx
@@ -32,7 +35,8 @@ from oracles.numeric.dispatch_trace import (
     first_wrong_dispatch,
     trace_run,
 )
-from oracles.numeric.user_data import INPUT, pack, program_inputs
+from oracles.numeric.user_data import INPUT, INTERMEDIATE, pack, program_inputs
+from oracles.numeric.wrong_answer import NAN_INF, WRONG_KEY, decode, primary
 from oracles.toolchain.tools import scratch_dir
 from reducer.passes.base import Proposal
 from reducer.search.localize import Localization, _counting, _cut_down
@@ -72,6 +76,38 @@ class WrongValue:
         return lines
 
 
+    def record(self) -> dict[str, Any]:
+        """The same for `reduce --json`: every figure typed (non-finite errors as strings)."""
+        c = self.culprit
+        elements = sum(int(np.asarray(e).size) for e in c.expected)
+        rows = [m.groups() for m in map(_EXAMPLE.match, c.comparison.examples) if m]
+        test = self.test
+        return {
+            "dispatch": c.name,
+            "position": c.position + 1,
+            "dispatches": c.dispatches,
+            "source_ops": [f"{self.source_name or loc.file}:{loc.line}:{loc.col}" for loc in c.fused],
+            "source_nodes": list(self.nodes),
+            "differing_elements": round(c.comparison.mismatch_fraction * elements),
+            "elements": elements,
+            "max_abs": _number(c.comparison.max_abs),
+            "max_rel": _number(c.comparison.max_rel),
+            "examples": [{"output": int(o), "index": [int(i) for i in index.split(",") if i.strip()], "expected": e, "got": g}
+                         for o, index, e, g in rows],
+            "program_runs": self.runs,
+            "test": None if test is None else {"directory": str(test.directory), "reproduces": test.reproduces,
+                                               "detail": test.detail, "commands": list(test.commands)},
+        }
+
+
+# One row of Comparison.examples: `output 0[0, 2]: expected 1.5 got 1.25`.
+_EXAMPLE = re.compile(r"output (\d+)\[([^\]]*)\]: expected (\S+) got (\S+)")
+
+
+def _number(value: float) -> float | str:
+    return value if math.isfinite(value) else str(value)
+
+
 def localize_wrong_value(problem: ReductionProblem, source_name: str = "") -> tuple[Localization, WrongValue | None]:
     """Traces both pipelines once, names the culprit dispatch, tries its ops alone first;
     `source_name` is the user's file, which the report's source locations name."""
@@ -82,7 +118,7 @@ def localize_wrong_value(problem: ReductionProblem, source_name: str = "") -> tu
         return Localization(None), None
     if candidate.binary is not None:
         return _localize_onnx(problem)
-    found = trace_culprit(oracle, candidate)
+    found = trace_culprit(oracle, candidate, _headline(problem))
     if isinstance(found, str):
         log(f"localisation: {found}; full reduction")
         return Localization(None), None
@@ -104,7 +140,7 @@ def _localize_onnx(problem: ReductionProblem) -> tuple[Localization, WrongValue 
     """An ONNX model against onnx.reference: one traced IREE run and one reference run name the
     culprit dispatch and its nodes; those nodes alone, fed the reference's values, come first."""
     original, log = problem.original, problem.log
-    found = trace_wrong_node(problem.oracle, original.candidate)
+    found = trace_wrong_node(problem.oracle, original.candidate, _headline(problem))
     if isinstance(found, str):
         log(f"localisation: {found}; full reduction")
         return Localization(None), None
@@ -125,11 +161,18 @@ def _localize_onnx(problem: ReductionProblem) -> tuple[Localization, WrongValue 
     return result, wrong
 
 
+def _headline(problem: ReductionProblem) -> str | None:
+    """The kind of the original's wrong answer (nan-inf, sign, magnitude, ...)."""
+    top = primary(decode(problem.calibration.metrics.get(WRONG_KEY))) if problem.calibration is not None else None
+    return top.kind if top is not None else None
+
+
 def _start_from(problem: ReductionProblem, proposals: list[Proposal], result: Localization) -> None:
     """The first cut that keeps the original's wrong answer; else the first that is wrong its own
-    way (the culprit before a Relu that reshaped its error), to which the problem is then pinned."""
+    way (the culprit before a Relu that reshaped its error), to which the problem is then pinned;
+    never away from a NaN or Inf, which no later op makes out of a finite error."""
     result.start = problem.first_interesting(_counting(proposals, result))
-    if result.start is not None or not proposals:
+    if result.start is not None or not proposals or _headline(problem) == NAN_INF:
         return
     result.tried += 1
     pinned = problem.pin_to_source(proposals[0])
@@ -173,9 +216,9 @@ def _sides(oracle) -> tuple[str, str]:
     return "a", "b"
 
 
-def trace_culprit(oracle, candidate: Candidate) -> WrongDispatch | str:
+def trace_culprit(oracle, candidate: Candidate, kind: str | None = None) -> WrongDispatch | str:
     """Both pipelines traced on the oracle's inputs; the first wrong dispatch of the wrong
-    pipeline, or why not."""
+    pipeline (wrong the `kind` way, the original's headline, where two are), or why not."""
     try:
         function, args, results = entry_function(candidate.text)
         inputs = program_inputs(candidate.data, args, oracle.options.seed)
@@ -193,25 +236,29 @@ def trace_culprit(oracle, candidate: Candidate) -> WrongDispatch | str:
                 return f"pipeline {which.upper()}: {traced}"
             traces.append(traced)
     tolerance = {"reduction_length": reduction_length_hint(candidate.text), "quantized": looks_quantized(candidate.text)}
-    return first_wrong_dispatch(traces[0], traces[1], **tolerance)
+    return first_wrong_dispatch(traces[0], traces[1], kind, **tolerance)
 
 
 def _with_captured(proposal: Proposal, culprit: WrongDispatch) -> Proposal:
-    """The cut-down program fed the culprit's captured inputs: each argument takes the first
-    unused captured tensor of its shape and element type (else the oracle's own draw)."""
+    """The cut-down program fed the culprit's captured inputs: each argument the cut made (one
+    without the user's value) takes the first unused captured tensor of its shape and element
+    type (else the oracle's own draw); an argument the user's data already gives keeps it."""
     try:
         _, args, _ = entry_function(proposal.candidate.text)
     except ValueError:
         return proposal
+    given = {name.partition("|")[0] for name, _ in proposal.candidate.data}
     unused = list(range(len(culprit.inputs)))
     chosen: dict[str, np.ndarray] = {}
     for i, (shape, dtype) in enumerate(args):
+        if f"{INPUT}arg{i}" in given or f"{INTERMEDIATE}arg{i}" in given:
+            continue
         for j in unused:
             value = culprit.inputs[j]
             if shape is not None and tuple(shape) == value.shape and np.dtype(dtype) == value.dtype:
-                chosen[f"{INPUT}arg{i}"] = value
+                chosen[f"{INTERMEDIATE}arg{i}"] = value
                 unused.remove(j)
                 break
     if not chosen:
         return proposal
-    return Proposal(replace(proposal.candidate, data=pack(chosen)), proposal.ops)
+    return Proposal(replace(proposal.candidate, data=proposal.candidate.data + pack(chosen)), proposal.ops)
