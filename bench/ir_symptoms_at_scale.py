@@ -85,7 +85,7 @@ def row(name: str, oracle: str, record: dict) -> str:
     kinds = len({line.split(". ", 1)[1].split(" in ")[0] for line in symptoms})
     localised = record.get("localised")
     where = f"{localised['size']} in {localised['candidates']} candidates" if localised else "none kept"
-    return (f"| {name} | {oracle} | {record['original']['size']} -> {record['reduced']['size']} | {record['seconds']:.1f} | "
+    return (f"| {name} | {oracle} | {record['original']['size']} -> {record['reduced']['size']} | {record['seconds']:.1f} | {record['cpu_seconds']:.0f} | "
             f"{record['oracle_calls']} ({record['cache_hits']}) | {len(symptoms)} of {kinds} kinds | {where} |")
 
 
