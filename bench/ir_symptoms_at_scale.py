@@ -17,7 +17,8 @@ Cases:
 - `seed-001`: `corpus/originals/classifier_head_tosa.mlir`, readwrite-constant (the entry
   `reduction-into-constant-readwrite`).
 
-Every figure printed is measured in this run: ops before and after, wall seconds, oracle calls
+Every figure printed is measured in this run: ops before and after, wall seconds, CPU seconds (user + system of the reduce and
+everything it ran), oracle calls
 (cache hits in brackets), symptoms (and kinds) the original shows, ops after localisation and the
 candidates it spent. `--no-cache` judges every candidate afresh (no verdict cache at all);
 without it each run still starts from an empty cache of its own. The machine's load average at
@@ -30,6 +31,7 @@ import argparse
 import gzip
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -59,21 +61,31 @@ def run_reduce(source: Path, oracle: str, extra: list[str], jobs: int, no_cache:
     cache = ["--no-cache"] if no_cache else ["--cache-dir", str(out.parent / f"{out.stem}.cache")]
     command = [sys.executable, "-m", "reducer.cli", str(source), f"--oracle={oracle}", "-j", str(jobs), "-q", "--json",
                "-o", str(out), *cache, *extra]
+    before = _children_cpu()
     done = subprocess.run(command, check=False, cwd=ROOT, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
     try:
-        return json.loads(done.stdout)
+        record = json.loads(done.stdout)
     except json.JSONDecodeError:
         return {"status": "error", "error": (done.stderr or done.stdout).strip().splitlines()[-1:]}
+    record["cpu_seconds"] = _children_cpu() - before
+    return record
+
+
+def _children_cpu() -> float:
+    """User + system seconds of every waited-for descendant (the reduce, its compiles and workers):
+    what a run costs whatever the load, unlike its wall time."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def row(name: str, oracle: str, record: dict) -> str:
     if record.get("status") != "reduced":
-        return f"| {name} | {oracle} | failed: {record.get('error')} | | | | | |"
+        return f"| {name} | {oracle} | failed: {record.get('error')} | | | | | | |"
     symptoms = record.get("symptoms") or []
     kinds = len({line.split(". ", 1)[1].split(" in ")[0] for line in symptoms})
     localised = record.get("localised")
     where = f"{localised['size']} in {localised['candidates']} candidates" if localised else "none kept"
-    return (f"| {name} | {oracle} | {record['original']['size']} -> {record['reduced']['size']} | {record['seconds']:.1f} | "
+    return (f"| {name} | {oracle} | {record['original']['size']} -> {record['reduced']['size']} | {record['seconds']:.1f} | {record['cpu_seconds']:.0f} | "
             f"{record['oracle_calls']} ({record['cache_hits']}) | {len(symptoms)} of {kinds} kinds | {where} |")
 
 
@@ -84,8 +96,8 @@ def main() -> int:
     parser.add_argument("--only", nargs="*", help="case names to run (default: all)")
     args = parser.parse_args()
     load = os.getloadavg()[0]
-    rows = ["| case | oracle | ops | seconds | oracle calls (cache hits) | symptoms in the original | ops after localisation |",
-            "|---|---|---|---|---|---|---|"]
+    rows = ["| case | oracle | ops | seconds | CPU seconds | oracle calls (cache hits) | symptoms in the original | ops after localisation |",
+            "|---|---|---|---|---|---|---|---|"]
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         llama = work / "toy_llama_paged.mlir"

@@ -22,7 +22,9 @@ from enum import Enum
 from reducer.formats.kinds import EVERY_KIND, MLIR_KINDS, InputKind
 from reducer.passes.attributes import DropAttributes
 from reducer.passes.base import ReductionPass
+from reducer.passes.bypass_broadcast import BypassBroadcast
 from reducer.passes.canonicalize import Canonicalize
+from reducer.passes.collapse_views import CollapseViews
 from reducer.passes.constants import SplatConstants
 from reducer.passes.constants_to_arguments import ConstantsToArguments
 from reducer.passes.cut import CutAtValue
@@ -35,8 +37,10 @@ from reducer.passes.onnx_drop_attributes import OnnxDropAttributes
 from reducer.passes.onnx_remove_nodes import OnnxRemoveNodes
 from reducer.passes.onnx_simplify_initializers import OnnxSimplifyInitializers
 from reducer.passes.plain_values import PlainValues
+from reducer.passes.remove_resultless import RemoveResultless
 from reducer.passes.repeated_blocks import RemoveRepeatedBlocks
 from reducer.passes.replace_with_argument import ReplaceWithArgument
+from reducer.passes.replace_with_computed import ReplaceWithComputed
 from reducer.passes.replace_with_constant import ReplaceWithConstant
 from reducer.passes.replace_with_operand import ReplaceWithOperand
 from reducer.passes.shrink_linalg_shapes import ShrinkLinalgShapes
@@ -74,10 +78,14 @@ PASSES: tuple[PassRow, ...] = (
     PassRow("remove-symbols",       "symbols",              D, MLIR_KINDS, "remove functions, globals and symbols nothing needs", RemoveSymbols()),
     PassRow("remove-repeated-blocks", "repeated op runs",   D, MLIR_KINDS, "drop whole copies of a repeated run of ops (transformer layers): later code reads the copy before; unused globals go", RemoveRepeatedBlocks()),
     PassRow("canonicalize",         "the whole module",     D, MLIR_KINDS, "run canonicalize, cse and symbol-dce as one candidate", Canonicalize()),
+    PassRow("remove-resultless-ops", "ops without results", D, MLIR_KINDS, "erase ops that produce nothing (shape bindings, stores, in-place writes) and what only they read", RemoveResultless()),
+    PassRow("collapse-views",       "shape-only op chains", D, MLIR_KINDS, "make a torch view read the start of the chain of views, transposes and unsqueezes before it; the chain goes", CollapseViews()),
     PassRow("cut-at-value",         "ops after a value",    B, MLIR_KINDS, "make an earlier value the function's only result, dropping everything after it", CutAtValue()),
     PassRow("replace-with-operand", "ops",                  D, MLIR_KINDS, "forward a same-typed operand in place of each result, erase the op", ReplaceWithOperand()),
+    PassRow("bypass-broadcast",     "broadcasts and casts", D, MLIR_KINDS, "let broadcasting elementwise ops read past an unsqueeze, expand or float cast of their operand", BypassBroadcast()),
     PassRow("replace-with-argument", "ops",                 D, MLIR_KINDS, "turn each result into a new function argument, erase the op", ReplaceWithArgument()),
     PassRow("replace-with-constant", "ops",                 D, MLIR_KINDS, "replace each result with a zero constant, erase the op", ReplaceWithConstant()),
+    PassRow("replace-with-computed", "ops",                 D, MLIR_KINDS, "replace each result with the negation of a new argument: still computed, without its inputs", ReplaceWithComputed()),
     PassRow("drop-results",         "function results",     D, MLIR_KINDS, "drop function results (and what only they needed)", DropResults()),
     PassRow("drop-unused-arguments", "function arguments",  D, MLIR_KINDS, "drop function arguments nothing reads", DropUnusedArguments()),
     PassRow("splat-constants",      "constant data",        D, MLIR_KINDS, "turn dense and dense_resource constants into zero splats (strip data)", SplatConstants()),

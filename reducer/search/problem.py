@@ -200,6 +200,11 @@ class ReductionProblem:
         kept = [v.interesting and any(keeps(baseline, v) for baseline in baselines) for v in verdicts]
         return self._admissible(judged, kept)
 
+    def verdicts(self, proposals: list[Proposal]) -> list[Verdict]:
+        """The (cached) verdicts of `proposals`, judged at once: for searches that read what a
+        candidate shows (which symptoms it lost), not only whether it is interesting."""
+        return self._evaluator.verdicts(proposals)
+
     def prefetch(self, proposals: Iterable[Proposal]) -> None:
         """Starts judging `proposals` without waiting (a search's guess at what it asks next):
         their verdicts are then the cache's. Nothing is decided here."""

@@ -33,6 +33,7 @@ from pathlib import Path
 from iree.compiler import ir
 from iree.compiler.passmanager import PassManager
 
+from oracles import Verdict
 from oracles.compiling.symptoms import METRIC, Symptom, decode, numbered, shows
 from oracles.mlir import ir as irx
 from oracles.mlir.locations import SourceLoc, location_leaves
@@ -81,6 +82,8 @@ def slice_to_symptoms(problem: ReductionProblem, located, result: Localization, 
     if not requirements:
         log("localisation: no symptom names a source op; full reduction")
         return result
+    if getattr(oracle, "has_symptoms", False):
+        return _grow(problem, symptoms, requirements, own, result)
     sliced = problem.edit(_slices, original, symptoms, requirements, own, fallback=([], SliceLog([], [])))
     proposals, seen = sliced
     if not proposals:
@@ -100,6 +103,117 @@ def slice_to_symptoms(problem: ReductionProblem, located, result: Localization, 
     else:
         log(f"localisation: none of {result.tried} candidates kept the symptoms; full reduction")
     return result
+
+
+def _grow(problem: ReductionProblem, symptoms: list[Symptom], requirements: list[Requirement], own: set[str],
+          result: Localization) -> Localization:
+    """Each requirement (a kind to keep) grows its own slice, only while the union loses its kind.
+
+    One compile says which kinds a candidate shows, so a kind that needs the whole cache chain
+    does not drag every other kind's slice up to that size: the prefill's external -> external
+    write back stays a handful of ops while the decode's copies need their reader and write back.
+    With -j 2 and more, the next candidate (the kinds lost last time grown again, as they
+    usually are) is judged beside the current one.
+    """
+    log, original = problem.log, problem.original
+    ladders, chosen = problem.edit(_ladders, original, symptoms, requirements, own, fallback=([], []))
+    if not ladders:
+        log("localisation: the symptoms' source ops were not found in the input; full reduction")
+        return result
+    log(f"localisation: slicing from {'; '.join(f'{i + 1}. {symptoms[i].kind}' for i in chosen)}: "
+        f"one slice each ({', '.join(str(len(ladder)) for ladder in ladders)} sizes, smallest first)")
+    kept = [symptoms[i] for i in chosen]
+    judged: dict[tuple, tuple[Proposal | None, Verdict | None]] = {}
+
+    def union(level: list[int]) -> tuple[tuple, dict[int, frozenset[int]]] | None:
+        if any(step >= len(ladder) for step, ladder in zip(level, ladders)):
+            return None
+        keeps = _union(ladder[step] for step, ladder in zip(level, ladders))
+        return tuple(sorted((f, tuple(sorted(k))) for f, k in keeps.items())), keeps
+
+    def grown(level: list[int], lost: list[int]) -> list[int]:
+        return [step + (r in lost) for r, step in enumerate(level)]
+
+    level, last_lost = [0] * len(ladders), []
+    while (current := union(level)) is not None:
+        if current[0] not in judged:
+            batch = [current]
+            ahead = union(grown(level, last_lost)) if last_lost and problem.jobs > 1 else None
+            if ahead is not None and ahead[0] not in judged and ahead[0] != current[0]:
+                batch.append(ahead)
+            proposals = [problem.edit(_restricted_edit, original, keeps, fallback=None) for _, keeps in batch]
+            valid = [p for p in proposals if p is not None]
+            verdicts = iter(problem.verdicts(valid))
+            result.tried += len(valid)
+            for (key, _), proposal in zip(batch, proposals):
+                judged[key] = (proposal, next(verdicts) if proposal is not None else None)
+        proposal, verdict = judged[current[0]]
+        if proposal is None:
+            break  # as large as the original, or it does not verify: nothing smaller to try
+        if verdict.interesting:
+            result.start = proposal
+            log(f"localisation: ops {original.ops} -> {proposal.ops} in {result.tried} candidates")
+            return result
+        shown = decode(verdict.metrics.get(METRIC))
+        # What no compile names (a transient allocation alone, a failed compile) grows everything.
+        lost = [r for r, symptom in enumerate(kept) if not _shows_kind(shown, symptom, problem.oracle)] or list(range(len(kept)))
+        log(f"localisation: {proposal.ops} ops lose {'; '.join(kept[r].kind for r in lost)}")
+        level, last_lost = grown(level, lost), lost
+    log(f"localisation: none of {result.tried} candidates kept the symptoms; full reduction")
+    return result
+
+
+def _shows_kind(shown: list[Symptom], symptom: Symptom, oracle) -> bool:
+    """Whether a candidate's symptoms still hold the kind `symptom` stands for (--keep's, in its function)."""
+    kept = getattr(oracle, "kept", None)
+    return shows(shown, kept) if kept is not None else any(s.kind == symptom.kind for s in shown)
+
+
+def _union(keeps) -> dict[int, frozenset[int]]:
+    union: dict[int, set[int]] = {}
+    for keep in keeps:
+        for function, ops in keep.items():
+            union.setdefault(function, set()).update(ops)
+    return {function: frozenset(ops) for function, ops in union.items()}
+
+
+def _ladders(session: EditSession, original: Proposal, symptoms: list[Symptom], requirements: list[Requirement],
+             own: set[str]) -> tuple[list[list[dict[int, frozenset[int]]]], list[int]]:
+    """Per requirement, its cheapest alternative's keep-sets, smallest first, sizes SIZE_STEP apart
+    (an edit: it runs where a crash is only a verdict)."""
+    ctx = session.ctx
+    with ctx, ir.Location.unknown(ctx):
+        module = irx.parse(original.candidate.text, ctx)  # alive as long as the graphs' ops are used
+        program = _Program(module, own)
+        ladders, chosen = [], []
+        for alternatives in requirements:
+            best = program.cheapest(alternatives, symptoms)
+            if best is None:
+                return [], []
+            seeds: dict[int, set[int]] = {}
+            for i in best:
+                for function, ops in program.ops_of(symptoms[i]).items():
+                    seeds.setdefault(function, set()).update(ops)
+            chosen.append(best[0])
+            ladders.append(_thinned(program.shapes(seeds)))
+    return ladders, chosen
+
+
+def _thinned(shapes: list[dict[int, frozenset[int]]]) -> list[dict[int, frozenset[int]]]:
+    """The keep-sets without repeats, by size, at least SIZE_STEP apart; the largest stays."""
+    unique = {tuple(sorted((f, tuple(sorted(k))) for f, k in keep.items())): keep for keep in shapes}
+    ordered = sorted(unique.values(), key=lambda keep: sum(map(len, keep.values())))
+    kept: list[dict[int, frozenset[int]]] = []
+    for keep in ordered:
+        size = sum(map(len, keep.values()))
+        if not kept or size >= SIZE_STEP * sum(map(len, kept[-1].values())) or keep is ordered[-1]:
+            kept.append(keep)
+    return kept
+
+
+def _restricted_edit(session: EditSession, original: Proposal, keeps: dict[int, frozenset[int]]) -> Proposal | None:
+    with session.ctx, ir.Location.unknown(session.ctx):
+        return _restricted(original.candidate.text, keeps, original, session.ctx)
 
 
 def _named(symptom: Symptom, own: set[str], source_name: str) -> Symptom:
