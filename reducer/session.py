@@ -25,10 +25,10 @@ from reducer.report import Outcome
 from reducer.search.cluster import ClusterError, ClusterExecutor
 from reducer.search.editor import IsolatedEditor
 from reducer.search.engine import Reducer
+from reducer.search.function_slice import Localization
 from reducer.search.interrupt import Interruption
 from reducer.search.localize import (
     IsolatedDispatch,
-    Localization,
     dispatch_path,
     isolate_dispatch,
     localize,

@@ -39,8 +39,8 @@ from oracles.mlir import ir as irx
 from oracles.mlir.locations import SourceLoc, location_leaves
 from reducer.passes.base import Proposal
 from reducer.search.editor import EditSession
-from reducer.search.localize import (
-    _PARSED_BUFFER,
+from reducer.search.function_slice import (
+    PARSED_BUFFER,
     FunctionGraph,
     Localization,
     location_key,
@@ -72,7 +72,7 @@ def slice_to_symptoms(problem: ReductionProblem, located, result: Localization, 
         return None
     log, original = problem.log, problem.original
     oracle = problem.oracle
-    own = {f"input{original.candidate.suffix}", _PARSED_BUFFER}
+    own = {f"input{original.candidate.suffix}", PARSED_BUFFER}
     result.symptoms = numbered([_named(s, own, source_name) for s in symptoms])
     if getattr(oracle, "has_symptoms", False):
         log(f"symptoms of the original ({len(symptoms)}, {len({s.kind for s in symptoms})} kinds; --keep N keeps one):")

@@ -41,7 +41,8 @@ from oracles.numeric.user_data import INPUT, INTERMEDIATE, pack, program_inputs
 from oracles.numeric.wrong_answer import NAN_INF, WRONG_KEY, decode, primary
 from oracles.toolchain.tools import scratch_dir
 from reducer.passes.base import Proposal
-from reducer.search.localize import Localization, _counting, _cut_down
+from reducer.search.function_slice import Localization
+from reducer.search.localize import _counting, _cut_down
 from reducer.search.problem import ReductionProblem
 from reducer.search.wrong_node import cut_to_nodes, trace_wrong_node, write_node_test
 
