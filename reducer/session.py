@@ -209,7 +209,7 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         stop()
         raise UserError("interrupted while judging the original; nothing written", INTERRUPTED) from None
     except OracleSetupError:  # --keep names none of the original's symptoms
-        problem.shutdown()
+        stop()
         raise
     try:
         check_original(verdict, oracle)  # the failure must be the compiler's, not this tool's or the command line's

@@ -38,7 +38,7 @@ from oracles.compiling.symptoms import (
     resolve_keep,
     shows,
 )
-from oracles.mlir.locations import location_leaves
+from oracles.mlir.locations import PARSED_BUFFER, location_leaves
 from oracles.toolchain.flags import PHASES, with_default_target, without_phase
 from oracles.verdict import Verdict
 
@@ -66,8 +66,6 @@ SLOW_MEMCPY_SUFFIX = "_slow_memcpy"
 STREAM_DISPATCH_OPS = ("stream.cmd.dispatch", "stream.async.dispatch")
 TRANSIENT_RESOURCE = "!stream.resource<transient>"
 CONSTANT_OPS = ("arith.constant", "flow.tensor.splat", "flow.tensor.constant")
-# What the bindings call a buffer parsed from text: the location of an op printed without one.
-PRINTED_IR = "-"
 
 
 def _check_phase(phase: str | None, oracle: str, allowed: tuple[str, ...] = TEXT_PHASES) -> str:
@@ -192,7 +190,7 @@ def readwrite_constant_ops(module) -> list[tuple[str, str, object]]:
 def source_locations(op) -> tuple[str, ...]:
     """The source `file:line:col` leaves of `op`'s location: what the compile was given, printed with
     --mlir-print-debuginfo (without it an op only has its place in the printed IR, which is dropped)."""
-    return tuple(str(loc) for loc in location_leaves(str(op.location)) if loc.file != PRINTED_IR)
+    return tuple(str(loc) for loc in location_leaves(str(op.location)) if loc.file != PARSED_BUFFER)
 
 
 def _lifetime(value) -> str:
@@ -257,8 +255,6 @@ class PhaseOracle(Oracle):
     def __init__(self, options=None) -> None:
         super().__init__(options)
         self.kept: Keep | None = None  # what --keep names among the original's symptoms, once calibrated
-        if self.options.keep and not self.has_symptoms:
-            raise OracleSetupError(f"--keep is for --oracle=transient-copy or readwrite-constant, not {self.name}")
 
     def calibrated(self, original: Verdict) -> PhaseOracle:
         """Pinned to the original; `--keep` is resolved against its numbered symptoms here."""
@@ -305,7 +301,14 @@ class PhaseOracle(Oracle):
             return self.measure(module)
 
     def accepts(self, found: Count) -> bool:
-        return found.count >= self.threshold()
+        """`--threshold` (default: the oracle's own) counted; for oracles with symptoms, calibrated
+        with no --threshold: at least one of every kind the original showed (not as many), or only
+        --keep's, which a threshold also needs."""
+        if not self.has_symptoms:
+            return found.count >= self.threshold()
+        if self.options.threshold is not None or self.reference is None:
+            return found.count >= self.threshold() and (self.kept is None or shows(found.symptoms, self.kept))
+        return found.count >= 1 and self.keeps_symptoms(found)[0]
 
     def describe(self, count: int) -> str:
         singular, plural = self.noun
@@ -373,13 +376,6 @@ class TransientCopy(PhaseOracle):
         where = [loc for s in symptoms for loc in s.locations]
         return Count(len(symptoms), {**counts, "kinds": spelled}, spelled, where, symptoms)
 
-    def accepts(self, found: Count) -> bool:
-        """With no --threshold, after calibration: every kind of copy the original had (at least
-        one of each, not as many), or only --keep's; with --threshold N, N in total."""
-        if self.options.threshold is not None or self.reference is None:
-            return super().accepts(found) and (self.kept is None or shows(found.symptoms, self.kept))
-        return found.count >= 1 and self.keeps_symptoms(found)[0]
-
 
 class ReadwriteConstant(PhaseOracle):
     name = "readwrite-constant"
@@ -404,12 +400,6 @@ class ReadwriteConstant(PhaseOracle):
         where = [loc for s in symptoms for loc in s.locations]
         return Count(len(found), {"dispatch": dispatch, "constant": constant}, f"first {dispatch} on {constant}",
                      where, symptoms)
-
-    def accepts(self, found: Count) -> bool:
-        """Calibrated with no --threshold: every kind the original showed (or --keep's)."""
-        if self.options.threshold is not None or self.reference is None:
-            return super().accepts(found) and (self.kept is None or shows(found.symptoms, self.kept))
-        return found.count >= 1 and self.keeps_symptoms(found)[0]
 
 
 def _constant_kind(what: str) -> str:

@@ -19,6 +19,8 @@ SOURCES_DUMP = "--iree-hal-dump-executable-sources-to"
 PHASES_DUMP = "--dump-compilation-phases-to"
 # Weights need not be written out to learn which phases finished.
 ELIDE_RESOURCES = "--mlir-elide-resource-strings-if-larger=64"
+# What the bindings call a buffer parsed from text: the location of an op printed without one.
+PARSED_BUFFER = "-"
 
 _DIAGNOSTIC = re.compile(r"^(\S+?):(\d+):(\d+):\s*(error|note|warning|remark):", re.MULTILINE)
 _FILE_LINE_COL = re.compile(r'"((?:[^"\\]|\\.)*)":(\d+):(\d+)')
@@ -142,8 +144,8 @@ def read_dispatch_source(path: Path) -> DispatchSource | None:
             root = location_leaves(str(op.location))
             fused: list[SourceLoc] = []
             for text_loc in spelled:
-                # Ops printed without a location get the dump's own parse position ("-").
-                fused.extend(loc for loc in location_leaves(text_loc) if loc.file != "-" and loc not in root and loc not in fused)
+                # Ops printed without a location get the dump's own parse position.
+                fused.extend(loc for loc in location_leaves(text_loc) if loc.file != PARSED_BUFFER and loc not in root and loc not in fused)
             name = ir.StringAttr(op.attributes["sym_name"]).value
             return DispatchSource(name, path, text, exports, root, fused)
     return None

@@ -15,9 +15,6 @@ from oracles.mlir.locations import FailureSite, SourceLoc, location_leaves
 from reducer.passes.base import Proposal
 from reducer.passes.replacing import is_constant_like
 
-# What the bindings call a buffer parsed from text: locations in it are the candidate's own.
-PARSED_BUFFER = "-"
-
 
 @dataclass
 class Localization:

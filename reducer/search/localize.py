@@ -19,12 +19,11 @@ from iree.compiler import ir
 
 from oracles import Candidate, Verdict
 from oracles.mlir import ir as irx
-from oracles.mlir.locations import FailureSite
+from oracles.mlir.locations import PARSED_BUFFER, FailureSite
 from reducer.passes import argument_data
 from reducer.passes.base import Proposal
 from reducer.search.editor import EditSession
 from reducer.search.function_slice import (
-    PARSED_BUFFER,
     FunctionGraph,
     Localization,
     restrict_function,

@@ -36,11 +36,10 @@ from iree.compiler.passmanager import PassManager
 from oracles import Verdict
 from oracles.compiling.symptoms import METRIC, Symptom, decode, numbered, shows
 from oracles.mlir import ir as irx
-from oracles.mlir.locations import SourceLoc, location_leaves
+from oracles.mlir.locations import PARSED_BUFFER, SourceLoc, location_leaves
 from reducer.passes.base import Proposal
 from reducer.search.editor import EditSession
 from reducer.search.function_slice import (
-    PARSED_BUFFER,
     FunctionGraph,
     Localization,
     location_key,
