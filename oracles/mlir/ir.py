@@ -116,6 +116,15 @@ def entry_block(func: ir.Operation) -> ir.Block | None:
     return blocks[0] if blocks else None
 
 
+def straight_line_ops(func: ir.Operation) -> list[ir.Operation] | None:
+    """A single-block function's top-level ops, its terminator excluded; None for a declaration
+    or a function of several blocks (no straight-line program to slice)."""
+    block = entry_block(func)
+    if block is None or len(func.regions[0].blocks) != 1:
+        return None
+    return [op.operation for op in block.operations if not is_terminator(op.operation)]
+
+
 def is_terminator(op: ir.Operation) -> bool:
     return op.has_trait(ir.IsTerminatorTrait)
 

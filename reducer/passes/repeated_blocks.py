@@ -75,19 +75,12 @@ def _last_copy_end(names: list[str], before: int, last: int) -> int:
     return last + (max(ends) if ends else 0)
 
 
-def _top_level(func: ir.Operation) -> list[ir.Operation] | None:
-    block = irx.entry_block(func)
-    if block is None or len(func.regions[0].blocks) != 1:
-        return None
-    return [op.operation for op in block.operations if not irx.is_terminator(op.operation)]
-
-
 class RemoveRepeatedBlocks(IrPass):
 
     def targets(self, module: ir.Module) -> list[Block]:
         found = []
         for number, func in enumerate(irx.functions(module)):
-            ops = _top_level(func) if func.parent.name == "builtin.module" else None
+            ops = irx.straight_line_ops(func) if func.parent.name == "builtin.module" else None
             repeat = repeated_runs([op.name for op in ops]) if ops else None
             if repeat is not None:
                 starts, end = repeat
@@ -98,7 +91,7 @@ class RemoveRepeatedBlocks(IrPass):
         functions = irx.functions(module)
         for number in sorted({block.function for block in chosen}):
             blocks = [block for block in chosen if block.function == number]
-            ops = _top_level(functions[number])
+            ops = irx.straight_line_ops(functions[number])
             if ops is None or not _bypass(ops, blocks):
                 return  # a value read after a copy has no stand-in of its type: no candidate
             irx.erase_dead(functions[number])
@@ -114,6 +107,7 @@ def _bypass(ops: list[ir.Operation], blocks: list[Block]) -> bool:
     (nothing changed) when such a value has no stand-in of its type."""
     dropped = {block.copy for block in blocks}
     layout = blocks[0]
+    position = {op: i for i, op in enumerate(ops)}
     inside = {i for copy in dropped for i in layout.span(copy)}
     pairs = []
     for copy in sorted(dropped):
@@ -123,7 +117,7 @@ def _bypass(ops: list[ir.Operation], blocks: list[Block]) -> bool:
         stand_in = {mine[a + k]: theirs[b + k] for a, b, size in matcher.get_matching_blocks() for k in range(size)}
         for i in mine:
             for r, value in enumerate(ops[i].results):
-                if all(_user_index(use, ops) in inside for use in value.uses):
+                if all(_user_index(use, position) in inside for use in value.uses):
                     continue  # read only inside the dropped copies: erased with them
                 j = stand_in.get(i)
                 if j is None or len(ops[j].results) <= r or ops[j].results[r].type != value.type:
@@ -136,12 +130,9 @@ def _bypass(ops: list[ir.Operation], blocks: list[Block]) -> bool:
     return True
 
 
-def _user_index(use, ops: list[ir.Operation]) -> int:
-    """The top-level op (index) a use sits in; -1 for the terminator."""
+def _user_index(use, position: dict[ir.Operation, int]) -> int:
+    """The top-level op (its index in `position`) a use sits in; -1 for the terminator."""
     owner = use.owner.operation
-    while owner.parent is not None and owner.parent.name not in ("func.func", "util.func"):
+    while owner.parent is not None and owner.parent.name not in irx.FUNCTION_OPS:
         owner = owner.parent
-    try:
-        return ops.index(owner)
-    except ValueError:
-        return -1
+    return position.get(owner, -1)

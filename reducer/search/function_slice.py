@@ -57,11 +57,10 @@ class FunctionGraph:
     def of(cls, module: ir.Module, locations: list[SourceLoc], own: set[str]) -> FunctionGraph | None:
         """The graph of the function holding the first located op, its root set from `locations`."""
         for number, func in enumerate(irx.functions(module)):
-            block = irx.entry_block(func)
-            if block is None or len(func.regions[0].blocks) != 1:
+            ops = irx.straight_line_ops(func)
+            if ops is None:
                 continue
-            ops = [op.operation for op in block.operations if not irx.is_terminator(op.operation)]
-            graph = cls(number, block, ops)
+            graph = cls(number, irx.entry_block(func), ops)
             graph.root = graph.indices(locations, own)
             if graph.root:
                 return graph

@@ -287,11 +287,10 @@ class _Program:
         self.graphs: dict[int, FunctionGraph] = {}
         self.names: dict[int, str] = {}
         for number, func in enumerate(irx.functions(module)):
-            block = irx.entry_block(func)
-            if block is None or len(func.regions[0].blocks) != 1 or func.parent.name != "builtin.module":
+            ops = irx.straight_line_ops(func) if func.parent.name == "builtin.module" else None
+            if ops is None:
                 continue
-            ops = [op.operation for op in block.operations if not irx.is_terminator(op.operation)]
-            self.graphs[number] = FunctionGraph(number, block, ops)
+            self.graphs[number] = FunctionGraph(number, irx.entry_block(func), ops)
             self.names[number] = irx.symbol_name(func)
         self._writes = {number: _state_writes(graph) for number, graph in self.graphs.items()}
         self._reach = {number: _state_reach(graph, self._writes[number]) for number, graph in self.graphs.items()}
