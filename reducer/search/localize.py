@@ -56,7 +56,7 @@ def localize(problem: ReductionProblem, source_name: str = "") -> Localization:
     suffix = original.candidate.suffix
     where = ", ".join(map(str, site.locations[:3])) or "no source location"
     log(f"localisation: failure at {where}" + (f" in {site.dispatch} ({len(site.fused)} fused ops)" if site.dispatch else ""))
-    proposals = _counting(problem.edit(_cut_down, original, site, suffix, fallback=[]), result)
+    proposals = counted(problem.edit(cut_down_edit, original, site, suffix, fallback=[]), result)
     result.start = problem.first_interesting(proposals)
     if result.start is not None:
         problem.stop_confirmed()
@@ -101,13 +101,14 @@ def isolate_dispatch(problem: ReductionProblem, name: str, located: Verdict | No
     return IsolatedDispatch(located.site.dispatch_source, command, alone.interesting)
 
 
-def _counting(proposals: Iterable[Proposal], result: Localization) -> Iterator[Proposal]:
+def counted(proposals: Iterable[Proposal], result: Localization) -> Iterator[Proposal]:
+    """`proposals`, each counted in `result.tried` as the search draws it."""
     for proposal in proposals:
         result.tried += 1
         yield proposal
 
 
-def _cut_down(session: EditSession, original: Proposal, site: FailureSite, suffix: str) -> list[Proposal]:
+def cut_down_edit(session: EditSession, original: Proposal, site: FailureSite, suffix: str) -> list[Proposal]:
     """`cut_down` as an edit (the problem's editor runs it where a crash is only a verdict)."""
     return list(cut_down(original, site, suffix, session.ctx))
 

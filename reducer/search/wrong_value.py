@@ -42,7 +42,7 @@ from oracles.numeric.wrong_answer import NAN_INF, WRONG_KEY, decode, primary
 from oracles.toolchain.tools import scratch_dir
 from reducer.passes.base import Proposal
 from reducer.search.function_slice import Localization
-from reducer.search.localize import _counting, _cut_down
+from reducer.search.localize import counted, cut_down_edit
 from reducer.search.problem import ReductionProblem
 from reducer.search.wrong_node import cut_to_nodes, trace_wrong_node, write_node_test
 
@@ -136,7 +136,7 @@ def localize_wrong_value(problem: ReductionProblem, source_name: str = "") -> tu
         return Localization(None), wrong
     site = FailureSite(found.fused[:1], found.fused[1:])
     result = Localization(site)
-    cut = problem.edit(_cut_down, original, site, candidate.suffix, fallback=[])
+    cut = problem.edit(cut_down_edit, original, site, candidate.suffix, fallback=[])
     if oracle.judges_onnx:  # IREE's traced tensors are of the lowered types (ui8 as i8): the lifted graph's values
         _start_from(problem, [problem.with_cut_values(p) if p.cuts else _with_captured(p, found) for p in cut], result)
     else:
@@ -182,7 +182,7 @@ def _start_from(problem: ReductionProblem, proposals: list[Proposal], result: Lo
     """The first cut that keeps the original's wrong answer; else the first that is wrong its own
     way (the culprit before a Relu that reshaped its error), to which the problem is then pinned;
     never away from a NaN or Inf, which no later op makes out of a finite error."""
-    result.start = problem.first_interesting(_counting(proposals, result))
+    result.start = problem.first_interesting(counted(proposals, result))
     if result.start is not None or not proposals or _headline(problem) == NAN_INF:
         return
     result.tried += 1
