@@ -64,7 +64,7 @@ from reducer.passes.base import Proposal
 from reducer.passes.registry import passes_for
 from reducer.passes.shape_search import shapes_of
 from reducer.progress import ReductionObserver
-from reducer.search.engine import _dimensions, _resize
+from reducer.search.engine import dimensions_edit, resize_edit
 from reducer.search.problem import ReductionProblem
 from reducer.session import Request, reduce_file
 from reducer.shapes import mlir_shapes
@@ -189,11 +189,11 @@ def minimal_dimensions(oracle: Oracle, passes, best, pinned_to: Proposal | None 
     try:
         problem.calibrate()
         for shrink in (p for p in passes if p.search == "shrink"):
-            for key, value in problem.edit(_dimensions, shrink.impl, best, fallback=[]):
+            for key, value in problem.edit(dimensions_edit, shrink.impl, best, fallback=[]):
                 if value <= 1:
                     continue
                 total += 1
-                smaller = problem.edit(_resize, shrink.impl, best, key, value - 1, fallback=None)
+                smaller = problem.edit(resize_edit, shrink.impl, best, key, value - 1, fallback=None)
                 lost += smaller is None or not problem.judge(smaller.candidate).interesting
     finally:
         problem.shutdown()

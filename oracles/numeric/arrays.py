@@ -61,7 +61,7 @@ _QUANTIZED_MARKERS = re.compile(
 # Types and signatures
 
 
-def _dtype_named(name: str, where: str) -> np.dtype:
+def dtype_named(name: str, where: str) -> np.dtype:
     if name not in ELEMENT_TYPES:
         raise ValueError(f"{where}: element type {name} is not supported (supported: {', '.join(sorted(ELEMENT_TYPES))})")
     numpy_name = ELEMENT_TYPES[name]
@@ -85,11 +85,11 @@ def parse_type(text: str, where: str = "type") -> ArgType:
             raise ValueError(f"{where} {why} ({text}); the program needs static shapes")
         if not tensor.static:
             raise ValueError(f"{where} has a dynamic shape ({text}); the program needs static shapes")
-        return tuple(int(d) for d in tensor.dims), _dtype_named(tensor.element, where)
+        return tuple(int(d) for d in tensor.dims), dtype_named(tensor.element, where)
     if text in _TORCH_SCALARS:
         return None, np.dtype(_TORCH_SCALARS[text])
     if text in ELEMENT_TYPES:
-        return None, _dtype_named(text, where)
+        return None, dtype_named(text, where)
     raise ValueError(f"{where} has type {text}, which has no numpy counterpart")
 
 

@@ -29,7 +29,7 @@ import numpy as np
 from oracles.numeric.arrays import (
     ELEMENT_TYPES,
     ArgType,
-    _dtype_named,
+    dtype_named,
     entry_function,
     inputs_for_signature,
     parse_type,
@@ -145,7 +145,7 @@ def _value(spec: str, base: Path, where: str) -> UserArray:
         raise UserDataError(f"{where}: cannot read the value {spec!r} (expected @x.npy, 2x3xf32=@x.bin or 2x2xi32=1,2,3,4)")
     shape = tuple(int(d) for d in match.group(1).rstrip("x").split("x") if d)
     try:
-        dtype = _dtype_named(match.group(2), where)
+        dtype = dtype_named(match.group(2), where)
     except ValueError as err:
         raise UserDataError(str(err)) from None
     body = match.group(3).strip()
@@ -319,7 +319,7 @@ def unpack(data: tuple[tuple[str, bytes], ...]) -> dict[str, np.ndarray]:
         value = np.load(io.BytesIO(raw), allow_pickle=False)
         if "|" in name:
             name, element = name.rsplit("|", 1)
-            value = value.view(_dtype_named(element, name))
+            value = value.view(dtype_named(element, name))
         arrays[name] = value
     return arrays
 

@@ -175,7 +175,7 @@ class Reducer:
                 base = self.problem.best
 
                 def propose(size: int, key: str = key, base: Proposal = base) -> Proposal | None:
-                    proposal = self.problem.edit(_resize, reduction, base, key, size, fallback=None)
+                    proposal = self.problem.edit(resize_edit, reduction, base, key, size, fallback=None)
                     return proposal if proposal is not None and proposal.ops <= base.ops else None
 
                 settled = (name, key)
@@ -187,7 +187,7 @@ class Reducer:
                     self._settled[settled] = current
 
     def _dimensions(self, reduction: ShrinkPass) -> list[tuple[str, int]]:
-        return self.problem.edit(_dimensions, reduction, self.problem.best, fallback=[])
+        return self.problem.edit(dimensions_edit, reduction, self.problem.best, fallback=[])
 
 
 # The edits, run by the problem's editor (in a worker process: a crash there is a verdict on one edit).
@@ -201,9 +201,9 @@ def _apply(session: EditSession, reduction: ReductionPass, current: Proposal, in
     return reduction.apply(current, indices, session.ctx)
 
 
-def _dimensions(session: EditSession, reduction: ShrinkPass, current: Proposal) -> list[tuple[str, int]]:
+def dimensions_edit(session: EditSession, reduction: ShrinkPass, current: Proposal) -> list[tuple[str, int]]:
     return reduction.dimensions(current, session.ctx)
 
 
-def _resize(session: EditSession, reduction: ShrinkPass, current: Proposal, key: str, size: int) -> Proposal | None:
+def resize_edit(session: EditSession, reduction: ShrinkPass, current: Proposal, key: str, size: int) -> Proposal | None:
     return reduction.resize(current, key, size, session.ctx, session.import_onnx)
