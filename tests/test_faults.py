@@ -166,9 +166,17 @@ def test_a_deadlocked_compile_is_stopped_in_seconds_and_a_busy_one_is_not(tmp_pa
 
 
 def test_the_real_compilers_resize_deadlock_is_found_in_seconds(iree_compile):
-    # onnx.Resize with a one-element `scales`: iree-compile 3.13 sleeps forever, every thread in a futex wait.
+    # onnx.Resize with a one-element `scales`: iree-compile 3.13 faults on a worker thread, and most of
+    # the time its crash handler then sleeps forever, every thread in a futex wait; about one run in
+    # five the handler gets through and the compile ends as a plain crash instead. Single-threaded
+    # (`--mlir-disable-threading`) it always crashes. A crash says nothing about the detector, so
+    # the compile is run until it does not crash (at most 8 times: all crashing has odds near 1e-6).
     source = Path(__file__).parent / "data" / "resize_one_scale_deadlock.mlir"
-    result = run_tool([iree_compile, "--compile-to=input", str(source), "-o", "/dev/null"], Limits(timeout_s=120))
+    for _ in range(8):
+        result = run_tool([iree_compile, "--compile-to=input", str(source), "-o", "/dev/null"], Limits(timeout_s=120))
+        if result.timed_out or result.deadlocked:
+            break
+        assert result.returncode != 0 and "Stack dump" in result.stderr, result.stderr[-2000:]
     assert result.deadlocked and result.seconds < 20
 
 
@@ -192,7 +200,10 @@ def test_the_real_resize_deadlock_reduces_with_the_timeout_oracle(tmp_path):
     src = tmp_path / "resize.mlir"
     src.write_text((Path(__file__).parent / "data" / "resize_one_scale_deadlock.mlir").read_text())
     start = time.monotonic()
-    result = run_reduce([str(src), "--oracle=timeout", "-q", "-j", "2", "--", "--compile-to=input"], reduce_env(tmp_path), tmp_path)
+    for _ in range(3):  # about one compile in five crashes instead of hanging: then the original shows no hang (exit 2)
+        result = run_reduce([str(src), "--oracle=timeout", "-q", "-j", "2", "--", "--compile-to=input"], reduce_env(tmp_path), tmp_path)
+        if result.returncode != 2:
+            break
     assert result.returncode == 0, result.stderr
     assert "deadlocked after" in result.stdout and "onnx.Resize" in (tmp_path / "resize.reduced.mlir").read_text()
     assert time.monotonic() - start < 300  # the issue measured 864 s for this case
