@@ -19,10 +19,12 @@ from onnx import TensorProto, helper, numpy_helper
 
 from oracles import make_oracle
 from oracles.candidate import Candidate
-from oracles.onnx.importer import ImportedOnnx
+from oracles.mlir import ir as irx
+from oracles.onnx.importer import ImportedOnnx, import_in_process
 from oracles.toolchain.tools import find_tool
 from reducer.cli import main
 from reducer.formats import onnx_model
+from reducer.passes.attributes import DropAttributes
 from reducer.passes.onnx_drop_attributes import OnnxDropAttributes
 from reducer.passes.onnx_pass import onnx_proposal
 from reducer.passes.onnx_remove_nodes import OnnxRemoveNodes
@@ -211,3 +213,49 @@ def test_imported_network_reduces_as_mlir_to_the_det_with_minimal_shapes(tmp_pat
     printed = capsys.readouterr().out
     assert DET_ERROR in printed
     assert "shapes        1x2x4x4" in printed and "-> 1x1x1x1" in printed
+
+
+def grouped_conv(group: int = 2) -> onnx.ModelProto:
+    """A fuzz finding: a grouped stride-4 Conv over a 2x6x4xW input, W dynamic, on which VMVX in
+    IREE 3.13 fails with "slice along dimension 3 runs out-of-bounds: 3 >= 3". `group=1` gives the
+    same conv without its group: 6 input channels for a weight that takes 3, which the checker and
+    strict shape inference both accept."""
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 6, 4, "W"])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 16, 1, None])
+    w = numpy_helper.from_array(np.full((16, 3, 3, 2), 0.5, np.float32), "w")
+    attrs = {"group": group} if group != 1 else {}
+    nodes = [helper.make_node("Conv", ["x", "w"], ["c"], kernel_shape=[3, 2], strides=[4, 4], **attrs), helper.make_node("Relu", ["c"], ["y"])]
+    return _model(nodes, [x], [y], [w])
+
+
+def test_a_conv_keeps_its_group_so_the_repro_stays_a_valid_model(tmp_path, iree_compile):
+    # Dropping `group` kept the error's signature while making a model no runtime accepts: the
+    # reduction ended on that invalid conv before the channel check.
+    src = tmp_path / "grouped.onnx"
+    onnx.save(grouped_conv(), src)
+    assert main([str(src), "--oracle=compile-error", "-q", "--no-culprit", "-j", "2", "--", "--iree-hal-target-backends=vmvx"]) == 0
+    reduced = onnx.load(tmp_path / "grouped.reduced.onnx")
+    [conv] = reduced.graph.node
+    assert {a.name: a.i for a in conv.attribute}.get("group") == 2
+    onnx_model.check(reduced)  # its input's channels are what its weight takes
+    oracle = ImportedOnnx(make_oracle("compile-error"))
+    verdict = oracle.judge(Candidate("reduced", ("--iree-hal-target-backends=vmvx",), ".onnx", onnx_model.serialise(reduced)))
+    assert verdict.interesting and "runs out-of-bounds" in verdict.signature
+
+
+def test_a_model_whose_conv_channels_disagree_is_refused_in_one_line(tmp_path):
+    src = tmp_path / "ungrouped.onnx"
+    onnx.save(grouped_conv(group=1), src)
+    onnx.checker.check_model(onnx.load(src), full_check=True)  # what the checker lets through
+    result = run_cli(str(src), "--oracle=compile-error")
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr.strip() == (f"reduce: error: {src}: invalid ONNX model: node 0 (Conv 'c'): its input has 6 channels, "
+                                     "its weight takes 3 (3 per group x 1 group)")
+
+
+def test_torch_onnx_convs_keep_a_group_other_than_one(tmp_path):
+    text = import_in_process(onnx_model.serialise(grouped_conv()), tmp_path)
+    ungrouped = text.replace("torch.onnx.group = 2", "torch.onnx.group = 1")
+    for program, droppable in ((text, False), (ungrouped, True)):
+        names = [name for _, name in DropAttributes().targets(irx.parse(program, irx.new_context()))]
+        assert ("torch.onnx.group" in names) == droppable and "torch.onnx.strides" in names

@@ -37,7 +37,8 @@ def parse(data: bytes) -> onnx.ModelProto:
 
 
 def check(model: onnx.ModelProto) -> onnx.ModelProto:
-    """Full checker plus strict shape inference; returns the inferred model (types in value_info).
+    """Full checker plus strict shape inference, and what they leave out; returns the inferred model
+    (types in value_info).
 
     Raises OnnxLoadError with the checker's (or inference's) message on one line.
     """
@@ -47,9 +48,47 @@ def check(model: onnx.ModelProto) -> onnx.ModelProto:
         raise OnnxLoadError(_one_line(err) or type(err).__name__) from None
     try:
         # The importer infers with data propagation: the types it sees (static Reshape outputs, ...).
-        return shape_inference.infer_shapes(model, data_prop=True)
+        inferred_model = shape_inference.infer_shapes(model, data_prop=True)
     except _INVALID:
-        return shape_inference.infer_shapes(model)
+        inferred_model = shape_inference.infer_shapes(model)
+    mismatch = channel_mismatch(inferred_model)
+    if mismatch:
+        raise OnnxLoadError(mismatch)
+    return inferred_model
+
+
+# Where a conv reads its input and weight. ONNX's shape inference never compares the input's
+# channels with the weight's and the group count, and IREE's lowering slices by the weight: a
+# conv that lost its `group` compiles on to an error of its own (a slice "out of bounds", seen
+# in a fuzz reduction that dropped the attribute), so a reduction could end on a model that
+# no runtime accepts.
+_CONV_OPERANDS = {"Conv": (0, 1), "ConvInteger": (0, 1), "QLinearConv": (0, 3), "ConvTranspose": (0, 1)}
+
+
+def channel_mismatch(inferred_model: onnx.ModelProto) -> str | None:
+    """Why a conv of the (shape-inferred) model has input channels its weight and group count do
+    not take, or None; dims that are not static are not judged."""
+    graph = inferred_model.graph
+    shapes: dict[str, list[int | None]] = {t.name: list(t.dims) for t in graph.initializer}
+    for value in (*graph.input, *graph.value_info, *graph.output):
+        dims = value.type.tensor_type.shape.dim
+        shapes.setdefault(value.name, [d.dim_value if d.HasField("dim_value") else None for d in dims])
+    for i, node in enumerate(graph.node):
+        if node.op_type not in _CONV_OPERANDS or node.domain not in ("", "ai.onnx"):
+            continue
+        x_at, w_at = _CONV_OPERANDS[node.op_type]
+        x, w = (shapes.get(node.input[k]) if k < len(node.input) else None for k in (x_at, w_at))
+        if not x or not w or len(x) < 2 or len(w) < 2:
+            continue
+        group = next((a.i for a in node.attribute if a.name == "group"), 1)
+        taken = w[0] if node.op_type == "ConvTranspose" else (None if w[1] is None else w[1] * group)
+        if x[1] is not None and taken is not None and x[1] != taken:
+            per = "" if node.op_type == "ConvTranspose" else f" ({w[1]} per group x {group} group{'s' if group > 1 else ''})"
+            return (f"node {i} ({node.op_type} {node.name or node.output[0]!r}): its input has {x[1]} channels, "
+                    f"its weight takes {taken}{per}")
+        if w[0] is not None and w[0] % group:
+            return f"node {i} ({node.op_type} {node.name or node.output[0]!r}): {w[0]} weight channels do not split into {group} groups"
+    return None
 
 
 def load_bytes(data: bytes) -> onnx.ModelProto:

@@ -3,6 +3,10 @@
 Only discardable attributes (namespaced `dialect.name`, e.g. `torch.onnx.pads`) and a few optional
 inherent ones are candidates: deleting a required inherent attribute (a linalg.generic's
 `iterator_types`) leaves an op the bindings' printer crashes on before the verifier can object.
+A conv's group count other than 1 stays: without it the conv reads more input channels than its
+weight takes, which no verifier checks and IREE's lowering turns into an error of its own (a
+slice out of bounds), so the result would be an invalid model that only looks like the bug
+(`reducer/formats/onnx_model.py` refuses the same edit of an ONNX model).
 """
 
 from __future__ import annotations
@@ -13,10 +17,17 @@ from oracles.mlir import ir as irx
 from reducer.passes.base import IrPass
 
 _OPTIONAL_INHERENT = {"sym_visibility", "arg_attrs", "res_attrs"}
+_KEPT_UNLESS_ONE = {"torch.onnx.group"}
 
 
-def droppable(name: str) -> bool:
+def droppable(name: str, value: ir.Attribute) -> bool:
+    if name in _KEPT_UNLESS_ONE and not _is_one(value):
+        return False
     return "." in name or name in _OPTIONAL_INHERENT
+
+
+def _is_one(value: ir.Attribute) -> bool:
+    return isinstance(value, ir.IntegerAttr) and value.value == 1
 
 
 class DropAttributes(IrPass):
@@ -25,7 +36,7 @@ class DropAttributes(IrPass):
         found = []
         for func in irx.functions(module):
             for op in [func, *irx.walk_ops(func)]:
-                found.extend((op, name) for name in op.attributes if droppable(name))
+                found.extend((op, name) for name in op.attributes if droppable(name, op.attributes[name]))
         return found
 
     def edit(self, module: ir.Module, chosen: list[tuple[ir.Operation, str]]) -> None:
