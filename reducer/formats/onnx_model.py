@@ -57,12 +57,12 @@ def check(model: onnx.ModelProto) -> onnx.ModelProto:
     return inferred_model
 
 
-# Where a conv reads its input and weight. ONNX's shape inference never compares the input's
-# channels with the weight's and the group count, and IREE's lowering slices by the weight: a
-# conv that lost its `group` compiles on to an error of its own (a slice "out of bounds", seen
-# in a fuzz reduction that dropped the attribute), so a reduction could end on a model that
-# no runtime accepts.
-_CONV_OPERANDS = {"Conv": (0, 1), "ConvInteger": (0, 1), "QLinearConv": (0, 3), "ConvTranspose": (0, 1)}
+# Each conv op: the positions of its data and weight inputs. ONNX's shape inference never
+# compares the input's channels with the weight's and the group count, and IREE's lowering
+# slices by the weight: a conv that lost its `group` compiles on to an error of its own (a slice
+# "out of bounds", seen in a fuzz reduction that dropped the attribute), so a reduction could
+# end on a model that no runtime accepts.
+CONV_OPERANDS = {"Conv": (0, 1), "ConvInteger": (0, 1), "QLinearConv": (0, 3), "ConvTranspose": (0, 1)}
 
 
 def channel_mismatch(inferred_model: onnx.ModelProto) -> str | None:
@@ -74,9 +74,9 @@ def channel_mismatch(inferred_model: onnx.ModelProto) -> str | None:
         dims = value.type.tensor_type.shape.dim
         shapes.setdefault(value.name, [d.dim_value if d.HasField("dim_value") else None for d in dims])
     for i, node in enumerate(graph.node):
-        if node.op_type not in _CONV_OPERANDS or node.domain not in ("", "ai.onnx"):
+        if node.op_type not in CONV_OPERANDS or node.domain not in ("", "ai.onnx"):
             continue
-        x_at, w_at = _CONV_OPERANDS[node.op_type]
+        x_at, w_at = CONV_OPERANDS[node.op_type]
         x, w = (shapes.get(node.input[k]) if k < len(node.input) else None for k in (x_at, w_at))
         if not x or not w or len(x) < 2 or len(w) < 2:
             continue

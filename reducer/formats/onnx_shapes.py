@@ -17,12 +17,9 @@ import onnx
 from onnx import helper, numpy_helper, shape_inference
 
 from reducer.formats import degenerate, onnx_model
-from reducer.formats.onnx_model import OnnxLoadError
+from reducer.formats.onnx_model import CONV_OPERANDS, OnnxLoadError
 
 Place = tuple[str, int]  # (tensor name, axis)
-_CONV_OPS = {"Conv", "ConvInteger", "QLinearConv", "ConvTranspose"}
-_CONV_WEIGHT_INPUT = {"Conv": 1, "ConvInteger": 1, "ConvTranspose": 1, "QLinearConv": 3}
-_CONV_DATA_INPUT = {"Conv": 0, "ConvInteger": 0, "ConvTranspose": 0, "QLinearConv": 0}
 
 
 @dataclass(frozen=True)
@@ -165,9 +162,10 @@ def _fix_convolutions(model: onnx.ModelProto, old: int, new: int, targets: set[P
     constants = _constant_tensors(model)
     shapes = {**_input_shapes(model), **{name: list(t.dims) for name, t in constants.items()}}
     for node in model.graph.node:
-        if node.op_type not in _CONV_OPS:
+        if node.op_type not in CONV_OPERANDS:
             continue
-        weight = shapes.get(node.input[_CONV_WEIGHT_INPUT[node.op_type]])
+        data_at, weight_at = CONV_OPERANDS[node.op_type]
+        weight = shapes.get(node.input[weight_at])
         attrs = {a.name: a for a in node.attribute}
         if weight is not None and "kernel_shape" in attrs:
             kernel = weight[2:]
@@ -175,7 +173,7 @@ def _fix_convolutions(model: onnx.ModelProto, old: int, new: int, targets: set[P
             if "pads" in attrs and len(attrs["pads"].ints) == 2 * len(kernel):
                 rank = len(kernel)
                 attrs["pads"].ints[:] = [min(p, kernel[i % rank] - 1) for i, p in enumerate(attrs["pads"].ints)]
-        data = node.input[_CONV_DATA_INPUT[node.op_type]]
+        data = node.input[data_at]
         if "group" in attrs and attrs["group"].i == old and (data, 1) in targets:
             attrs["group"].CopyFrom(helper.make_attribute("group", new))  # depthwise stays depthwise
 
@@ -187,7 +185,7 @@ def _convolutions_consistent(inferred: onnx.ModelProto) -> bool:
     for node in inferred.graph.node:
         if node.op_type not in ("Conv", "ConvInteger", "QLinearConv"):
             continue
-        data, weight = node.input[_CONV_DATA_INPUT[node.op_type]], node.input[_CONV_WEIGHT_INPUT[node.op_type]]
+        data, weight = (node.input[k] for k in CONV_OPERANDS[node.op_type])
         weight_dims = list(constants[weight].dims) if weight in constants else _dims(known.get(weight))
         data_dims = _dims(known.get(data))
         group = next((a.i for a in node.attribute if a.name == "group"), 1)
