@@ -169,3 +169,36 @@ def test_result_and_candidates_tried_do_not_depend_on_how_many_run_at_once(worke
         return reduction.current, tried
 
     assert run(workers) == run(1)
+
+
+@pytest.mark.parametrize("needed", [{7}, {0, 99}, {3, 4, 5}, {1, 50, 98}])
+def test_guesses_of_idle_workers_change_neither_the_result_nor_what_decides_it(needed):
+    """-j 2 judges the search's guesses at its next step too: the commits and every candidate the
+    search itself asks are those of -j 1."""
+
+    def interesting(s):
+        return needed <= s
+
+    def run(guessing: bool):
+        reduction = SetReduction(range(100), interesting)
+        asked, guessed = [], []
+
+        def judge_all(proposals):
+            proposals = list(proposals)
+            asked.extend(proposals)
+            return reduction.judge_all(proposals)
+
+        def guess(proposals):  # one idle worker: takes the first valid guess
+            first = next((p for p in proposals if p is not None), None) if proposals is not None else None
+            if first is not None:
+                guessed.append(first)
+
+        while ddmin(reduction.count, reduction.propose, judge_all, reduction.commit, guess=guess if guessing else None):
+            pass
+        return reduction.current, asked, guessed
+
+    plain, plain_asked, _ = run(False)
+    result, asked, guessed = run(True)
+    assert (result, asked) == (plain, plain_asked)
+    assert result == frozenset(needed)
+    assert guessed

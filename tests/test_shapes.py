@@ -181,27 +181,31 @@ def test_torch_onnx_shapes_shrink_to_a_locally_minimal_size(tmp_path):
 
 
 @pytest.mark.parametrize("value, threshold", [(100, 37), (126, 126), (129, 128), (384, 1), (97, 50)])
-def test_a_prefetching_bisection_decides_the_same_sizes_and_waits_less(value, threshold):
-    """-j 2 starts the next bisection step with the current one: same result, fewer waits."""
+def test_a_guessing_shrink_decides_the_same_sizes_and_waits_less(value, threshold):
+    """-j 2 judges the search's guess at its next step beside the current one: same result, fewer waits."""
 
-    def run(prefetching: bool) -> tuple[list[int], int, set[int]]:
+    def run(guessing: bool) -> tuple[list[int], int, set[int]]:
         committed, asked, started = [], [0], set()
 
         def judge_all(sizes):
             sizes = list(sizes)
-            asked[0] += sum(v not in started for v in sizes)  # a step not started ahead is waited for
+            asked[0] += any(v not in started for v in sizes)  # a step not started ahead is waited for
             started.update(sizes)
             return [v >= threshold for v in sizes]
 
-        prefetch = started.update if prefetching else None
-        shrink_value(value, lambda v: v, judge_all, committed.append, prefetch=prefetch)
+        def one_spare_worker(guesses):  # takes the first guess, as the one idle worker of -j 2 does
+            first = next((v for v in guesses if v is not None), None) if guesses is not None else None
+            if first is not None:
+                started.add(first)
+
+        shrink_value(value, lambda v: v, judge_all, committed.append, guess=one_spare_worker if guessing else None)
         return committed, asked[0], started
 
     plain, plain_waits, plain_judged = run(False)
     ahead, ahead_waits, ahead_judged = run(True)
     assert ahead == plain  # which sizes are committed does not depend on -j
     assert plain_judged <= ahead_judged  # every size -j 1 judges, -j 2 judges too (and a few guesses)
-    assert ahead_waits <= plain_waits
+    assert ahead_waits < plain_waits or plain_waits == 1  # a search of one step has nothing to guess
 
 
 LIFTED_CONV = """module {

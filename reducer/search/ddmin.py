@@ -5,17 +5,25 @@ invalid) and `judge_all(candidates) -> list[bool]` (which of them are interestin
 may test them at once). `commit(T)` makes a candidate the new current best. Which candidates
 are judged depends only on the verdicts, never on how many run at once, so `-j N` gives the
 same result as `-j 1`.
+
+`guess(candidates)` (given when several candidates can be judged at once) tells the caller what
+the search asks next if none of the candidates it now waits for is interesting: a worker that
+would idle judges them meanwhile (lazily: a guess no worker takes is never built; once one of
+them is interesting, the guess is dropped), and `guess(None)` ends it. A right guess makes two
+steps cost one; a wrong one costs a call, no more.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from itertools import islice
+from contextlib import contextmanager
+from itertools import chain, islice
 from typing import TypeVar
 
 T = TypeVar("T")
 Propose = Callable[[Sequence[int]], "T | None"]
 JudgeAll = Callable[[Iterable[T]], list[bool]]
+Guess = Callable[["Iterable[T | None] | None"], None]
 
 # Chunks judged together before their successes are merged. Fixed, not -j: the window decides
 # which candidates are tried (and so the result), -j only how many of them run at once.
@@ -47,7 +55,28 @@ def _window_hits(pairs: Iterator[tuple[T, range]], judge_all: JudgeAll, window: 
             return hits
 
 
-def merge(hits: list[tuple[T, range]], propose: Propose, judge_all: JudgeAll) -> tuple[T, list[range]]:
+@contextmanager
+def _guessing(guess: Guess | None, ahead: Iterable[T | None]) -> Iterator[None]:
+    """`ahead` is the search's guess while the block waits for verdicts (see the module's doc)."""
+    if guess is None:
+        yield
+        return
+    guess(ahead)
+    try:
+        yield
+    finally:
+        guess(None)
+
+
+def _chunks(start: int, n: int, size: int) -> list[range]:
+    return [range(s, min(s + size, n)) for s in range(start, n, size)]
+
+
+def _union(hits: list[tuple[T, range]]) -> list[int]:
+    return sorted({i for _, chunk in hits for i in chunk})
+
+
+def merge(hits: list[tuple[T, range]], propose: Propose, judge_all: JudgeAll, guess: Guess | None = None) -> tuple[T, list[range]]:
     """One candidate for several successes of one window, and the chunks it reduces.
 
     Tries the union of their chunks; when that is not interesting (or not valid), the earlier
@@ -55,11 +84,14 @@ def merge(hits: list[tuple[T, range]], propose: Propose, judge_all: JudgeAll) ->
     binary split, one oracle call a step. The later successes are tried again on the new best.
     """
     while len(hits) > 1:
-        chunks = [chunk for _, chunk in hits]
-        union = propose(sorted({i for chunk in chunks for i in chunk}))
-        if union is not None and judge_all([union])[0]:
-            return union, chunks
-        hits = hits[: (len(hits) + 1) // 2]
+        union = propose(_union(hits))
+        half = hits[: (len(hits) + 1) // 2]
+        if union is not None:
+            after = [_union(half)] if len(half) > 1 else []  # the guess: the union fails
+            with _guessing(guess, (propose(indices) for indices in after)):
+                if judge_all([union])[0]:
+                    return union, [chunk for _, chunk in hits]
+        hits = half
     return hits[0][0], [hits[0][1]]
 
 
@@ -70,6 +102,7 @@ def ddmin(
     commit: Callable[[T], None],
     start_size: int | None = None,
     window: int = WINDOW,
+    guess: Guess | None = None,
 ) -> bool:
     """Try all targets at once, then halves, quarters, ... down to single targets.
 
@@ -83,11 +116,13 @@ def ddmin(
         start = 0
         while start < count():
             n = count()
-            chunks = [range(s, min(s + size, n)) for s in range(start, n, size)]
-            hits = _window_hits(_chunk_proposals(propose, chunks), judge_all, window)
+            # The guess: nothing here holds, and the next granularity starts over from the first target.
+            finer = _chunks(0, n, (size + 1) // 2) if size > 1 else []
+            with _guessing(guess, (proposal for proposal, _ in _chunk_proposals(propose, finer))):
+                hits = _window_hits(_chunk_proposals(propose, _chunks(start, n, size)), judge_all, window)
             if not hits:
                 break
-            proposal, merged = merge(hits, propose, judge_all)
+            proposal, merged = merge(hits, propose, judge_all, guess)
             commit(proposal)
             progress = True
             # Where the last merged chunk sits once the chunks before it are gone.
@@ -98,7 +133,14 @@ def ddmin(
     return progress
 
 
-def bisect(count: Callable[[], int], propose: Propose, judge_all: JudgeAll, commit: Callable[[T], None], arity: int = 3) -> bool:
+def bisect(
+    count: Callable[[], int],
+    propose: Propose,
+    judge_all: JudgeAll,
+    commit: Callable[[T], None],
+    arity: int = 3,
+    guess: Guess | None = None,
+) -> bool:
     """Find the earliest single target whose reduction stays interesting, assuming monotone order.
 
     Each round probes `arity - 1` evenly spaced points (tested together), so the probe sequence,
@@ -110,7 +152,9 @@ def bisect(count: Callable[[], int], propose: Propose, judge_all: JudgeAll, comm
         points = bisect_probes(lo, hi, arity)
         proposals = {p: propose([p]) for p in points}
         valid = [(p, prop) for p, prop in proposals.items() if prop is not None]
-        answers = judge_all([prop for _, prop in valid]) if valid else []
+        after = bisect_probes(points[-1] + 1, hi, arity)  # the guess: every point fails
+        with _guessing(guess, (propose([p]) for p in after)):
+            answers = judge_all([prop for _, prop in valid]) if valid else []
         hits = {p: prop for (p, prop), ok in zip(valid, answers) if ok}
         for p in points:  # every point before the first hit failed: the answer lies after it
             if p in hits:
@@ -138,13 +182,18 @@ def _prime_factors(n: int) -> list[int]:
     return sorted(set(factors + ([n] if n > 1 else [])))
 
 
+def _quotients(value: int, above: int) -> list[int]:
+    """`value` divided by each of its prime factors, smallest first, those above `above`."""
+    return sorted(q for q in {value // p for p in _prime_factors(value)} if q > above)
+
+
 def shrink_value(
     value: int,
     propose: Callable[[int], T | None],
     judge_all: JudgeAll,
     commit: Callable[[T], None],
     recheck: bool = False,
-    prefetch: Callable[[list[T]], None] | None = None,
+    guess: Guess | None = None,
 ) -> bool:
     """The smallest size that stays interesting: 1 and 2 first, then whole divisions of the
     size by its prime factors while one holds, then a bisection below what they reached.
@@ -156,43 +205,45 @@ def shrink_value(
     locally minimal at the cost of those probes. On return the committed size s is locally
     minimal: s - 1 was tried and lost the failure (or was no valid candidate).
 
-    `prefetch` (given when several candidates can be judged at once) starts judging candidates
-    without waiting: each bisection step also starts the step after it, guessed from the last
-    step's outcome (a size that loses the failure is usually followed by another), so two steps
-    take the time of one when the guess holds. Which sizes are decided, and so the result, does
-    not change: a wrong guess costs a call, no more.
+    The guesses (with `guess`): 1 and 2 lose the failure (a size that can go to 1 is caught by
+    the first probes), the quotient holds and is divided again or else the bisection starts, and
+    a bisection step that loses the failure is followed by another.
     """
     probes = sorted({v for v in (1, 2, value - 1 if recheck else 1) if 1 <= v < value})
     proposals = {v: propose(v) for v in probes}
-    answers = _judged(proposals, judge_all)
+    small = [v for v in probes if v <= 2]
+    lo = small[-1] if small else 0
+    with _guessing(guess, () if recheck else (propose(q) for q in _quotients(value, lo))):
+        answers = _judged(proposals, judge_all)
     if recheck and not answers.get(value - 1):
         return False
-    small = [v for v in probes if v <= 2]
     for v in small:
         if answers.get(v):
             commit(proposals[v])
             return True
-    lo = small[-1] if small else 0
     hi, best = value, None
     while True:  # divide while a quotient holds, the smallest one first
-        quotients = {q: propose(q) for q in sorted({hi // p for p in _prime_factors(hi)}) if q > lo}
-        held = _judged(quotients, judge_all)
+        quotients = {q: propose(q) for q in _quotients(hi, lo)}
+        if not quotients:
+            break
+        held_first = (propose(q) for q in _quotients(min(quotients), lo))
+        none_held = (propose(v) for v in [(lo + hi) // 2] if lo < v < hi and v not in quotients)
+        with _guessing(guess, chain(held_first, none_held)):
+            held = _judged(quotients, judge_all)
         smallest = next((q for q in quotients if held.get(q)), None)
         if smallest is None:
             break
         hi, best = smallest, quotients[smallest]
     if best is None and recheck:
         hi, best = value - 1, proposals[value - 1]
-    held = False  # the last step's outcome: the guess for the next one
+    held_last = False  # the last step's outcome: the guess for the next one
     while hi - lo > 1:
         mid = (lo + hi) // 2
         proposal = propose(mid)
-        if prefetch is not None and proposal is not None:
-            after = (lo + mid) // 2 if held else (mid + hi) // 2
-            ahead = propose(after) if lo < after < hi and after != mid else None
-            prefetch([proposal] if ahead is None else [proposal, ahead])
-        held = proposal is not None and judge_all([proposal])[0]
-        if held:
+        after = (lo + mid) // 2 if held_last else (mid + hi) // 2
+        with _guessing(guess, (propose(v) for v in [after] if lo < v < hi and v != mid)):
+            held_last = proposal is not None and judge_all([proposal])[0]
+        if held_last:
             hi, best = mid, proposal
         else:
             lo = mid

@@ -153,6 +153,9 @@ def _start_worker(limits: Limits, opset_version: int | None) -> None:
 
     multiprocessing.current_process().name = "edit-worker"
     _session = EditSession(limits, opset_version, in_process=True)  # a crash here ends only this worker
+    # The passes' edits come from the engine's module (with every pass): loaded now, while the
+    # original compiles, not on the first edit of the passes, where the search waits for it.
+    import reducer.search.engine  # noqa: F401
 
 
 def _in_worker(fn: Callable[..., R], args: tuple) -> tuple[R, int]:

@@ -144,13 +144,14 @@ class Reducer:
         if row.search is Search.SHRINK:
             self._shrink(row.name, reduction, commit)
             return
+        guess = problem.guess if problem.jobs > 1 else None
         if row.search is Search.BISECT:
-            found = ddmin.bisect(count, propose, problem.judge_all, commit)
+            found = ddmin.bisect(count, propose, problem.judge_all, commit, guess=guess)
             if not found and count() <= LINEAR_SCAN_LIMIT:
                 # Few targets left: try each one, so the result is 1-minimal for this pass too.
-                ddmin.ddmin(count, propose, problem.judge_all, commit, start_size=1)
+                ddmin.ddmin(count, propose, problem.judge_all, commit, start_size=1, guess=guess)
         else:
-            ddmin.ddmin(count, propose, problem.judge_all, commit)
+            ddmin.ddmin(count, propose, problem.judge_all, commit, guess=guess)
 
     def _shrink(self, name: str, reduction: ShrinkPass, commit: Callable[[Proposal], None]) -> None:
         """One dimension at a time, sweeping until a sweep shrinks nothing.
@@ -162,7 +163,7 @@ class Reducer:
         judge_all = self.problem.judge_all
         if reduction.keeps is not None:
             judge_all = functools.partial(self.problem.judge_all_keeping, keeps=reduction.keeps)
-        prefetch = self.problem.prefetch if self.problem.jobs > 1 else None
+        guess = self.problem.guess if self.problem.jobs > 1 else None
         shrunk = True
         while shrunk:
             shrunk = False
@@ -180,7 +181,7 @@ class Reducer:
 
                 settled = (name, key)
                 recheck = self._settled.get(settled) == current
-                if ddmin.shrink_value(current, propose, judge_all, commit, recheck, prefetch):
+                if ddmin.shrink_value(current, propose, judge_all, commit, recheck, guess):
                     shrunk = True
                     self._settled[settled] = dict(self._dimensions(reduction)).get(key, 0)
                 else:

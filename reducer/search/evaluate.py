@@ -42,6 +42,10 @@ def _settled(verdict: Verdict) -> Future:
     return future
 
 
+def _interesting(future: Future) -> bool:
+    return future.done() and verdict_of(future).interesting
+
+
 def verdict_of(future: Future) -> Verdict:
     """The call's verdict; a call that raised (a lost worker) is a failed call, not a dead reduction."""
     try:
@@ -80,7 +84,10 @@ class Evaluator:
         self.stats = EvaluationStats()
         self._lock = threading.RLock()  # a call already done runs its callback inside submit
         self._running: set[Future] = set()
-        # Candidates judged only while a worker would idle waiting for a verdict (see `spare_work`).
+        # Candidates judged only while a worker would idle waiting for a verdict: the search's
+        # guesses at its next step first (see `ReductionProblem.guess`), then the next passes'
+        # first candidates (see `ReductionProblem.spare_work`).
+        self.guesses: Iterator[Candidate] | None = None
         self.spare: Iterator[Candidate] | None = None
 
     def forget(self) -> None:
@@ -139,20 +146,40 @@ class Evaluator:
     def judge(self, candidate: Candidate) -> Verdict:
         return self.result(self.submit(candidate))
 
-    def result(self, future: Future) -> Verdict:
-        """The verdict of `future`; while it is not in and a worker is free, spare work runs."""
-        while self.spare is not None and not future.done():
+    def result(self, future: Future, batch: Iterable[Future] = ()) -> Verdict:
+        """The verdict of `future`; while it is not in and a worker is free, spare work runs.
+
+        `batch`: the calls awaited with it. The search's guesses assume none of them is
+        interesting, so once one is, they are dropped (the search commits instead)."""
+        while (self.guesses is not None or self.spare is not None) and not future.done():
             with self._lock:
                 running, free = set(self._running), self.stats.in_flight < self.jobs
             if not free:
                 wait(running | {future}, timeout=SPARE_POLL_S, return_when=FIRST_COMPLETED)
                 continue
-            candidate = next(self.spare, None) if not self.out_of_time() else None
-            if candidate is None:
-                self.spare = None
-            elif candidate.key not in self.cache:
+            if self.guesses is not None and any(_interesting(done) for done in batch):
+                self.guesses = None
+            candidate = self._next_spare()
+            if candidate is not None and candidate.key not in self.cache:
                 self.submit(candidate)
         return verdict_of(future)
+
+    def _next_spare(self) -> Candidate | None:
+        """The next guess, else the next of the spare work; a source that runs dry is dropped."""
+        if self.out_of_time():
+            self.guesses = self.spare = None
+            return None
+        if self.guesses is not None:
+            candidate = next(self.guesses, None)
+            if candidate is not None:
+                return candidate
+            self.guesses = None
+        if self.spare is not None:
+            candidate = next(self.spare, None)
+            if candidate is not None:
+                return candidate
+            self.spare = None
+        return None
 
     def first_interesting(self, proposals: Iterable[Proposal]) -> Proposal | None:
         """The earliest interesting proposal in order, testing up to `jobs` ahead."""
@@ -177,7 +204,7 @@ class Evaluator:
     def verdicts(self, proposals: Iterable[Proposal]) -> list[Verdict]:
         """Each proposal is submitted as soon as the iterable yields it, then all are awaited."""
         futures = [self.submit(p.candidate) for p in proposals]
-        return [self.result(f) for f in futures]
+        return [self.result(f, futures) for f in futures]
 
     def judge_all(self, proposals: Iterable[Proposal]) -> list[bool]:
         return [verdict.interesting for verdict in self.verdicts(proposals)]

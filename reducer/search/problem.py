@@ -205,12 +205,24 @@ class ReductionProblem:
         candidate shows (which symptoms it lost), not only whether it is interesting."""
         return self._evaluator.verdicts(proposals)
 
-    def prefetch(self, proposals: Iterable[Proposal]) -> None:
-        """Starts judging `proposals` without waiting (a search's guess at what it asks next):
-        their verdicts are then the cache's. Nothing is decided here."""
-        if not self._evaluator.out_of_time():
-            for proposal in proposals:
-                self._evaluator.submit(proposal.candidate)
+    def guess(self, proposals: Iterable[Proposal | None] | None) -> None:
+        """With -j 2 or more: what a search asks next if the verdicts it waits for go the likely
+        way (see reducer/search/ddmin.py), judged before the spare work while a worker would idle;
+        built one at a time as a worker frees, and dropped once the best changes (they were
+        edits of the old one). Their verdicts are the cache's; nothing is decided by them. None
+        ends the guess."""
+        if proposals is None or self.jobs == 1:
+            self._evaluator.guesses = None
+            return
+        self._evaluator.guesses = self._while_best_is(self.best, iter(proposals))
+
+    def _while_best_is(self, base: Proposal, proposals: Iterator[Proposal | None]) -> Iterator[Candidate]:
+        while self.best is base:
+            proposal = next(proposals, base)
+            if proposal is base:
+                return
+            if proposal is not None and self.best is base:
+                yield proposal.candidate
 
     def spare_work(self, proposals: Iterable[Proposal] | None) -> None:
         """With -j 2 or more: candidates judged only while a worker would otherwise idle, waiting
