@@ -10,7 +10,8 @@ same result as `-j 1`.
 the search asks next if none of the candidates it now waits for is interesting: a worker that
 would idle judges them meanwhile (lazily: a guess no worker takes is never built; once one of
 them is interesting, the guess is dropped), and `guess(None)` ends it. A right guess makes two
-steps cost one; a wrong one costs a call, no more.
+steps cost one; a wrong one costs a call, no more. An empty guess says the search goes on
+after these verdicts whatever they are (so nothing beyond it, such as the next pass, is near).
 """
 
 from __future__ import annotations
@@ -56,9 +57,10 @@ def _window_hits(pairs: Iterator[tuple[T, range]], judge_all: JudgeAll, window: 
 
 
 @contextmanager
-def _guessing(guess: Guess | None, ahead: Iterable[T | None]) -> Iterator[None]:
-    """`ahead` is the search's guess while the block waits for verdicts (see the module's doc)."""
-    if guess is None:
+def _guessing(guess: Guess | None, ahead: Iterable[T | None] | None) -> Iterator[None]:
+    """`ahead` is the search's guess while the block waits for verdicts (see the module's doc);
+    None: the search may end with them, so it has none."""
+    if guess is None or ahead is None:
         yield
         return
     guess(ahead)
@@ -116,9 +118,10 @@ def ddmin(
         start = 0
         while start < count():
             n = count()
-            # The guess: nothing here holds, and the next granularity starts over from the first target.
-            finer = _chunks(0, n, (size + 1) // 2) if size > 1 else []
-            with _guessing(guess, (proposal for proposal, _ in _chunk_proposals(propose, finer))):
+            # The guess: nothing here holds, and the next granularity starts over from the first
+            # target (single targets are the last: with no hit this search ends).
+            finer = _chunk_proposals(propose, _chunks(0, n, (size + 1) // 2)) if size > 1 else None
+            with _guessing(guess, (proposal for proposal, _ in finer) if finer is not None else None):
                 hits = _window_hits(_chunk_proposals(propose, _chunks(start, n, size)), judge_all, window)
             if not hits:
                 break
@@ -152,8 +155,8 @@ def bisect(
         points = bisect_probes(lo, hi, arity)
         proposals = {p: propose([p]) for p in points}
         valid = [(p, prop) for p, prop in proposals.items() if prop is not None]
-        after = bisect_probes(points[-1] + 1, hi, arity)  # the guess: every point fails
-        with _guessing(guess, (propose([p]) for p in after)):
+        after = bisect_probes(points[-1] + 1, hi, arity)  # the guess: every point fails (else it ends)
+        with _guessing(guess, (propose([p]) for p in after) if after else None):
             answers = judge_all([prop for _, prop in valid]) if valid else []
         hits = {p: prop for (p, prop), ok in zip(valid, answers) if ok}
         for p in points:  # every point before the first hit failed: the answer lies after it

@@ -150,35 +150,37 @@ class Evaluator:
         """The verdict of `future`; while it is not in and a worker is free, spare work runs.
 
         `batch`: the calls awaited with it. The search's guesses assume none of them is
-        interesting, so once one is, they are dropped (the search commits instead)."""
-        while (self.guesses is not None or self.spare is not None) and not future.done():
+        interesting, and the spare work that the best stays as it is: once one is interesting,
+        both are dropped (the search commits a new best instead)."""
+        while not future.done() and (self.guesses is not None or self.spare is not None):
             with self._lock:
                 running, free = set(self._running), self.stats.in_flight < self.jobs
             if not free:
                 wait(running | {future}, timeout=SPARE_POLL_S, return_when=FIRST_COMPLETED)
                 continue
-            if self.guesses is not None and any(_interesting(done) for done in batch):
-                self.guesses = None
+            if any(_interesting(done) for done in batch):
+                self.guesses = self.spare = None
+                break
             candidate = self._next_spare()
-            if candidate is not None and candidate.key not in self.cache:
+            if candidate is None:
+                break  # nothing more to judge meanwhile
+            if candidate.key not in self.cache:
                 self.submit(candidate)
         return verdict_of(future)
 
     def _next_spare(self) -> Candidate | None:
-        """The next guess, else the next of the spare work; a source that runs dry is dropped."""
+        """The search's next guess; only while it guesses nothing, the next of the spare work
+        (the next passes' candidates are further off than anything the search says it asks)."""
         if self.out_of_time():
             self.guesses = self.spare = None
             return None
         if self.guesses is not None:
-            candidate = next(self.guesses, None)
-            if candidate is not None:
-                return candidate
-            self.guesses = None
+            return next(self.guesses, None)
         if self.spare is not None:
             candidate = next(self.spare, None)
-            if candidate is not None:
-                return candidate
-            self.spare = None
+            if candidate is None:
+                self.spare = None
+            return candidate
         return None
 
     def first_interesting(self, proposals: Iterable[Proposal]) -> Proposal | None:
