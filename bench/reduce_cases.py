@@ -1,7 +1,7 @@
 """Measures `reduce` on the acceptance cases and prints tables (sizes, shapes, calls, time, CPU).
 
     python bench/reduce_cases.py [--jobs 1,2] [--only NAME ...] [--check-minimal] [--passes-only]
-                                 [--phases] [--tree DIR] [--before DIR]
+                                 [--phases] [--repeat N] [--tree DIR] [--before DIR]
 
 Cases are built by the tests' model builders, the README's example and the light models the onnx
 package ships (ResNet-50 imported to torch-onnx MLIR: a real model whose gfx942 compile fails in
@@ -14,6 +14,9 @@ the last job count's time to the first's, the calls the larger job count made be
 `--phases` also prints where the time goes, per run: the compile of the original, finding the
 phase the original fails in, localisation, the passes and the final check (wall seconds, oracle
 calls and CPU seconds each), and how many `iree-import-onnx` processes the run started.
+`--repeat N` runs every job count N times, alternating (-j 1, -j 2, -j 1, ...), and reports the
+run with the median wall time of each (all the wall times are listed beside it): on a machine
+whose speed drifts by a tenth from run to run, one pair of runs can say -j 2 gains 0.7 or 0.85.
 `--tree DIR` measures the code of another checkout (an older commit, for "before" figures);
 `--before DIR` measures DIR and then this checkout, each case's rows side by side.
 
@@ -371,18 +374,27 @@ def tree_label(tree: Path) -> str:
 SIZE_COLUMNS = ("ops/nodes", "bytes", "flags", "shapes", "largest tensor", "dims minimal", "degenerate")
 
 
-def case_row(name: str, label: str, runs: dict[int, dict]) -> dict[str, str]:
-    """One table row: the sizes of the first run, then seconds, CPU and calls per job count."""
+def median_run(runs: list[dict]) -> dict:
+    """The run with the median wall time, whole (its own CPU and calls): one run on a machine
+    whose speed drifts does not decide a figure."""
+    return sorted(runs, key=lambda run: run["seconds"])[len(runs) // 2]
+
+
+def case_row(name: str, label: str, runs: dict[int, dict], every: dict[int, list[dict]]) -> dict[str, str]:
+    """One table row: the sizes of the first run, then seconds, CPU and calls per job count
+    (`runs`: the reported run of each; `every`: all of them, for the repeats' wall times)."""
     first, last = runs[min(runs)], runs[max(runs)]
     row = {"case": name, "code": label, "oracle": first["oracle"], **{c: str(first[c]) for c in SIZE_COLUMNS}}
     for jobs, run in runs.items():
         row[f"s -j {jobs}"] = f"{run['seconds']:.1f}"
+        if len(every[jobs]) > 1:
+            row[f"every s -j {jobs}"] = ", ".join(f"{done['seconds']:.1f}" for done in every[jobs])
         row[f"cpu s -j {jobs}"] = f"{run['cpu']:.1f}"
         row[f"calls -j {jobs}"] = f"{run['calls']} ({run['hits']} hits)"
     if len(runs) > 1:
         row[f"-j {max(runs)} / -j {min(runs)}"] = f"{last['seconds'] / first['seconds']:.2f}"
         row[f"extra calls -j {max(runs)}"] = str(last["calls"] - first["calls"])
-        row["same bytes"] = "yes" if len({run["digest"] for run in runs.values()}) == 1 else "NO"
+        row["same bytes"] = "yes" if len({done["digest"] for done in sum(every.values(), [])}) == 1 else "NO"
     return row
 
 
@@ -413,6 +425,7 @@ def main() -> None:
     parser.add_argument("--check-minimal", action="store_true")
     parser.add_argument("--passes-only", action="store_true", help="no localisation, no warm compiler")
     parser.add_argument("--phases", action="store_true", help="also print where each run's time goes")
+    parser.add_argument("--repeat", type=int, default=1, help="runs per job count (the median one is reported)")
     parser.add_argument("--tree", type=Path, help="measure the code of this checkout (default: this one)")
     parser.add_argument("--before", type=Path, help="measure this checkout's code first, then this one's")
     parser.add_argument("--child", choices=list(CASES), help=argparse.SUPPRESS)  # one run, JSON on stdout
@@ -429,8 +442,12 @@ def main() -> None:
     for name in args.only or CASES:
         for tree in trees:
             label = tree_label(tree)
-            runs = {jobs: run_in_child(name, jobs, args, tree) for jobs in job_counts}
-            rows.append(case_row(name, label, runs))
+            every: dict[int, list[dict]] = {jobs: [] for jobs in job_counts}
+            for _ in range(max(1, args.repeat)):
+                for jobs in job_counts:
+                    every[jobs].append(run_in_child(name, jobs, args, tree))
+            runs = {jobs: median_run(done) for jobs, done in every.items()}
+            rows.append(case_row(name, label, runs, every))
             parts += [part_row(name, label, jobs, run) for jobs, run in runs.items()]
             if len(rows) == 1:
                 columns = list(rows[0])
