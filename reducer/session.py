@@ -139,8 +139,9 @@ def _problem(request: Request, original: Proposal, oracle: Oracle, interruption:
     # Candidate edits run in a worker process: a crash in the bindings is a verdict on one edit.
     editor = IsolatedEditor(oracle.options.limits, oracle.options.opset_version)
     # The editor loads the bindings while the original is judged; the warm compiler's workers load
-    # once it is ready, so on a small original they do not hold up the first edit.
-    editor.start(then=warm.start if warm is not None else None)
+    # once that verdict is in (see _reduce): loading beside the original's compile slowed it more
+    # (its code generation runs on every core) than they then wait.
+    editor.start()
     return ReductionProblem(original, oracle, jobs=request.jobs, executor=executor, store=store,
                             interruption=interruption, write=write, log=request.log, verbose=request.verbose,
                             editor=editor)
@@ -223,6 +224,8 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         raise UserError(f"the original is not interesting for {oracle.name}: {verdict.detail}", exit_code=2)
     unit = "nodes" if onnx_input else "ops"
     request.log(f"original: {original.ops} {unit}, {original.candidate.size} bytes: {verdict.detail}")
+    if warm is not None:
+        warm.start()  # localisation (whole iree-compile runs) goes on while they load
 
     reducer = Reducer(problem, passes, on_pass=observer.phase, on_position=checkpoints.at,
                       start=saved.position if saved is not None and saved.stage == PASSES else None)

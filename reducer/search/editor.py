@@ -129,12 +129,9 @@ class IsolatedEditor:
             self._pools.replace(pool)
             raise EditCrashed(death) from None
 
-    def start(self, then: Callable[[], None] | None = None) -> None:
-        """Spawns the worker now (it loads the bindings while the caller does other work); `then`
-        runs once it is ready (what else starts only then does not slow the first edit)."""
-        ready = self._pools.current().submit(int)
-        if then is not None:
-            ready.add_done_callback(lambda _: then())
+    def start(self) -> None:
+        """Spawns the worker now: it loads the bindings while the caller does other work."""
+        self._pools.current().submit(int)
 
     def shutdown(self) -> None:
         self._pools.shutdown()

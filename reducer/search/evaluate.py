@@ -183,13 +183,13 @@ class Evaluator:
             return candidate
         return None
 
-    def first_interesting(self, proposals: Iterable[Proposal]) -> Proposal | None:
-        """The earliest interesting proposal in order, testing up to `jobs` ahead."""
+    def first_interesting(self, proposals: Iterable[Proposal], ahead: int | None = None) -> Proposal | None:
+        """The earliest interesting proposal in order, testing up to `ahead` (default: `jobs`) at once."""
         stream = iter(proposals)
         pending: deque[tuple[Proposal, Future]] = deque()
 
         def fill() -> None:
-            while len(pending) < self.jobs:
+            while len(pending) < (ahead or self.jobs):
                 proposal = next(stream, None)
                 if proposal is None:
                     return

@@ -57,7 +57,9 @@ def localize(problem: ReductionProblem, source_name: str = "") -> Localization:
     where = ", ".join(map(str, site.locations[:3])) or "no source location"
     log(f"localisation: failure at {where}" + (f" in {site.dispatch} ({len(site.fused)} fused ops)" if site.dispatch else ""))
     proposals = counted(problem.edit(cut_down_edit, original, site, suffix, fallback=[]), result)
-    result.start = problem.first_interesting(proposals)
+    # One at a time: each is a whole iree-compile run on every core, and the first (the failing
+    # op alone) usually holds; a second beside it only slowed it (and the warm workers loading).
+    result.start = problem.first_interesting(proposals, ahead=1)
     if result.start is not None:
         problem.stop_confirmed()
     elif result.stop_phase is not None and not problem.confirm_stop():

@@ -235,9 +235,10 @@ class ReductionProblem:
         """Past --time-budget: no verdict can change the best any more, so no edit is worth making."""
         return self._evaluator.out_of_time()
 
-    def first_interesting(self, proposals: Iterable[Proposal]) -> Proposal | None:
+    def first_interesting(self, proposals: Iterable[Proposal], ahead: int | None = None) -> Proposal | None:
+        """The earliest interesting of `proposals`, up to `ahead` (default: -j) judged at once."""
         admissible = (p for p in proposals if p.candidate.key not in self._former_bests)
-        return None if self._evaluator.out_of_time() else self._evaluator.first_interesting(admissible)
+        return None if self._evaluator.out_of_time() else self._evaluator.first_interesting(admissible, ahead)
 
     def _admissible(self, proposals: list[Proposal], interesting: list[bool]) -> list[bool]:
         """Interesting and able to become the best: not a former best, and time is left (past the
