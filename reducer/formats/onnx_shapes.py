@@ -142,7 +142,7 @@ def resize(model: onnx.ModelProto, dimension: Dimension, size: int) -> onnx.Mode
     except Exception:  # noqa: BLE001  (InferenceError and friends: the resize does not fit)
         return None
     types = {v.name: v.type for v in [*inferred.graph.value_info, *inferred.graph.output]}
-    if not _convolutions_consistent(inferred) or not _per_channel_consistent(inferred):
+    if onnx_model.channel_mismatch(inferred) or not _per_channel_consistent(inferred):
         return None
     if not degenerate.onnx_sites(inferred) <= degenerate.onnx_model_sites(model):
         return None  # a zero-sized tensor or a window past its input the model did not have
@@ -176,22 +176,6 @@ def _fix_convolutions(model: onnx.ModelProto, old: int, new: int, targets: set[P
         data = node.input[data_at]
         if "group" in attrs and attrs["group"].i == old and (data, 1) in targets:
             attrs["group"].CopyFrom(helper.make_attribute("group", new))  # depthwise stays depthwise
-
-
-def _convolutions_consistent(inferred: onnx.ModelProto) -> bool:
-    """Input channels == weight in-channels x group: ONNX inference does not check it, IREE does."""
-    known = {v.name: v.type.tensor_type for v in [*inferred.graph.input, *inferred.graph.value_info]}
-    constants = _constant_tensors(inferred)
-    for node in inferred.graph.node:
-        if node.op_type not in ("Conv", "ConvInteger", "QLinearConv"):
-            continue
-        data, weight = (node.input[k] for k in CONV_OPERANDS[node.op_type])
-        weight_dims = list(constants[weight].dims) if weight in constants else _dims(known.get(weight))
-        data_dims = _dims(known.get(data))
-        group = next((a.i for a in node.attribute if a.name == "group"), 1)
-        if len(weight_dims) > 1 and len(data_dims) > 1 and data_dims[1] != weight_dims[1] * group:
-            return False
-    return True
 
 
 # op -> (parameter input, the input it describes, that input's axis or None for the op's `axis`):
