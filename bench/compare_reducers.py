@@ -140,7 +140,7 @@ def _workdir(setup: Setup, tool: str) -> Path:
 
 def _reduce_builtin(setup: Setup, work: Path) -> Run:
     out = work / "out.mlir"
-    argv = [sys.executable, "-m", "reducer.cli", str(work / CASE_NAME), *setup.case.oracle_args, "-j", str(setup.jobs), "-o", str(out), "-q", "--no-culprit"]
+    argv = [sys.executable, "-m", "reducer", str(work / CASE_NAME), *setup.case.oracle_args, "-j", str(setup.jobs), "-o", str(out), "-q", "--no-culprit"]
     return Run([*argv, "--", *setup.case.flags], out, None)
 
 
@@ -148,7 +148,7 @@ def _reduce_script(setup: Setup, work: Path) -> Run:
     counter = work / "calls"
     out = work / "out.mlir"
     cmd = f"{_script(setup, counter)} {{}}"
-    return Run([sys.executable, "-m", "reducer.cli", str(work / CASE_NAME), "--oracle=script", "--cmd", cmd, "-j", str(setup.jobs), "-o", str(out), "-q", "--no-culprit"], out, counter)
+    return Run([sys.executable, "-m", "reducer", str(work / CASE_NAME), "--oracle=script", "--cmd", cmd, "-j", str(setup.jobs), "-o", str(out), "-q", "--no-culprit"], out, counter)
 
 
 def _cvise(setup: Setup, work: Path) -> Run:

@@ -59,7 +59,7 @@ def keep_number(path: Path) -> str:
 
 def run_reduce(source: Path, oracle: str, extra: list[str], jobs: int, no_cache: bool, out: Path) -> dict:
     cache = ["--no-cache"] if no_cache else ["--cache-dir", str(out.parent / f"{out.stem}.cache")]
-    command = [sys.executable, "-m", "reducer.cli", str(source), f"--oracle={oracle}", "-j", str(jobs), "-q", "--json",
+    command = [sys.executable, "-m", "reducer", str(source), f"--oracle={oracle}", "-j", str(jobs), "-q", "--json",
                "-o", str(out), *cache, *extra]
     before = _children_cpu()
     done = subprocess.run(command, check=False, cwd=ROOT, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})

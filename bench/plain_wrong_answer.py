@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     before, nodes = wrong_answer(source)
     print(f"before: {nodes} nodes; {before}", flush=True)
     start = time.monotonic()
-    command = [sys.executable, "-m", "reducer.cli", str(source), "--oracle=reference-mismatch", "-j", str(options.jobs), "--no-cache", *extra]
+    command = [sys.executable, "-m", "reducer", str(source), "--oracle=reference-mismatch", "-j", str(options.jobs), "--no-cache", *extra]
     run = subprocess.run(command, capture_output=True, text=True, check=False)
     seconds = time.monotonic() - start
     (options.out / "reduce.log").write_text(run.stderr + run.stdout)

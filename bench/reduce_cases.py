@@ -354,9 +354,12 @@ def run_in_child(name: str, jobs: int, args: argparse.Namespace, tree: Path) -> 
         count_file = Path(tmp) / "import-starts"
         (Path(tmp) / "sitecustomize.py").write_text(_COUNTING_SITE)
         env = {**os.environ, "BENCH_IMPORT_STARTS": str(count_file), "PYTHONPATH": os.pathsep.join([tmp, str(tree)])}
-        argv = [sys.executable, __file__, "--child", name, "--jobs", str(jobs), "--tree", str(tree)]
-        argv += ["--check-minimal"] * args.check_minimal + ["--passes-only"] * args.passes_only
-        done = subprocess.run(argv, check=False, env=env, capture_output=True, text=True)
+        words = [__file__, "--child", name, "--jobs", str(jobs), "--tree", str(tree)]
+        words += ["--check-minimal"] * args.check_minimal + ["--passes-only"] * args.passes_only
+        # The child imports this file as a module, as `reduce` imports its commands: a spawned
+        # worker runs its parent's main script again, and this one's imports are not the command's.
+        child = f"import sys; sys.argv = {words!r}; sys.path.insert(0, {str(Path(__file__).parent)!r}); import reduce_cases; reduce_cases.main()"
+        done = subprocess.run([sys.executable, "-c", child], check=False, env=env, capture_output=True, text=True)
         if done.returncode != 0:
             raise SystemExit(f"{name} -j {jobs} ({tree}) failed:\n{done.stderr[-4000:]}")
         return json.loads(done.stdout.strip().splitlines()[-1])

@@ -27,7 +27,7 @@ DEFAULT_ORACLE = ["--oracle=lds-limit", "--lds-bytes", "32768"]
 
 
 def reduce_command(src: Path, oracle_args: list[str], *extra: str) -> list[str]:
-    return [sys.executable, "-m", "reducer.cli", str(src), *oracle_args, "-j", "2", "--no-cache", "--json", "-q", *extra]
+    return [sys.executable, "-m", "reducer", str(src), *oracle_args, "-j", "2", "--no-cache", "--json", "-q", *extra]
 
 
 def run(command: list[str], cwd: Path) -> tuple[dict, float]:

@@ -238,7 +238,7 @@ def run_case(out: Path, variant: str, op: str, level: str, jobs: int, time_budge
         oracle = ["--oracle=miscompile", "--pipeline-a", LLVM_CPU, "--pipeline-b", f"{LLVM_CPU} {DEMOTE_BF16}"]
     else:
         oracle = ["--oracle=reference-mismatch"]
-    command = [sys.executable, "-m", "reducer.cli", str(source), *oracle, "-j", str(jobs), "--no-cache",
+    command = [sys.executable, "-m", "reducer", str(source), *oracle, "-j", str(jobs), "--no-cache",
                "--time-budget", str(time_budget), "--json"]
     start = time.monotonic()
     run = subprocess.run(command, capture_output=True, text=True, check=False)

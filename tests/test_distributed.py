@@ -89,7 +89,7 @@ def test_fuzz_cases_run_on_the_cluster(tmp_path, cluster, capsys):
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "reducer.cli", *args], check=False, capture_output=True, text=True, timeout=120)
+    return subprocess.run([sys.executable, "-m", "reducer", *args], check=False, capture_output=True, text=True, timeout=120)
 
 
 @pytest.mark.parametrize(

@@ -61,7 +61,7 @@ def reduce_env(tmp_path: Path, tools: Path | None = None, **fault: str) -> dict[
 
 
 def start_reduce(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "reducer.cli", *args], env=env, cwd=cwd,
+    return subprocess.Popen([sys.executable, "-m", "reducer", *args], env=env, cwd=cwd,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
 
 
@@ -324,7 +324,7 @@ def test_a_campaign_killed_while_reducing_leaves_its_finding_to_fuzz_reduce(tmp_
     out = tmp_path / "campaign"
     env = reduce_env(tmp_path)
     run = ["--max-cases", "2", "--seed", "7", "--targets", "none", "-j", "2", "--reduce-jobs", "2", "--out", str(out), "-q"]
-    proc = subprocess.Popen([sys.executable, "-m", "fuzz.cli", "run", *run], env=env, cwd=tmp_path,
+    proc = subprocess.Popen([sys.executable, "-m", "fuzz", "run", *run], env=env, cwd=tmp_path,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and not list(out.glob(f"findings/*/{REDUCED_NAME}")):
@@ -335,7 +335,7 @@ def test_a_campaign_killed_while_reducing_leaves_its_finding_to_fuzz_reduce(tmp_
     left = db.unreduced()
     db.close()
     assert len(left) == 1  # the finding is in the database, its reduction unfinished
-    finished = subprocess.run([sys.executable, "-m", "fuzz.cli", "reduce", str(out), "--reduce-jobs", "2", "-q"],
+    finished = subprocess.run([sys.executable, "-m", "fuzz", "reduce", str(out), "--reduce-jobs", "2", "-q"],
                               env=env, cwd=tmp_path, capture_output=True, text=True, timeout=600, check=False)
     assert finished.returncode == 0, finished.stderr
     assert "1 findings reduced" in finished.stdout

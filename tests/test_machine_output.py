@@ -191,7 +191,7 @@ def chain(tmp_path) -> Path:
 
 
 def test_reduce_shows_a_live_status_line_on_a_terminal_only(chain, iree_compile):
-    command = [sys.executable, "-m", "reducer.cli", str(chain), "--oracle=compile-error", "-j", "2", "--no-cache", "--", *CPU]
+    command = [sys.executable, "-m", "reducer", str(chain), "--oracle=compile-error", "-j", "2", "--no-cache", "--", *CPU]
     on_terminal = _run_on_a_terminal(command)
     # The status line: the step running, calls done / in flight / cache hits, the rate, the best so far.
     status = re.search(r"(\S+) \| calls (\d+) done, (\d+) in flight, (\d+) cache hits \| [\d.]+ calls/min \| best (\d+) ops?, (\d+) bytes", on_terminal)
@@ -207,7 +207,7 @@ def test_reduce_shows_a_live_status_line_on_a_terminal_only(chain, iree_compile)
 
 
 def test_fuzz_run_shows_cases_findings_and_coverage_live(tmp_path, iree_compile):
-    command = [sys.executable, "-m", "fuzz.cli", "run", "--time", "2m", "--max-cases", "4", "--seed", "7",
+    command = [sys.executable, "-m", "fuzz", "run", "--time", "2m", "--max-cases", "4", "--seed", "7",
                "--out", str(tmp_path / "out"), "-j", "2", "--no-reduce", "--targets", "none"]
     on_terminal = _run_on_a_terminal(command)
     assert re.search(r"cases \d+ \([\d.]+/min\) \| findings: .* \| new root causes \d+ \| coverage: \d/3 pipelines compiled a case", on_terminal), on_terminal[-2000:]

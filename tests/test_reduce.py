@@ -149,7 +149,7 @@ def test_reduced_result_is_one_minimal_for_every_pass(tmp_path):
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "reducer.cli", *args], check=False, capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "reducer", *args], check=False, capture_output=True, text=True)
 
 
 def test_unparseable_input_is_one_line_with_location(tmp_path):

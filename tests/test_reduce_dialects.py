@@ -102,7 +102,7 @@ def test_ctrl_c_leaves_a_valid_partial_result(tmp_path):
     script.write_text('#!/bin/sh\nsleep 0.3\ngrep -q "onnx.NoSuchOp" "$1"\n')
     script.chmod(0o755)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "reducer.cli", str(src), "--oracle=script", "--cmd", f"{script} {{}}", "-j", "1"],
+        [sys.executable, "-m", "reducer", str(src), "--oracle=script", "--cmd", f"{script} {{}}", "-j", "1"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

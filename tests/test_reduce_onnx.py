@@ -81,7 +81,7 @@ def nodes_in(path: Path) -> int:
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "reducer.cli", *args], check=False, capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "reducer", *args], check=False, capture_output=True, text=True)
 
 
 def test_fifty_node_network_reduces_to_the_det_with_the_same_signature(tmp_path, iree_compile, capsys):

@@ -83,7 +83,7 @@ def test_reduce_verbose_says_why_the_uninitialised_read_was_rejected(tmp_path, i
     src = tmp_path / "mm.mlir"
     src.write_text(LARGE_K_MATMUL)
     argv = [
-        sys.executable, "-m", "reducer.cli", str(src), "--oracle=miscompile", "--verbose", "-j", "2", "--no-localize",
+        sys.executable, "-m", "reducer", str(src), "--oracle=miscompile", "--verbose", "-j", "2", "--no-localize",
         "--passes", "replace-with-operand", "--pipeline-a", " ".join(LLVM_CPU), "--pipeline-b", " ".join([*LLVM_CPU, *DEMOTE_BF16]),
     ]  # fmt: skip
     result = subprocess.run(argv, capture_output=True, text=True, check=False)

@@ -81,7 +81,7 @@ def test_unusable_cache_dir_is_one_line_and_exit_1(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
     result = subprocess.run(
-        [sys.executable, "-m", "reducer.cli", str(src), "--oracle=script", "--cmd", "true {}", "--cache-dir", str(blocker / "cache")],
+        [sys.executable, "-m", "reducer", str(src), "--oracle=script", "--cmd", "true {}", "--cache-dir", str(blocker / "cache")],
         check=False,
         capture_output=True,
         text=True,

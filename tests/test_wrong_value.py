@@ -82,7 +82,7 @@ def test_reduce_starts_from_the_wrong_op_and_reports_it(tmp_path):
     src = tmp_path / "model.mlir"
     src.write_text(MID_GRAPH)
     argv = [
-        sys.executable, "-m", "reducer.cli", str(src), "--oracle=miscompile", "-j", "2", "--json", "--report", str(tmp_path / "bug.md"),
+        sys.executable, "-m", "reducer", str(src), "--oracle=miscompile", "-j", "2", "--json", "--report", str(tmp_path / "bug.md"),
         "--pipeline-a", " ".join(LLVM_CPU), "--pipeline-b", " ".join([*LLVM_CPU, *DEMOTE_BF16]),
     ]  # fmt: skip
     result = subprocess.run(argv, capture_output=True, text=True, check=False)
