@@ -137,7 +137,7 @@ def _problem(request: Request, original: Proposal, oracle: Oracle, interruption:
         checkpoints.improved(best)
 
     # Candidate edits run in a worker process: a crash in the bindings is a verdict on one edit.
-    editor = IsolatedEditor(oracle.options.limits, oracle.options.opset_version)
+    editor = IsolatedEditor(oracle.options.limits, oracle.options.opset_version, preload=(Reducer.__module__,))
     # The editor loads the bindings while the original is judged; the warm compiler's workers load
     # once that verdict is in (see _reduce): loading beside the original's compile slowed it more
     # (its code generation runs on every core) than they then wait.

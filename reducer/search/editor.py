@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import importlib
 import os
 import signal
 import threading
@@ -115,8 +116,10 @@ class LocalEditor:
 class IsolatedEditor:
     """Edits in one spawned worker, replaced when an edit kills it."""
 
-    def __init__(self, limits: Limits, opset_version: int | None = None) -> None:
-        self._pools = RespawningPool(1, _start_worker, (limits, opset_version))
+    def __init__(self, limits: Limits, opset_version: int | None = None, preload: tuple[str, ...] = ()) -> None:
+        """`preload`: modules the worker imports as it starts (the edits' own, with every pass),
+        while the original compiles, not on the first edit, where the search waits for them."""
+        self._pools = RespawningPool(1, _start_worker, (limits, opset_version, preload))
 
     def call(self, fn: Callable[..., R], *args: Any) -> tuple[R, int]:
         """`fn(session, *args)` in the worker and how many ONNX imports it ran; raises EditCrashed
@@ -142,7 +145,7 @@ Editor = LocalEditor | IsolatedEditor
 _session: EditSession | None = None  # the worker's own
 
 
-def _start_worker(limits: Limits, opset_version: int | None) -> None:
+def _start_worker(limits: Limits, opset_version: int | None, preload: tuple[str, ...]) -> None:
     """The worker ignores Ctrl-C (the search stops it) and builds its context once."""
     global _session
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -150,9 +153,8 @@ def _start_worker(limits: Limits, opset_version: int | None) -> None:
 
     multiprocessing.current_process().name = "edit-worker"
     _session = EditSession(limits, opset_version, in_process=True)  # a crash here ends only this worker
-    # The passes' edits come from the engine's module (with every pass): loaded now, while the
-    # original compiles, not on the first edit of the passes, where the search waits for it.
-    import reducer.search.engine  # noqa: F401
+    for module in preload:
+        importlib.import_module(module)
 
 
 def _in_worker(fn: Callable[..., R], args: tuple) -> tuple[R, int]:
