@@ -20,6 +20,7 @@ from oracles.compiling.ir_phase import (
 from oracles.compiling.lds import LdsLimit
 from oracles.numeric.miscompile import Miscompile
 from oracles.numeric.reference_mismatch import ReferenceMismatch
+from oracles.numeric.run_error import RunError
 from oracles.script import Script
 
 
@@ -73,6 +74,10 @@ ORACLE_TABLE: tuple[OracleRow, ...] = (
               "MLIR must be torch-onnx IR (iree-import-onnx output): it runs as it is, against the ONNX graph it lifts to "
               "(its weights included, arguments bound by position); other IR is refused, naming the op that stops the lift; "
               "calibrated, wrong the original's way (kind, output, at least --wrong-share of its fraction and error)"),
+    OracleRow(RunError, MLIR_OR_ONNX, "full compile (generic CPU by default), iree-run-module; its status",
+              "the compiled program fails when it runs on seeded inputs (or --inputs): the runtime's status (code and "
+              "message, numbers normalised) or its signal; calibrated, the original's; a run that rejects its own inputs "
+              "is refused"),
     OracleRow(Script, MLIR_OR_ONNX, "--cmd with {} the candidate path; flags in $IREE_FLAGS",
               "the external command exits 0 (as in C-Vise and llvm-reduce)"),
 )

@@ -52,7 +52,8 @@ exit status: 0 reduced, 1 bad input, 2 the original does not show the failure, 3
 130 / 143 / 129 stopped by Ctrl-C / SIGTERM / SIGHUP (the best result so far is kept)"""
 
 
-DATA_ORACLES = ("miscompile", "reference-mismatch")  # the oracles that run a candidate on data
+DATA_ORACLES = ("miscompile", "reference-mismatch", "run-error")  # the oracles that run a candidate on data
+ANSWER_ORACLES = ("miscompile", "reference-mismatch")  # those that judge its answer
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -103,9 +104,9 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--cmd", help="script: command, `{}` is the candidate path; exit 0 = interesting")
     group.add_argument("--pipeline-a", default="", help="miscompile: flags of the first pipeline")
     group.add_argument("--pipeline-b", default="", help="miscompile: flags of the second pipeline")
-    group.add_argument("--seed", type=int, default=0, help="miscompile / reference-mismatch: input data seed")
+    group.add_argument("--seed", type=int, default=0, help="miscompile / reference-mismatch / run-error: input data seed")
     group.add_argument("--inputs", action="append", default=[], metavar="SOURCE",
-                       help="miscompile / reference-mismatch: run on this data instead of seeded inputs (repeatable): "
+                       help="miscompile / reference-mismatch / run-error: run on this data instead of seeded inputs (repeatable): "
                        "an iree-run-module value (2x3xf32=@x.bin, @x.npy, 2x2xi32=1,2,3,4), a flagfile of --input= / "
                        "--expected_output= lines, .npy, .npz (by argument name or order), or ONNX test data "
                        "(test_data_set_0/ or input_0.pb)")
@@ -262,6 +263,8 @@ def _user_data(args: argparse.Namespace, oracle: str) -> UserData | None:
         return None
     if oracle not in DATA_ORACLES:
         raise UserError(f"--inputs / --expected-outputs are for --oracle={' or '.join(DATA_ORACLES)}, not {oracle}")
+    if args.expected_outputs and oracle not in ANSWER_ORACLES:
+        raise UserError(f"--expected-outputs is for --oracle={' or '.join(ANSWER_ORACLES)}: {oracle} judges no answer")
     try:
         return read_sources(args.inputs, args.expected_outputs)
     except UserDataError as err:

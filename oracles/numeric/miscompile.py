@@ -10,7 +10,6 @@ reads a `tensor.empty` value is never interesting: its answer is undefined
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -20,17 +19,15 @@ from oracles.base import Oracle, OracleSetupError
 from oracles.candidate import Candidate
 from oracles.compiling.signature import excerpt, first_error
 from oracles.mlir.uninitialised import uninitialised_reads_in
-from oracles.numeric import case_data, reference_pipeline
+from oracles.numeric import reference_pipeline
 from oracles.numeric.arrays import (
     entry_function,
-    input_flag,
-    inputs_for_signature,
     looks_quantized,
     reduction_length_hint,
 )
 from oracles.numeric.compare import compare_outputs
-from oracles.numeric.run import RUN_DEVICE, result_file, run_module
-from oracles.numeric.user_data import has_inputs, program_expected, program_inputs
+from oracles.numeric.run import run_commands, run_module
+from oracles.numeric.user_data import program_expected, program_inputs
 from oracles.numeric.wrong_answer import check_share
 from oracles.toolchain.flags import with_default_target
 from oracles.toolchain.tools import compile_candidate
@@ -64,28 +61,9 @@ class Miscompile(Oracle):
         return self.pipeline_flags("a", user_flags)
 
     def reproduce_command(self, candidate: Candidate, path: str) -> str:
-        """Compile and run with both pipelines; a candidate with the user's data gets it written
-        to `path.data/` (case_data.py) and read from there."""
-        lines = []
-        try:
-            function, args, results = entry_function(candidate.text)
-        except ValueError:
-            function, args, results = "main", [], []
-        if has_inputs(candidate.data):  # the user's data, cut to the case: written beside it
-            values = program_inputs(candidate.data, args, self.options.seed)
-            case_data.write_inputs(values, path)
-            input_flags = case_data.input_flags(values, path)
-        else:
-            input_flags = [input_flag(v, f"arg{i}")[0] for i, v in enumerate(inputs_for_signature(args, self.options.seed))]
-        if args and not has_inputs(candidate.data):
-            lines.append(shlex.join(["python", "-m", "oracles.miscompile", "write-inputs", path, "--seed", str(self.options.seed)]))
-        for which in ("a", "b"):
-            lines.append(shlex.join(["iree-compile", *self.pipeline_flags(which, candidate.flags), path, "-o", f"{which}.vmfb"]))
-        for which in ("a", "b"):
-            output_flags = [f"--output=@{result_file(t, f'{which}_result{j}')[0]}" for j, t in enumerate(results)]
-            run = ["iree-run-module", f"--device={RUN_DEVICE}", f"--module={which}.vmfb", f"--function={function}"]
-            lines.append(shlex.join([*run, *input_flags, *output_flags]))
-        return "\n".join(lines)
+        """Compile and run with both pipelines (oracles/numeric/run.py)."""
+        pipelines = [(which, self.pipeline_flags(which, candidate.flags)) for which in ("a", "b")]
+        return run_commands(candidate, path, self.options.seed, pipelines)
 
     def observe(self, candidate: Candidate, workdir: Path) -> Verdict:
         if candidate.binary is not None:

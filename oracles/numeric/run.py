@@ -3,20 +3,27 @@
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from oracles.candidate import Candidate
 from oracles.compiling.signature import first_error
+from oracles.numeric import case_data
 from oracles.numeric.arrays import (
     ArgType,
     array_file,
+    entry_function,
     input_flag,
+    inputs_for_signature,
     parse_type,
     write_array,
 )
-from oracles.toolchain.tools import Limits, find_tool, run_tool
+from oracles.numeric.user_data import has_inputs, program_inputs
+from oracles.toolchain.tools import Limits, ProcessResult, find_tool, run_tool
 
 RUN_DEVICE = "local-task"
 
@@ -60,6 +67,24 @@ def exported_results(vmfb_path: str | Path, function: str, limits: Limits) -> li
     return f"function @{function} is not exported (exports: {', '.join(exports) or 'none'})"
 
 
+@dataclass
+class ModuleRun:
+    """One finished `iree-run-module` process and where its results were written."""
+
+    process: ProcessResult
+    outputs: list[tuple[Path, ArgType | None]]  # each result's file, and its raw type for a .bin
+
+    def failure(self) -> str | None:
+        """Why the run gave no results (one line), or None when it ran."""
+        if self.process.timed_out:
+            return f"iree-run-module timed out after {self.process.seconds:.0f} s"
+        if self.process.signal_name:
+            return f"iree-run-module crashed with {self.process.signal_name}"
+        if self.process.returncode != 0:
+            return first_error(self.process.stderr) or f"iree-run-module exited {self.process.returncode}"
+        return None
+
+
 def run_module(
     vmfb_path: str | Path,
     function: str,
@@ -82,6 +107,38 @@ def run_module(
     Give each run its own `workdir`: the file names are fixed. `stderr_file`, when given, receives the
     run's whole standard error (a module compiled to trace its dispatches prints their tensors there).
     """
+    run = start_run(vmfb_path, function, inputs, workdir, limits, device=device, result_types=result_types, stderr_file=stderr_file)
+    if isinstance(run, str):
+        return run
+    failure = run.failure()
+    if failure is not None:
+        return failure
+    arrays = []
+    for path, raw in run.outputs:
+        try:
+            if raw is not None:
+                shape, dtype = raw
+                arrays.append(np.fromfile(path, dtype=dtype).reshape(shape))
+            else:
+                arrays.append(np.load(path))
+        except (OSError, ValueError, EOFError) as err:
+            return f"cannot read {path.name}: {err}"
+    return arrays
+
+
+def start_run(
+    vmfb_path: str | Path,
+    function: str,
+    inputs: Sequence[np.ndarray | np.generic],
+    workdir: str | Path,
+    limits: Limits | None = None,
+    *,
+    device: str = RUN_DEVICE,
+    result_types: Sequence[str] | None = None,
+    stderr_file: Path | None = None,
+) -> ModuleRun | str:
+    """The `iree-run-module` process of `run_module`, however it ended (the run-error oracle
+    judges how), or why it could not start (the module lacks the function)."""
     limits = limits or Limits()
     workdir = Path(workdir)
     if result_types is None:
@@ -99,23 +156,30 @@ def run_module(
         name, raw = result_file(result_type, f"result{j}")
         argv.append(f"--output=@{name}")
         outputs.append((workdir / name, raw))
-    process = run_tool(argv, limits, cwd=str(workdir), stderr_file=stderr_file)
-    if process.timed_out:
-        return f"iree-run-module timed out after {process.seconds:.0f} s"
-    if process.signal_name:
-        return f"iree-run-module crashed with {process.signal_name}"
-    if process.returncode != 0:
-        return first_error(process.stderr) or f"iree-run-module exited {process.returncode}"
-    arrays = []
-    for path, raw in outputs:
-        try:
-            if raw is not None:
-                shape, dtype = raw
-                arrays.append(np.fromfile(path, dtype=dtype).reshape(shape))
-            else:
-                arrays.append(np.load(path))
-        except (OSError, ValueError, EOFError) as err:
-            return f"cannot read {path.name}: {err}"
-    return arrays
+    return ModuleRun(run_tool(argv, limits, cwd=str(workdir), stderr_file=stderr_file), outputs)
 
 
+def run_commands(candidate: Candidate, path: str, seed: int, pipelines: Sequence[tuple[str, Sequence[str]]]) -> str:
+    """The shell lines that compile the case at `path` with each (name, flags) pipeline and run
+    each module on the inputs the oracle used: a candidate with the user's data gets it written
+    to `path.data/` (case_data.py), a seeded one a `write-inputs` line first."""
+    lines = []
+    try:
+        function, args, results = entry_function(candidate.text)
+    except ValueError:
+        function, args, results = "main", [], []
+    if has_inputs(candidate.data):  # the user's data, cut to the case: written beside it
+        values = program_inputs(candidate.data, args, seed)
+        case_data.write_inputs(values, path)
+        input_flags = case_data.input_flags(values, path)
+    else:
+        input_flags = [input_flag(v, f"arg{i}")[0] for i, v in enumerate(inputs_for_signature(args, seed))]
+    if args and not has_inputs(candidate.data):
+        lines.append(shlex.join(["python", "-m", "oracles.miscompile", "write-inputs", path, "--seed", str(seed)]))
+    for name, flags in pipelines:
+        lines.append(shlex.join(["iree-compile", *flags, path, "-o", f"{name}.vmfb"]))
+    for name, _ in pipelines:
+        output_flags = [f"--output=@{result_file(t, f'{name}_result{j}')[0]}" for j, t in enumerate(results)]
+        run = ["iree-run-module", f"--device={RUN_DEVICE}", f"--module={name}.vmfb", f"--function={function}"]
+        lines.append(shlex.join([*run, *input_flags, *output_flags]))
+    return "\n".join(lines)

@@ -30,6 +30,8 @@ _SETUP_PROBLEMS: tuple[tuple[re.Pattern, str], ...] = tuple(
          "iree-compile does not know the {0} target '{1}': fix the target flag in the pasted command"),
         (r"missing GPU target in #hal.executable.target",
          "the target flags name a GPU this compiler has no target for (e.g. --iree-cuda-target=sm_90a): fix the target flag"),
+        (r"INVALID_ARGUMENT; (input\d+ [^;\n]*|input list and function mismatch[^;\n]*)",
+         "the run rejects its inputs ({0}): give --inputs that match the entry function's arguments"),
         (r"'([^'\n]+)': No such file or directory",
          "a file the command names does not exist ({0}): fix its path in the pasted command"),
     )

@@ -1,0 +1,73 @@
+"""run-error: a program that compiles and then fails when it runs reduces to what fails, with the
+runtime's own status as its signature; a program that runs fine, or a different failure, is not
+the user's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from oracles import Candidate, make_oracle
+from oracles.numeric.run_error import status_signature
+from oracles.toolchain.tool_errors import setup_problem
+from oracles.toolchain.tools import ProcessResult
+from reducer.cli import main
+
+CHECK = '  %status = arith.constant 9 : i32\n  util.status.check_ok %status, "{message}"\n'
+
+
+def program(n_ops: int = 30, check_at: int | None = 17, message: str = "the runtime check fired") -> str:
+    """`n_ops` elementwise ops on two 4x8 arguments; after op `check_at`, a runtime status check
+    that fails (the runtime prints FAILED_PRECONDITION and `message`)."""
+    lines = ["func.func @main(%arg0: tensor<4x8xf32>, %arg1: tensor<4x8xf32>) -> tensor<4x8xf32> {"]
+    previous = "%arg0"
+    for i in range(n_ops):
+        lines.append(f"  %v{i} = {('arith.addf', 'arith.mulf', 'arith.subf')[i % 3]} {previous}, %arg1 : tensor<4x8xf32>")
+        previous = f"%v{i}"
+        if i == check_at:
+            lines.append(CHECK.format(message=message).rstrip("\n"))
+    return "\n".join([*lines, f"  return {previous} : tensor<4x8xf32>", "}", ""])
+
+
+def test_a_failing_runtime_check_reduces_to_the_check(tmp_path: Path, capsys):
+    source = tmp_path / "prog.mlir"
+    source.write_text(program())
+    assert main([str(source), "--oracle=run-error", "--no-cache", "--no-culprit", "-j", "1"]) == 0
+    reduced = (tmp_path / "prog.reduced.mlir").read_text()
+    assert "util.status.check_ok" in reduced and "arith.addf" not in reduced and "tensor<4x8xf32>" not in reduced
+    out = capsys.readouterr().out
+    assert "32 -> 2" in out and "FAILED_PRECONDITION; the runtime check fired" in out
+    assert "iree-run-module --device=local-task --module=out.vmfb --function=main" in out  # the printed repro runs it
+
+
+def test_a_program_that_runs_fine_is_refused(tmp_path: Path, capsys):
+    source = tmp_path / "fine.mlir"
+    source.write_text(program(check_at=None))
+    assert main([str(source), "--oracle=run-error", "--no-cache"]) == 2
+    assert "not interesting for run-error: @main runs fine" in capsys.readouterr().err
+    assert not (tmp_path / "fine.reduced.mlir").exists()
+
+
+def test_calibrated_a_different_run_error_is_not_the_users():
+    oracle = make_oracle("run-error")
+    original = oracle.judge(Candidate(program(n_ops=2, check_at=0)))
+    assert original.interesting and original.signature == "run-error: FAILED_PRECONDITION; the runtime check fired"
+    pinned = oracle.calibrated(original)
+    other = pinned.judge(Candidate(program(n_ops=2, check_at=0, message="another check")))
+    assert not other.interesting and other.detail.startswith("fails differently: run-error: FAILED_PRECONDITION; another check")
+    assert not pinned.judge(Candidate(program(n_ops=2, check_at=None))).interesting
+
+
+def test_sizes_in_a_status_do_not_split_one_failure():
+    a = "c/runtime/src/iree/hal/allocator.c:120: RESOURCE_EXHAUSTED; could not allocate 4096 bytes; while invoking native function"
+    b = "c/runtime/src/iree/hal/allocator.c:121: RESOURCE_EXHAUSTED; could not allocate 128 bytes; while invoking native function"
+    assert status_signature(a) == status_signature(b) == "run-error: RESOURCE_EXHAUSTED; could not allocate N bytes"
+    assert status_signature("EXEC @main\nresult[0]: hal.buffer_view") is None
+
+
+def test_a_run_that_rejects_its_inputs_is_the_tools_doing():
+    # iree-run-module 3.13's own words for an input of the wrong shape.
+    stderr = ("c/runtime/src/iree/modules/hal/utils/buffer_diagnostics.c:225: INVALID_ARGUMENT; input0 shape dimension 0 "
+              "mismatch; expected 4 but have 3; expected shape `4`, actual shape `3`; while invoking native function "
+              "hal.buffer_view.assert; while calling import;")
+    problem = setup_problem([ProcessResult(1, "EXEC @main", stderr, 0.1)], make_oracle("run-error").options.limits)
+    assert problem.startswith("the run rejects its inputs (input0 shape dimension 0 mismatch)")
