@@ -57,6 +57,7 @@ IMPORT_FAILURE, COMPILE_ERROR, CRASH, TIMEOUT, DEADLOCK, LDS_OVERRUN, MISMATCH, 
     "mismatch",
     "run error",  # a finding only at a dynamic dimension's size (the module ran at the others)
 )
+RUNTIME = "runtime: "  # a finding's signature starts so when the compiled module failed as it ran
 
 
 @dataclass
@@ -351,9 +352,9 @@ def _run_and_compare(backend: Isolated, vmfb: Path, where: Path, pipeline: Pipel
     if isinstance(outputs, str):
         run.status, run.detail = "run error", prefix + outputs
         if "crash" in outputs:
-            return Finding(CRASH, pipeline.name, f"runtime: {normalise(outputs)}", run.detail, at)
+            return Finding(CRASH, pipeline.name, f"{RUNTIME}{normalise(outputs)}", run.detail, at)
         if at:  # it ran at the other sizes: the size is the bug
-            return Finding(RUN_ERROR, pipeline.name, f"runtime: {normalise(outputs)} [dynamic]", run.detail, at)
+            return Finding(RUN_ERROR, pipeline.name, f"{RUNTIME}{normalise(outputs)} [dynamic]", run.detail, at)
         return None
     comparison = expected.compare(expected.outputs[size], outputs)
     run.detail = prefix + comparison.description

@@ -25,6 +25,7 @@ from fuzz.execute import (
     LDS_OVERRUN,
     MISMATCH,
     RUN_ERROR,
+    RUNTIME,
     TIMEOUT,
     CaseResult,
     Finding,
@@ -57,9 +58,8 @@ ORACLE_FOR_KIND = {
     DEADLOCK: "timeout",  # the timeout oracle tells a deadlock from a slow compile
     LDS_OVERRUN: "lds-limit",
     MISMATCH: "reference-mismatch",  # the first mismatching pipeline's flags against onnx.reference
+    RUN_ERROR: "run-error",  # the model fixed at the size it showed at, run on the inputs that showed it
 }
-# No oracle pins a module that fails to run at one size of a dynamic dimension: kept unreduced.
-NOT_REDUCIBLE = {RUN_ERROR: "no oracle pins a runtime error at one dynamic size; the model and its sizes are saved"}
 # A mismatch where another pipeline got the reference's answer is first reduced as a
 # miscompile of the two (no reference needed per candidate), on the inputs that showed it; when
 # the two agree on them, or every pipeline was wrong, as a reference mismatch.
@@ -84,13 +84,19 @@ def _agreeing_pipeline(case: CaseResult) -> str | None:
     return next((run.pipeline for run in case.runs if run.status == "ok" and run.pipeline in PIPELINES), None)
 
 
-def _oracles_for(finding: Finding, case: CaseResult) -> list[tuple[str, str | None]]:
+def oracles_for(finding: Finding, case: CaseResult) -> list[tuple[str, str | None]]:
     """(oracle, the pipeline that got it right for a miscompile) to reduce the finding with; the
     first that the original shows is used."""
     agreeing = _agreeing_pipeline(case) if finding.kind == MISMATCH else None
     if agreeing is not None:
         return [(MISCOMPILE, agreeing), (ORACLE_FOR_KIND[MISMATCH], None)]
+    if _fails_when_run(finding):
+        return [(ORACLE_FOR_KIND[RUN_ERROR], None)]
     return [(ORACLE_FOR_KIND[finding.kind], None)]
+
+
+def _fails_when_run(finding: Finding) -> bool:
+    return finding.kind == RUN_ERROR or (finding.kind == CRASH and finding.signature.startswith(RUNTIME))  # the module died, not the compiler
 
 
 def _request_for(
@@ -149,17 +155,15 @@ def reduce_finding(
         onnx.save(model, directory / "model.dynamic.onnx")
         model = static_model_at(model, spec.dynamic.symbol, int(finding.size.split("=", 1)[1]))
     onnx.save(model, model_path)
-    data = _write_case_inputs(directory, spec, case.seed, finding) if finding.kind == MISMATCH else None
+    ran_on_data = finding.kind == MISMATCH or _fails_when_run(finding)
+    data = _write_case_inputs(directory, spec, case.seed, finding) if ran_on_data else None
     write_record(directory, finding, case)
     extra = (f"size: {finding.size}\n" if finding.size else "") + (f"host CPU: {finding.host_cpu}\n" if finding.host_cpu else "")
     if extra:
         with (directory / RECORD_NAME).open("a") as record:
             record.write(extra)
-    if finding.kind in NOT_REDUCIBLE:
-        (directory / NOT_REDUCED_NAME).write_text(NOT_REDUCIBLE[finding.kind] + "\n")
-        return Triage(directory, f"not reduced: {NOT_REDUCIBLE[finding.kind]}")
     failures = []
-    for oracle_name, agreeing in _oracles_for(finding, case):
+    for oracle_name, agreeing in oracles_for(finding, case):
         try:
             request = _request_for(finding, oracle_name, agreeing, model_path, jobs, compile_timeout_s, passes, time_budget_s, observer)
             if data is not None:  # the inputs that showed it, not the oracle's seeded ones

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from fuzz.execute import COMPILE_ERROR, CRASH, RUN_ERROR, CaseResult, Finding
+from fuzz.triage import oracles_for
 from oracles import Candidate, make_oracle
 from oracles.numeric.run_error import status_signature
 from oracles.toolchain.tool_errors import setup_problem
@@ -71,3 +73,21 @@ def test_a_run_that_rejects_its_inputs_is_the_tools_doing():
               "hal.buffer_view.assert; while calling import;")
     problem = setup_problem([ProcessResult(1, "EXEC @main", stderr, 0.1)], make_oracle("run-error").options.limits)
     assert problem.startswith("the run rejects its inputs (input0 shape dimension 0 mismatch)")
+
+
+def test_a_gpu_target_is_refused_before_anything_runs(tmp_path: Path, capsys):
+    source = tmp_path / "prog.mlir"
+    source.write_text(program())
+    assert main([str(source), "--oracle=run-error", "--", "--iree-hal-target-device=hip", "--iree-rocm-target=gfx942"]) == 1
+    assert "run-error runs the module on this machine's CPU" in capsys.readouterr().err
+
+
+def test_the_fuzzers_run_time_findings_reduce_with_run_error():
+    case = CaseResult.__new__(CaseResult)  # routing reads only a mismatch's runs
+    at_a_size = Finding(RUN_ERROR, "vmvx", "runtime: RESOURCE_EXHAUSTED; ... [dynamic]", "at N=3: ...", "N=3")
+    died_running = Finding(CRASH, "cpu", "runtime: iree-run-module crashed with SIGSEGV", "")
+    compiler_crash = Finding(CRASH, "cpu", "crash: SIGSEGV in some pass", "")
+    assert oracles_for(at_a_size, case) == [("run-error", None)]
+    assert oracles_for(died_running, case) == [("run-error", None)]
+    assert oracles_for(compiler_crash, case) == [("crash", None)]
+    assert oracles_for(Finding(COMPILE_ERROR, "cpu", "error: x", ""), case) == [("compile-error", None)]

@@ -20,9 +20,9 @@ from oracles.base import Oracle
 from oracles.candidate import Candidate
 from oracles.compiling.signature import excerpt, first_error
 from oracles.numeric.arrays import entry_function
-from oracles.numeric.run import run_commands, start_run
+from oracles.numeric.run import RUN_DEVICE, run_commands, start_run
 from oracles.numeric.user_data import program_inputs
-from oracles.toolchain.flags import with_default_target
+from oracles.toolchain.flags import gpu_backend, with_default_target
 from oracles.verdict import Verdict
 
 _STATUS_CODES = (
@@ -60,6 +60,13 @@ class RunError(Oracle):
 
     def compile_flags(self, user_flags):
         return with_default_target(user_flags)
+
+    def cannot_judge(self, candidate: Candidate) -> str | None:
+        backend = gpu_backend(self.compile_flags(candidate.flags))
+        if backend:
+            return (f"run-error runs the module on this machine's CPU (iree-run-module --device={RUN_DEVICE}): "
+                    f"give flags that compile for llvm-cpu or vmvx, not {backend}")
+        return None
 
     def reproduce_command(self, candidate: Candidate, path: str) -> str:
         """Compile, then run on the inputs the oracle used (oracles/numeric/run.py)."""
