@@ -17,17 +17,15 @@ import numpy as np
 
 from oracles.base import Oracle, OracleSetupError
 from oracles.candidate import Candidate
-from oracles.compiling.signature import excerpt, first_error
 from oracles.mlir.uninitialised import uninitialised_reads_in
 from oracles.numeric import reference_pipeline
 from oracles.numeric.arrays import (
-    entry_function,
     looks_quantized,
     reduction_length_hint,
 )
 from oracles.numeric.compare import compare_outputs
-from oracles.numeric.run import run_commands, run_module
-from oracles.numeric.user_data import program_expected, program_inputs
+from oracles.numeric.run import no_module, run_commands, run_module, runnable
+from oracles.numeric.user_data import program_expected
 from oracles.numeric.wrong_answer import check_share
 from oracles.toolchain.flags import with_default_target
 from oracles.toolchain.tools import compile_candidate
@@ -66,13 +64,10 @@ class Miscompile(Oracle):
         return run_commands(candidate, path, self.options.seed, pipelines)
 
     def observe(self, candidate: Candidate, workdir: Path) -> Verdict:
-        if candidate.binary is not None:
-            return Verdict(False, "", "miscompile needs MLIR text; import the model first (iree-import-onnx)")
-        try:
-            function, args, result_texts = entry_function(candidate.text)
-            inputs = program_inputs(candidate.data, args, self.options.seed)
-        except ValueError as err:
-            return Verdict(False, "", f"cannot run the program: {err}")
+        program = runnable(candidate, self.options.seed, self.name)
+        if isinstance(program, Verdict):
+            return program
+        function, result_texts, inputs = program.function, program.results, program.inputs
         undefined = uninitialised_reads_in(candidate.text)
         if undefined:
             return Verdict(False, "", f"reads uninitialised memory, its answer is undefined: {undefined[0]}", {"stage": "undefined"})
@@ -83,12 +78,9 @@ class Miscompile(Oracle):
             subdir = workdir / which
             subdir.mkdir()
             compiled = compile_candidate(candidate, self.pipeline_flags(which, candidate.flags), subdir, limits, f"{which}.vmfb")
-            if compiled.process.timed_out:
-                return Verdict(False, "", f"pipeline {label} compile timed out after {compiled.process.seconds:.0f} s")
-            if not compiled.ok:
-                stderr = compiled.process.stderr
-                why = first_error(stderr) or compiled.process.signal_name or f"exit {compiled.process.returncode}"
-                return Verdict(False, "", f"pipeline {label} fails to compile: {why}", excerpt=excerpt(stderr))
+            unbuilt = no_module(compiled, f"pipeline {label}")
+            if unbuilt is not None:
+                return unbuilt
             result = run_module(compiled.output, function, inputs, subdir, limits)
             if isinstance(result, str):
                 return Verdict(False, "", f"pipeline {label} fails to run @{function}: {result}")

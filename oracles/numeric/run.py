@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from oracles.candidate import Candidate
-from oracles.compiling.signature import first_error
+from oracles.compiling.signature import excerpt, first_error
 from oracles.numeric import case_data
 from oracles.numeric.arrays import (
     ArgType,
@@ -23,7 +23,14 @@ from oracles.numeric.arrays import (
     write_array,
 )
 from oracles.numeric.user_data import has_inputs, program_inputs
-from oracles.toolchain.tools import Limits, ProcessResult, find_tool, run_tool
+from oracles.toolchain.tools import (
+    CompileResult,
+    Limits,
+    ProcessResult,
+    find_tool,
+    run_tool,
+)
+from oracles.verdict import Verdict
 
 RUN_DEVICE = "local-task"
 
@@ -65,6 +72,39 @@ def exported_results(vmfb_path: str | Path, function: str, limits: Limits) -> li
         declared = re.findall(r"%output\d+:\s*(tensor<[^>]*>|[^,()\s]+)", declaration.split("->", 1)[-1])
         return declared if len(declared) == len(vm_results) else vm_results
     return f"function @{function} is not exported (exports: {', '.join(exports) or 'none'})"
+
+
+@dataclass
+class Runnable:
+    """What a candidate runs: its entry function, result types and inputs."""
+
+    function: str
+    results: list[str]
+    inputs: list[np.ndarray | np.generic]
+
+
+def runnable(candidate: Candidate, seed: int, oracle_name: str) -> Runnable | Verdict:
+    """The candidate's entry function and the inputs it runs on (the user's, else seeded), or the
+    uninteresting verdict on why it cannot run."""
+    if candidate.binary is not None:
+        return Verdict(False, "", f"{oracle_name} needs MLIR text; import the model first (iree-import-onnx)")
+    try:
+        function, args, results = entry_function(candidate.text)
+        return Runnable(function, results, program_inputs(candidate.data, args, seed))
+    except ValueError as err:
+        return Verdict(False, "", f"cannot run the program: {err}")
+
+
+def no_module(compiled: CompileResult, what: str) -> Verdict | None:
+    """The uninteresting verdict on a compile that made no module to run (`what` names it:
+    "pipeline A", "the program"), or None when it made one."""
+    if compiled.process.timed_out:
+        return Verdict(False, "", f"{what}: compile timed out after {compiled.process.seconds:.0f} s")
+    if compiled.ok:
+        return None
+    stderr = compiled.process.stderr
+    why = first_error(stderr) or compiled.process.signal_name or f"exit {compiled.process.returncode}"
+    return Verdict(False, "", f"{what} fails to compile: {why}", excerpt=excerpt(stderr))
 
 
 @dataclass

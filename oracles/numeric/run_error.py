@@ -19,9 +19,7 @@ from pathlib import Path
 from oracles.base import Oracle
 from oracles.candidate import Candidate
 from oracles.compiling.signature import excerpt, first_error
-from oracles.numeric.arrays import entry_function
-from oracles.numeric.run import RUN_DEVICE, run_commands, start_run
-from oracles.numeric.user_data import program_inputs
+from oracles.numeric.run import RUN_DEVICE, no_module, run_commands, runnable, start_run
 from oracles.toolchain.flags import gpu_backend, with_default_target
 from oracles.verdict import Verdict
 
@@ -73,21 +71,15 @@ class RunError(Oracle):
         return run_commands(candidate, path, self.options.seed, [("out", self.compile_flags(candidate.flags))])
 
     def observe(self, candidate: Candidate, workdir: Path) -> Verdict:
-        if candidate.binary is not None:
-            return Verdict(False, "", "run-error needs MLIR text; import the model first (iree-import-onnx)")
-        try:
-            function, args, _ = entry_function(candidate.text)
-            inputs = program_inputs(candidate.data, args, self.options.seed)
-        except ValueError as err:
-            return Verdict(False, "", f"cannot run the program: {err}")
+        program = runnable(candidate, self.options.seed, self.name)
+        if isinstance(program, Verdict):
+            return program
+        function = program.function
         compiled = self.compile(candidate, workdir)
-        if compiled.process.timed_out:
-            return Verdict(False, "", f"compile timed out after {compiled.process.seconds:.0f} s")
-        if not compiled.ok:
-            stderr = compiled.process.stderr
-            why = first_error(stderr) or compiled.process.signal_name or f"exit {compiled.process.returncode}"
-            return Verdict(False, "", f"fails to compile: {why}", excerpt=excerpt(stderr))
-        run = start_run(compiled.output, function, inputs, workdir, self.options.limits)
+        unbuilt = no_module(compiled, "the program")
+        if unbuilt is not None:
+            return unbuilt
+        run = start_run(compiled.output, function, program.inputs, workdir, self.options.limits)
         if isinstance(run, str):
             return Verdict(False, "", f"cannot run @{function}: {run}")
         process = run.process
