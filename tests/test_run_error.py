@@ -91,3 +91,33 @@ def test_the_fuzzers_run_time_findings_reduce_with_run_error():
     assert oracles_for(died_running, case) == [("run-error", None)]
     assert oracles_for(compiler_crash, case) == [("crash", None)]
     assert oracles_for(Finding(COMPILE_ERROR, "cpu", "error: x", ""), case) == [("compile-error", None)]
+
+
+DYNAMIC_ROWS = """func.func @main(%arg0: tensor<?x8xf32>, %arg1: tensor<?x8xf32>) -> tensor<?x8xf32> {
+  %0 = arith.addf %arg0, %arg1 : tensor<?x8xf32>
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %rows = tensor.dim %0, %c0 : tensor<?x8xf32>
+  %three = arith.cmpi eq, %rows, %c3 : index
+  %bad = arith.constant 9 : i32
+  %ok = arith.constant 0 : i32
+  %status = arith.select %three, %bad, %ok : i32
+  util.status.check_ok %status, "three rows are not supported"
+  %1 = arith.subf %0, %arg0 : tensor<?x8xf32>
+  return %1 : tensor<?x8xf32>
+}
+"""
+
+
+def test_a_dynamic_program_runs_at_the_sizes_of_the_users_data(tmp_path: Path, capsys):
+    source = tmp_path / "dyn.mlir"
+    source.write_text(DYNAMIC_ROWS)
+    assert main([str(source), "--oracle=run-error", "--no-cache"]) == 2  # no size to run it at
+    assert "argument 0 has a dynamic shape (?x8): give --inputs with the sizes to run it at" in capsys.readouterr().err
+    four_rows = ["--inputs=4x8xf32=1", "--inputs=4x8xf32=2"]
+    assert main([str(source), "--oracle=run-error", "--no-cache", *four_rows]) == 2
+    assert "@main runs fine" in capsys.readouterr().err
+    three_rows = ["--inputs=3x8xf32=1", "--inputs=3x8xf32=2"]
+    assert main([str(source), "--oracle=run-error", "--no-cache", "--no-culprit", "-j", "1", *three_rows]) == 0
+    assert "FAILED_PRECONDITION; three rows are not supported" in capsys.readouterr().out
+    assert "util.status.check_ok" in (tmp_path / "dyn.reduced.mlir").read_text()

@@ -24,6 +24,7 @@ except ImportError:  # pragma: no cover - onnx depends on ml_dtypes
 
 # (shape, dtype); shape None means a primitive scalar argument (i32, f32), not a tensor.
 ArgType = tuple["tuple[int, ...] | None", np.dtype]
+DYNAMIC = -1  # a dynamic dim of an argument that runs on the user's data (parse_type's `dynamic`)
 
 ELEMENT_TYPES: dict[str, str] = {
     "f64": "float64",
@@ -72,10 +73,11 @@ def dtype_named(name: str, where: str) -> np.dtype:
     return np.dtype(numpy_name)
 
 
-def parse_type(text: str, where: str = "type") -> ArgType:
+def parse_type(text: str, where: str = "type", dynamic: bool = False) -> ArgType:
     """(shape, dtype) of a builtin (`tensor<2x3xf32>`, `i32`) or torch (`!torch.vtensor<[2,3],f32>`) type.
 
-    Raises ValueError for dynamic shapes and for types that have no numpy counterpart.
+    Raises ValueError for dynamic shapes (with `dynamic`, a dynamic dim is DYNAMIC: the data the
+    program runs on says its size) and for types that have no numpy counterpart.
     """
     text = text.strip()
     tensor = read_tensor_type(text)
@@ -83,9 +85,9 @@ def parse_type(text: str, where: str = "type") -> ArgType:
         if tensor.dims is None:
             why = "is unranked" if not tensor.torch else "has no static shape"
             raise ValueError(f"{where} {why} ({text}); the program needs static shapes")
-        if not tensor.static:
+        if not tensor.static and not dynamic:
             raise ValueError(f"{where} has a dynamic shape ({text}); the program needs static shapes")
-        return tuple(int(d) for d in tensor.dims), dtype_named(tensor.element, where)
+        return tuple(DYNAMIC if d is None else int(d) for d in tensor.dims), dtype_named(tensor.element, where)
     if text in _TORCH_SCALARS:
         return None, np.dtype(_TORCH_SCALARS[text])
     if text in ELEMENT_TYPES:
@@ -93,8 +95,9 @@ def parse_type(text: str, where: str = "type") -> ArgType:
     raise ValueError(f"{where} has type {text}, which has no numpy counterpart")
 
 
-def entry_function(mlir_text: str) -> tuple[str, list[ArgType], list[str]]:
-    """Name, argument types and result type texts of the first public function with a body."""
+def entry_function(mlir_text: str, dynamic: bool = False) -> tuple[str, list[ArgType], list[str]]:
+    """Name, argument types and result type texts of the first public function with a body
+    (`dynamic`: arguments may have dynamic dims, see parse_type)."""
     from iree.compiler import ir  # imported late: the bindings are slow to load
 
     from oracles.mlir import ir as irx
@@ -108,7 +111,7 @@ def entry_function(mlir_text: str) -> tuple[str, list[ArgType], list[str]]:
         attrs = operation.attributes
         name = ir.StringAttr(attrs["sym_name"]).value
         function_type = ir.FunctionType(ir.TypeAttr(attrs["function_type"]).value)
-        args = [parse_type(str(t), f"@{name} argument {i}") for i, t in enumerate(function_type.inputs)]
+        args = [parse_type(str(t), f"@{name} argument {i}", dynamic) for i, t in enumerate(function_type.inputs)]
         return name, args, [str(t) for t in function_type.results]
     raise ValueError("no public func.func or util.func with a body: nothing to run")
 
@@ -162,7 +165,10 @@ def inputs_for_signature(
     """
     rng = np.random.default_rng(seed)
     values: list[np.ndarray | np.generic] = []
-    for shape, dtype in arg_types:
+    for position, (shape, dtype) in enumerate(arg_types):
+        if shape is not None and DYNAMIC in shape:
+            raise ValueError(f"argument {position} has a dynamic shape "
+                             f"({'x'.join('?' if d == DYNAMIC else str(d) for d in shape)}): give --inputs with the sizes to run it at")
         dtype = np.dtype(dtype)
         size = () if shape is None else tuple(shape)
         if dtype == np.bool_:

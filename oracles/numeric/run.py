@@ -89,7 +89,7 @@ def runnable(candidate: Candidate, seed: int, oracle_name: str) -> Runnable | Ve
     if candidate.binary is not None:
         return Verdict(False, "", f"{oracle_name} needs MLIR text; import the model first (iree-import-onnx)")
     try:
-        function, args, results = entry_function(candidate.text)
+        function, args, results = entry_function(candidate.text, dynamic=True)
         return Runnable(function, results, program_inputs(candidate.data, args, seed))
     except ValueError as err:
         return Verdict(False, "", f"cannot run the program: {err}")
@@ -205,7 +205,7 @@ def run_commands(candidate: Candidate, path: str, seed: int, pipelines: Sequence
     to `path.data/` (case_data.py), a seeded one a `write-inputs` line first."""
     lines = []
     try:
-        function, args, results = entry_function(candidate.text)
+        function, args, results = entry_function(candidate.text, dynamic=True)
     except ValueError:
         function, args, results = "main", [], []
     if has_inputs(candidate.data):  # the user's data, cut to the case: written beside it

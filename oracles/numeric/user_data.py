@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from oracles.numeric.arrays import (
+    DYNAMIC,
     ELEMENT_TYPES,
     ArgType,
     dtype_named,
@@ -248,7 +249,7 @@ def describe_type(arg: ArgType | None) -> str:
     element = next((name for name, numpy_name in ELEMENT_TYPES.items() if numpy_name == np.dtype(dtype).name), str(dtype))
     if shape is None:
         return f"a {element} scalar"
-    return "x".join([*map(str, shape), element]) if shape else f"a 0-d {element} tensor"
+    return "x".join([*("?" if d == DYNAMIC else str(d) for d in shape), element]) if shape else f"a 0-d {element} tensor"
 
 
 def bind(arrays: Sequence[UserArray], args: Sequence[tuple[str, ArgType | None]], what: str = "argument") -> dict[str, np.ndarray]:
@@ -279,7 +280,7 @@ def _checked(array: UserArray, name: str, arg: ArgType | None, what: str) -> np.
     if value.dtype != np.dtype(dtype):
         raise UserDataError(f"{what} {name!r} expects {describe_type(arg)}; {array.source} holds {value.dtype} elements")
     wanted = () if shape is None else tuple(shape)
-    if value.shape != wanted:
+    if len(value.shape) != len(wanted) or any(w not in (v, DYNAMIC) for w, v in zip(wanted, value.shape)):
         got = "x".join(map(str, value.shape)) or "a 0-d array"
         raise UserDataError(f"{what} {name!r} expects {describe_type(arg)}; {array.source} has shape {got}")
     return value
@@ -287,12 +288,13 @@ def _checked(array: UserArray, name: str, arg: ArgType | None, what: str) -> np.
 
 def fit(value: np.ndarray, arg: ArgType) -> np.ndarray | None:
     """`value` for an argument of type `arg` now: itself, its leading block when the reduction
-    shrank dimensions, or None when it cannot be (another dtype or rank, a larger dimension)."""
+    shrank dimensions, or None when it cannot be (another dtype or rank, a larger dimension); a
+    dynamic dim keeps the data's size."""
     shape, dtype = arg
     wanted = () if shape is None else tuple(shape)
     if value.dtype != np.dtype(dtype) or value.ndim != len(wanted) or any(w > v for w, v in zip(wanted, value.shape)):
         return None
-    return np.ascontiguousarray(value[tuple(slice(0, w) for w in wanted)])
+    return np.ascontiguousarray(value[tuple(slice(0, None if w == DYNAMIC else w) for w in wanted)])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -332,15 +334,17 @@ def has_inputs(data: tuple[tuple[str, bytes], ...]) -> bool:
 def inputs_for(data: tuple[tuple[str, bytes], ...], args: Sequence[tuple[str, ArgType]], seed: int) -> list[np.ndarray | np.generic]:
     """The values a candidate runs on: per argument, the user's (fitted to its shape now), else
     what the original computes there (an argument a cut made), else the seeded draw."""
-    seeded = inputs_for_signature([arg for _, arg in args], seed)
     stored = unpack(data)
+    carried: list[np.ndarray | None] = []
+    for name, arg in args:
+        prefix = next((p for p in (INPUT, INTERMEDIATE) if p + name in stored), None)
+        carried.append(None if prefix is None else fit(stored[prefix + name], arg))
+    # One seeded draw for every argument, at the carried data's shape where there is some (a
+    # dynamic dim has no other size): the draws of the others do not depend on which are carried.
+    drawn_at = [arg if value is None else (value.shape, arg[1]) for (_, arg), value in zip(args, carried)]
+    seeded = inputs_for_signature(drawn_at, seed)
     values: list[np.ndarray | np.generic] = []
-    for (name, arg), drawn in zip(args, seeded):
-        chosen = None
-        for prefix in (INPUT, INTERMEDIATE):
-            if prefix + name in stored:
-                chosen = fit(stored[prefix + name], arg)
-                break
+    for (_, arg), drawn, chosen in zip(args, seeded, carried):
         if chosen is None:
             values.append(drawn)
         else:
@@ -391,7 +395,7 @@ def attach(candidate, user: UserData):
     if candidate.binary is not None:
         return _attach_onnx(candidate, user)
     try:
-        _, arg_types, result_texts = entry_function(candidate.text)
+        _, arg_types, result_texts = entry_function(candidate.text, dynamic=True)
     except ValueError as err:
         raise UserDataError(f"cannot bind inputs: {err}") from None
     args = [(f"arg{i}", arg) for i, arg in enumerate(arg_types)]
