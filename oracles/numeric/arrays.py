@@ -73,6 +73,11 @@ def dtype_named(name: str, where: str) -> np.dtype:
     return np.dtype(numpy_name)
 
 
+def spelled_shape(shape: tuple[int, ...]) -> str:
+    """'?x8' for a shape, as MLIR spells it (a DYNAMIC dim as '?')."""
+    return "x".join("?" if d == DYNAMIC else str(d) for d in shape)
+
+
 def parse_type(text: str, where: str = "type", dynamic: bool = False) -> ArgType:
     """(shape, dtype) of a builtin (`tensor<2x3xf32>`, `i32`) or torch (`!torch.vtensor<[2,3],f32>`) type.
 
@@ -167,8 +172,7 @@ def inputs_for_signature(
     values: list[np.ndarray | np.generic] = []
     for position, (shape, dtype) in enumerate(arg_types):
         if shape is not None and DYNAMIC in shape:
-            raise ValueError(f"argument {position} has a dynamic shape "
-                             f"({'x'.join('?' if d == DYNAMIC else str(d) for d in shape)}): give --inputs with the sizes to run it at")
+            raise ValueError(f"argument {position} has a dynamic shape ({spelled_shape(shape)}): give --inputs with the sizes to run it at")
         dtype = np.dtype(dtype)
         size = () if shape is None else tuple(shape)
         if dtype == np.bool_:

@@ -18,7 +18,6 @@ from oracles.numeric.arrays import (
     array_file,
     entry_function,
     input_flag,
-    inputs_for_signature,
     parse_type,
     write_array,
 )
@@ -208,14 +207,14 @@ def run_commands(candidate: Candidate, path: str, seed: int, pipelines: Sequence
         function, args, results = entry_function(candidate.text, dynamic=True)
     except ValueError:
         function, args, results = "main", [], []
+    values = program_inputs(candidate.data, args, seed)
     if has_inputs(candidate.data):  # the user's data, cut to the case: written beside it
-        values = program_inputs(candidate.data, args, seed)
         case_data.write_inputs(values, path)
         input_flags = case_data.input_flags(values, path)
     else:
-        input_flags = [input_flag(v, f"arg{i}")[0] for i, v in enumerate(inputs_for_signature(args, seed))]
-    if args and not has_inputs(candidate.data):
-        lines.append(shlex.join(["python", "-m", "oracles.miscompile", "write-inputs", path, "--seed", str(seed)]))
+        input_flags = [input_flag(v, f"arg{i}")[0] for i, v in enumerate(values)]
+        if args:
+            lines.append(shlex.join(["python", "-m", "oracles.miscompile", "write-inputs", path, "--seed", str(seed)]))
     for name, flags in pipelines:
         lines.append(shlex.join(["iree-compile", *flags, path, "-o", f"{name}.vmfb"]))
     for name, _ in pipelines:

@@ -35,6 +35,7 @@ from oracles.numeric.arrays import (
     inputs_for_signature,
     parse_type,
     raw_element_type,
+    spelled_shape,
 )
 
 INPUT, INTERMEDIATE, OUTPUT = "in:", "at:", "out:"
@@ -249,7 +250,7 @@ def describe_type(arg: ArgType | None) -> str:
     element = next((name for name, numpy_name in ELEMENT_TYPES.items() if numpy_name == np.dtype(dtype).name), str(dtype))
     if shape is None:
         return f"a {element} scalar"
-    return "x".join([*("?" if d == DYNAMIC else str(d) for d in shape), element]) if shape else f"a 0-d {element} tensor"
+    return f"{spelled_shape(shape)}x{element}" if shape else f"a 0-d {element} tensor"
 
 
 def bind(arrays: Sequence[UserArray], args: Sequence[tuple[str, ArgType | None]], what: str = "argument") -> dict[str, np.ndarray]:
