@@ -26,7 +26,7 @@ from fuzz.conformance import (
     select_node_tests,
 )
 from fuzz.coverage import DispatchConfig, coverage_table
-from fuzz.devices import drivers_with_a_device
+from oracles.toolchain.devices import drivers_with_a_device
 from fuzz.expectations import DEFAULT_PATH, Expectations, load
 from fuzz.findings import Campaign, FindingsDB, findings_record
 from fuzz.nightly import corpus_changes, summary_markdown
@@ -34,7 +34,9 @@ from fuzz.pipelines import (
     DEFAULT_PIPELINES,
     DEFAULT_TARGETS,
     GROUPS,
+    PRESENT_GPU,
     PIPELINES,
+    present_gpu_pipeline,
     resolve,
 )
 from fuzz.progress import CampaignProgress, ConformanceProgress
@@ -68,7 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument(
             "--targets",
             default=",".join(DEFAULT_TARGETS),
-            help=f"GPU targets to compile for (default {','.join(DEFAULT_TARGETS)}; 'none' for CPU only); compile only without a device",
+            help=f"GPU targets to compile for (default {','.join(DEFAULT_TARGETS)}; 'none' for CPU only; '{PRESENT_GPU}' for "
+            "the GPU present, by its architecture); compile only without a device",
         )
         command.add_argument(
             "--no-feedback", action="store_true", help="plain swarm testing: feature probabilities fixed, not fed back from coverage"
@@ -141,6 +144,12 @@ def _campaign(args: argparse.Namespace, known: frozenset[str] = frozenset()) -> 
     """The campaign, then each new finding reduced (but the `known` signatures), then its root
     causes (deduped on the reduced cases, named by the corpus); shared by `run` and `nightly`."""
     targets = "" if args.targets.strip().lower() == "none" else args.targets
+    if PRESENT_GPU in targets.split(","):
+        present, note = present_gpu_pipeline(drivers_with_a_device())
+        if present is None:
+            raise ValueError(note)
+        print(f"fuzz: --targets {PRESENT_GPU}: {present.name}: {note}", file=sys.stderr)
+        targets = ",".join(present.name if name == PRESENT_GPU else name for name in targets.split(","))
     wanted = resolve([n for n in f"{args.pipelines},{targets}".split(",") if n])
     names = [p.name for p in wanted]
     drivers = tuple(sorted({p.driver for p in wanted if p.gpu}))

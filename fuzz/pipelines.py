@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from oracles.toolchain.devices import present_gpu_target
 from oracles.toolchain.flags import GENERIC_CPU, PHASES
 
 
@@ -45,6 +46,8 @@ PIPELINES: dict[str, Pipeline] = {
         Pipeline("vmvx", _VMVX, "the VMVX reference-like interpreter backend"),
         Pipeline("gfx942", ("--iree-hal-target-device=hip", "--iree-rocm-target=gfx942"), "ROCm MI300", "hip", True),
         Pipeline("gfx1100", ("--iree-hal-target-device=hip", "--iree-rocm-target=gfx1100"), "ROCm RDNA3", "hip", True),
+        Pipeline("sm_89", ("--iree-hal-target-device=cuda", "--iree-cuda-target=sm_89"), "CUDA Ada (the newest IREE 3.13 knows)", "cuda", True),
+        Pipeline("sm_86", ("--iree-hal-target-device=cuda", "--iree-cuda-target=sm_86"), "CUDA Ampere (GA10x)", "cuda", True),
         Pipeline("sm_80", ("--iree-hal-target-device=cuda", "--iree-cuda-target=sm_80"), "CUDA Ampere", "cuda", True),
         Pipeline("sm_60", ("--iree-hal-target-device=cuda", "--iree-cuda-target=sm_60"), "CUDA Pascal", "cuda", True),
         Pipeline("vulkan", ("--iree-hal-target-device=vulkan", "--iree-vulkan-target=valhall"), "Vulkan SPIR-V (Mali Valhall)", "vulkan", True),
@@ -118,6 +121,24 @@ def _acts_from(flag: str) -> str | None:
 
 def _early_flags(flags: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(f for f in flags if _acts_from(f) is None)
+
+
+# The target name that stands for the GPU present (`fuzz run --targets gpu`).
+PRESENT_GPU = "gpu"
+
+
+def present_gpu_pipeline(drivers: tuple[str, ...]) -> tuple[Pipeline | None, str]:
+    """The GPU target of the GPU present among `drivers` (those that see a device), and the line
+    that says which and why (oracles/toolchain/devices.py); None and why not when there is none."""
+    for driver in drivers:
+        target = present_gpu_target(driver)
+        if target is None:
+            continue
+        found = next((p for p in PIPELINES.values() if p.gpu and p.driver == driver and target.flag in p.flags), None)
+        if found is not None:
+            return found, target.note
+        return None, f"{target.note}, but no fuzz target compiles for it: add one to fuzz/pipelines.py"
+    return None, f"--targets {PRESENT_GPU}: no GPU here that the runtime sees and that its architecture can be read of"
 
 
 def resolve(names: str | list[str]) -> list[Pipeline]:

@@ -45,7 +45,7 @@ from oracles.numeric.user_data import UserData, read_sources
 from oracles.toolchain.tools import Limits
 from reducer.passes.registry import passes_for
 from reducer.progress import ReductionObserver
-from reducer.report import markdown
+from reducer.report import Outcome, markdown
 from reducer.session import INTERRUPTED, Request, UserError, reduce_file
 from reducer.storage.corpus import save_entry
 
@@ -73,6 +73,8 @@ class Triage:
     directory: Path
     reduced_size: str  # e.g. "3 nodes, 412 bytes", or why it was not reduced
     result: StoredReduction | None = None  # sizes before and after, seconds: None when not reduced
+    outcome: Outcome | None = None  # the whole reduction (calls, devices, its test), when it ran
+    request: Request | None = None  # what it was reduced with (oracle, options, flags)
 
 
 def finding_directory(out: Path, signature: str) -> Path:
@@ -80,8 +82,10 @@ def finding_directory(out: Path, signature: str) -> Path:
 
 
 def _agreeing_pipeline(case: CaseResult) -> str | None:
-    """A pipeline of the case whose outputs matched the reference."""
-    return next((run.pipeline for run in case.runs if run.status == "ok" and run.pipeline in PIPELINES), None)
+    """A pipeline of the case whose outputs matched the reference: a CPU one first (a GPU's wrong
+    answer is then judged against the CPU, which every machine runs)."""
+    agreeing = [run.pipeline for run in case.runs if run.status == "ok" and run.pipeline in PIPELINES]
+    return next((name for name in agreeing if not PIPELINES[name].gpu), next(iter(agreeing), None))
 
 
 def oracles_for(finding: Finding, case: CaseResult) -> list[tuple[str, str | None]]:
@@ -109,6 +113,7 @@ def _request_for(
     passes: list | None,
     time_budget_s: float | None,
     observer: ReductionObserver | None = None,
+    device: str | None = None,
 ) -> Request:
     # The first pipeline that showed it; an import failure happens before any: use the CPU one.
     pipeline = PIPELINES.get(finding.pipeline.split(",")[0], PIPELINES["cpu"])
@@ -121,6 +126,9 @@ def _request_for(
     if oracle_name == MISCOMPILE:  # the pipelines carry the flags; the user flags stay empty
         options.pipeline_a = list(PIPELINES[agreeing].flags)
         options.pipeline_b, flags = flags, []
+        options.device_a, options.device_b = PIPELINES[agreeing].driver, device or pipeline.driver  # a GPU's answer on its GPU
+    elif oracle_name in (ORACLE_FOR_KIND[MISMATCH], ORACLE_FOR_KIND[RUN_ERROR]):
+        options.device = device or pipeline.driver
     oracle = make_oracle(oracle_name, options)
     return Request(
         input_path=model_path,
@@ -144,8 +152,10 @@ def reduce_finding(
     passes: list | None = None,
     time_budget_s: float | None = None,
     observer: ReductionObserver | None = None,
+    device: str | None = None,
 ) -> Triage:
-    """Saves the finding's model and reduces it; never raises for a finding that does not reduce."""
+    """Saves the finding's model and reduces it; never raises for a finding that does not reduce.
+    `device` runs the finding's pipeline elsewhere than on its own driver (bench/gpu_check.py's dry run)."""
     directory = finding_directory(out, finding.signature)
     directory.mkdir(parents=True, exist_ok=True)
     spec = GraphSpec.from_json(case.spec_json)
@@ -165,7 +175,8 @@ def reduce_finding(
     failures = []
     for oracle_name, agreeing in oracles_for(finding, case):
         try:
-            request = _request_for(finding, oracle_name, agreeing, model_path, jobs, compile_timeout_s, passes, time_budget_s, observer)
+            request = _request_for(finding, oracle_name, agreeing, model_path, jobs, compile_timeout_s, passes, time_budget_s,
+                                   observer, device)
             if data is not None:  # the inputs that showed it, not the oracle's seeded ones
                 request = dataclasses.replace(request, user_data=data)
             outcome = reduce_file(request)
@@ -197,7 +208,7 @@ def reduce_finding(
         round(outcome.seconds, 2),
         outcome.oracle,
     )
-    return Triage(directory, size, result)
+    return Triage(directory, size, result, outcome, request)
 
 
 def _write_case_inputs(directory: Path, spec: GraphSpec, seed: int, finding: Finding) -> UserData:

@@ -26,6 +26,7 @@ from oracles.mlir.locations import (
 )
 from oracles.numeric.intermediates import Position, values_at
 from oracles.toolchain.flags import PHASES
+from oracles.toolchain.devices import missing_device, runtime_device
 from oracles.toolchain.tool_errors import limit_hit, setup_problem
 from oracles.toolchain.tools import (
     CompileResult,
@@ -68,6 +69,9 @@ class OracleOptions:
     wrong_share: float = 0.5  # miscompile / reference-mismatch: share of the original's wrong fraction and error kept
     any_dispatch: bool = False  # lds-limit: any dispatch over the limit, not only one of the original's kind
     opset_version: int | None = None  # ONNX input: iree-import-onnx --opset-version
+    device: str | None = None  # numeric oracles: the runtime device modules run on (None: the one the compile targets)
+    device_a: str | None = None  # miscompile: the device of each pipeline's module (None: --device, else its target's)
+    device_b: str | None = None
     limits: Limits = field(default_factory=Limits)
 
 
@@ -182,8 +186,21 @@ class Oracle(ABC, metaclass=_ConfiguredOnce):
 
     def cannot_judge(self, candidate: Candidate) -> str | None:
         """Why this oracle cannot judge this kind of input at all (one line, checked once on the
-        original before anything runs); None when it can."""
-        return None
+        original before anything runs); None when it can. By default: a device it would run the
+        modules on that this machine lacks."""
+        return self.absent_device(candidate.flags)
+
+    def absent_device(self, flags: tuple[str, ...] | list[str]) -> str | None:
+        """A device this oracle would run a candidate's modules on that this machine lacks (one line), or None."""
+        return next(filter(None, map(missing_device, self.run_devices(flags))), None)
+
+    def run_devices(self, flags: tuple[str, ...] | list[str]) -> list[str]:
+        """The runtime devices this oracle runs a candidate's modules on ([]: it runs none)."""
+        return []
+
+    def run_device(self, flags: tuple[str, ...] | list[str]) -> str:
+        """The device that runs a module compiled with `flags`: --device, else the one they target."""
+        return self.options.device or runtime_device(self.compile_flags(flags))
 
     def values_at(self, candidate: Candidate) -> dict[Position, np.ndarray] | str:
         """What the program computes at each entry-block value on the candidate's data, by the

@@ -13,6 +13,7 @@ from oracles import OracleOptions, OracleSetupError, make_oracle
 from oracles.numeric import reference_pipeline
 from oracles.numeric.user_data import UserData, UserDataError, read_sources
 from oracles.registry import table as oracle_table
+from oracles.toolchain.devices import with_present_gpu
 from oracles.toolchain.flags import PasteError, parse_pasted
 from oracles.toolchain.tools import Limits
 from reducer.culprit_only import culprit_only
@@ -102,8 +103,13 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--phase", help="ir-match/dispatch-count: --compile-to phase to inspect")
     group.add_argument("--pattern", help="ir-match: regex over the IR at --phase")
     group.add_argument("--cmd", help="script: command, `{}` is the candidate path; exit 0 = interesting")
-    group.add_argument("--pipeline-a", default="", help="miscompile: flags of the first pipeline")
-    group.add_argument("--pipeline-b", default="", help="miscompile: flags of the second pipeline")
+    group.add_argument("--pipeline-a", default="", help="miscompile: flags of the first pipeline (they override the "
+                       "same options after --)")
+    group.add_argument("--pipeline-b", default="", help="miscompile: flags of the second pipeline (likewise)")
+    group.add_argument("--device", help="miscompile / reference-mismatch / run-error: the runtime device the modules run "
+                       "on (cuda, hip, vulkan, local-task, local-sync; default: the one the flags target)")
+    group.add_argument("--device-a", help="miscompile: the device of pipeline A's module (default --device, else its target's)")
+    group.add_argument("--device-b", help="miscompile: the device of pipeline B's module (likewise)")
     group.add_argument("--seed", type=int, default=0, help="miscompile / reference-mismatch / run-error: input data seed")
     group.add_argument("--inputs", action="append", default=[], metavar="SOURCE",
                        help="miscompile / reference-mismatch / run-error: run on this data instead of seeded inputs (repeatable): "
@@ -120,11 +126,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# Options whose value is itself a command line: `--pipeline-a --iree-opt-data-tiling=true` (one
+# flag, no space) must work as `--pipeline-a=...` does, where argparse takes the value for an option.
+_FLAG_VALUED = ("--pipeline-a", "--pipeline-b")
+
+
 def _split_argv(argv: list[str]) -> tuple[list[str], list[str]]:
-    if "--" in argv:
-        at = argv.index("--")
-        return argv[:at], argv[at + 1 :]
-    return argv, []
+    ours, pasted = (argv[: argv.index("--")], argv[argv.index("--") + 1 :]) if "--" in argv else (argv, [])
+    joined: list[str] = []
+    for word in ours:
+        if joined and joined[-1] in _FLAG_VALUED and word.startswith("-"):
+            joined[-1] = f"{joined[-1]}={word}"
+        else:
+            joined.append(word)
+    return joined, pasted
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -169,6 +184,9 @@ def oracle_options(args: argparse.Namespace) -> OracleOptions:
         wrong_share=args.wrong_share,
         any_dispatch=args.any_dispatch,
         opset_version=args.opset_version,
+        device=args.device,
+        device_a=args.device_a,
+        device_b=args.device_b,
         limits=Limits(timeout_s=args.timeout, memory_cap_mb=args.memory_cap_mb),
     )
 
@@ -183,7 +201,9 @@ def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
     if command.unknown:
         raise UserError(command.rejection())
     user_data = _user_data(args, args.oracle)
-    options = with_reference_pipeline(oracle_options(args), args.oracle, user_data)
+    progress = ReductionProgress(sys.stderr, quiet=args.quiet)
+    flags, options = _targeting_present_gpu(command.flags, oracle_options(args), progress.log)
+    options = with_reference_pipeline(options, args.oracle, user_data)
     check_limits(options, args.jobs, args.time_budget)
     oracle = make_oracle(args.oracle, options)
     available = passes_for(args.input.suffix)
@@ -191,13 +211,12 @@ def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
         passes = [pass_by_name(n.strip(), available) for n in args.passes.split(",")] if args.passes else available
     except KeyError as err:
         raise UserError(str(err.args[0])) from None
-    progress = ReductionProgress(sys.stderr, quiet=args.quiet)
     for old, new in command.renamed:
         progress.log(f"renamed flag {old} -> {new} (the old name is rejected by this IREE)")
     request = Request(
         input_path=args.input,
         oracle=oracle,
-        flags=command.flags,
+        flags=flags,
         output_path=args.output or default_output(args.input),
         passes=passes,
         jobs=args.jobs,
@@ -247,6 +266,20 @@ def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
     if args.json:
         print(to_json(summary_record(outcome, written)))
     return 0 if outcome.complete else exit_status()
+
+
+def _targeting_present_gpu(flags: list[str], options: OracleOptions, log) -> tuple[list[str], OracleOptions]:
+    """The flags and pipelines that name a GPU device but no architecture, given the GPU present's
+    (oracles/toolchain/devices.py); each choice said in one line."""
+    flags, note = with_present_gpu(flags)
+    notes = [note]
+    pipelines = {}
+    for name in ("pipeline_a", "pipeline_b"):
+        pipelines[name], note = with_present_gpu(getattr(options, name)) if getattr(options, name) else ([], "")
+        notes.append(note)
+    for note in dict.fromkeys(filter(None, notes)):
+        log(note)
+    return flags, dataclasses.replace(options, **pipelines)
 
 
 def with_reference_pipeline(options: OracleOptions, oracle: str, user_data: UserData | None) -> OracleOptions:

@@ -39,6 +39,8 @@ class Outcome:
     symptoms: list[str] = field(default_factory=list)  # IR-phase oracles: the original's symptoms, numbered
     localised: tuple[int, int] | None = None  # (ops of the first candidate, candidates tried) when localisation kept one
     wrong_value_record: dict | None = None  # the same, typed, for --json
+    test_reproduces: bool | None = None  # wrong answers: whether the dispatch-level test fails alone (None: none written)
+    devices: list[str] = field(default_factory=list)  # numeric oracles: the runtime devices the modules ran on
 
 
 def summary(outcome: Outcome) -> str:
@@ -52,6 +54,7 @@ def summary(outcome: Outcome) -> str:
         f"  oracle calls  {outcome.stats.oracle_calls} (cache hits {outcome.stats.cache_hits}{_cache_detail(outcome.stats)})",
         f"  wall time     {outcome.seconds:.1f} s with -j {outcome.jobs}",
         f"  failure       {outcome.verdict.detail}",
+        *([f"  devices       {', '.join(outcome.devices)}"] if outcome.devices else []),
         f"  IREE          {iree_version()}",
         f"  wrote         {outcome.output_path}",
         *([f"  imported      {outcome.imported_path}"] if outcome.imported_path else []),

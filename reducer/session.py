@@ -11,7 +11,8 @@ from pathlib import Path
 from oracles import Candidate, Oracle, OracleSetupError, Verdict
 from oracles.base import renamed
 from oracles.mlir import ir as irx
-from oracles.numeric.user_data import UserData, UserDataError, attach
+from oracles.numeric.dispatch_test import DispatchTest
+from oracles.numeric.user_data import UserData, UserDataError, as_program_data, attach
 from oracles.onnx.importer import INNER_DIR, import_model, mlir_path_for, onnx_oracle
 from oracles.toolchain.tools import ToolNotFound, find_tool, kill_all, scratch_dir
 from oracles.toolchain.warm import WarmCompiler
@@ -35,7 +36,7 @@ from reducer.search.localize import (
 )
 from reducer.search.problem import ReductionProblem
 from reducer.search.wrong_value import ORACLES as WRONG_VALUE_ORACLES
-from reducer.search.wrong_value import localize_wrong_value, wrong_dispatch_path
+from reducer.search.wrong_value import localize_wrong_value, wrong_dispatch_path, write_program_test
 from reducer.search.wrong_value import write_test as write_wrong_value_test
 from reducer.storage.atomic import write_atomically
 from reducer.storage.resume_state import (
@@ -284,6 +285,11 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
     best = problem.best
     mlir_path, mlir_text = _write_imported(request, best) if onnx_input else (None, None)
     seconds = time.monotonic() - start
+    wrong_lines = wrong_value.report() if wrong_value is not None else []
+    tested = wrong_value.test if wrong_value is not None else None
+    if complete and onnx_input and mlir_text and request.oracle.name == "miscompile":  # no MLIR to localise on: the case is the test
+        tested = _case_test(request, best, mlir_text)
+        wrong_lines = _case_test_lines(tested)
     culprit, config = None, None
     if complete and request.culprit:
         case = best.candidate if not onnx_input else Candidate(mlir_text, best.candidate.flags) if mlir_text else None
@@ -307,13 +313,36 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         imported_mlir=mlir_text,
         input_text=onnx_model.to_text(onnx_model.parse(best.candidate.binary)) if onnx_input else None,
         dispatch=dispatch,
-        wrong_value=wrong_value.report() if wrong_value is not None else [],
+        wrong_value=wrong_lines,
+        test_reproduces=tested.reproduces if tested is not None and tested.commands else None,
+        devices=list(dict.fromkeys(request.oracle.run_devices(best.candidate.flags))),
         symptoms=located.symptoms,
         localised=(located.start.ops, located.tried) if located.start is not None else None,
         wrong_value_record=wrong_value.record() if wrong_value is not None else None,
         culprit=culprit,
         dispatch_config=config,
     )
+
+
+def _case_test(request: Request, best: Proposal, mlir_text: str) -> DispatchTest:
+    """The reduced ONNX case's imported program as a test that runs alone (`OUTPUT.wrong-dispatch/`):
+    the wrong pipeline's module on its device against the right one's outputs."""
+    oracle = request.oracle
+    program = Candidate(mlir_text, best.candidate.flags,
+                        data=as_program_data(best.candidate.data, best.candidate.binary, oracle.options.seed))
+    test = write_program_test(oracle, program, wrong_dispatch_path(request.output_path))
+    request.log(f"test of the reduced case in {test.directory}: "
+                f"{'reproduces alone' if test.reproduces else 'does NOT reproduce alone'} ({test.detail})")
+    return test
+
+
+def _case_test_lines(test: DispatchTest) -> list[str]:
+    """The report's lines for the test of the reduced case."""
+    if not test.commands:
+        return [f"no test of the reduced case: {test.detail}"]
+    verdict = "reproduces the wrong answer alone" if test.reproduces else "does NOT reproduce alone"
+    return [f"test of the reduced case in {test.directory} {verdict}: {test.detail}",
+            *(f"  (cd {test.directory} && {command})" for command in test.commands)]
 
 
 def _write_dispatch(request: Request, problem: ReductionProblem, located: Verdict | None) -> IsolatedDispatch | None:

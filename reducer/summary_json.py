@@ -73,6 +73,8 @@ def summary_record(outcome: Outcome, written: dict[str, str] | None = None) -> d
         "seconds": round(outcome.seconds, 3),
         "jobs": outcome.jobs,
         "failure": outcome.verdict.detail,
+        "devices": list(outcome.devices),
+        "test_reproduces": outcome.test_reproduces,
         "iree_version": iree_version(),
         "reproduce": outcome.command,
         "dispatch": None

@@ -74,6 +74,11 @@ def check_original(verdict: Verdict, oracle: Oracle) -> None:
             f"judging the original ran out of this tool's memory cap (--memory-cap-mb {limits.memory_cap_mb}), so what it "
             f"saw is the cap, not the compiler: raise --memory-cap-mb"
         )
+    if verdict.limit == "device-memory":
+        raise OracleSetupError(
+            "the GPU ran out of memory running the original (another process may hold it): free the GPU, "
+            "or give smaller --inputs"
+        )
     if verdict.limit == "timeout" and oracle.name != HANG_ORACLE:
         raise OracleSetupError(
             f"judging the original hit this tool's time limit (--timeout {limits.timeout_s:g} s), so what it saw is the "

@@ -23,6 +23,7 @@ from oracles.compiling.signature import first_error
 from oracles.numeric.arrays import entry_function, input_flag, write_array
 from oracles.numeric.compare import tolerance_for
 from oracles.numeric.run import RUN_DEVICE, run_module
+from oracles.toolchain.devices import is_gpu
 from oracles.toolchain.tools import (
     Limits,
     compile_candidate,
@@ -56,9 +57,12 @@ def write_dispatch_test(
     expected: Sequence[np.ndarray] | None = None,
     reduction_length: int = 1,
     quantized: bool = False,
+    wrong_device: str = RUN_DEVICE,
+    right_device: str = RUN_DEVICE,
 ) -> DispatchTest:
     """Writes the test into `directory` and checks it: the expected outputs are given (onnx.reference's)
-    or computed by the right pipeline; the wrong one's module is run against them by the printed command."""
+    or computed by the right pipeline on `right_device`; the wrong one's module is run against them
+    on `wrong_device` (a GPU's wrong answer is tested where it is computed) by the printed command."""
     directory = directory.resolve()  # the tools run with their own working directories
     directory.mkdir(parents=True, exist_ok=True)
     test = DispatchTest(directory)
@@ -69,7 +73,7 @@ def write_dispatch_test(
         return test
     (directory / PROGRAM_NAME).write_text(program.text)
     if expected is None:
-        computed = _run_right(program, inputs, right_flags or [], function, result_types, limits)
+        computed = _run_right(program, inputs, right_flags or [], function, result_types, limits, right_device)
         if isinstance(computed, str):
             test.detail = computed
             return test
@@ -81,14 +85,14 @@ def write_dispatch_test(
         input_flags.append(f"--input=@{name}")
     expected_flags = [_expected_flag(np.asarray(value), f"expected_{j}", directory) for j, value in enumerate(expected)]
     compile_argv = ["iree-compile", *wrong_flags, PROGRAM_NAME, "-o", MODULE_NAME]
-    run_argv = ["iree-run-module", f"--device={RUN_DEVICE}", f"--module={MODULE_NAME}", f"--function={function}",
+    run_argv = ["iree-run-module", f"--device={wrong_device}", f"--module={MODULE_NAME}", f"--function={function}",
                 *input_flags, *expected_flags, *_tolerance_flags(expected, reduction_length, quantized)]
     test.commands = [shlex.join(compile_argv), shlex.join(run_argv)]
     built = run_tool([find_tool("iree-compile"), *compile_argv[1:]], limits, cwd=str(directory))
     if built.returncode != 0:
         test.detail = f"the wrong pipeline fails to compile it: {first_error(built.stderr)}"
         return test
-    ran = run_tool([find_tool("iree-run-module"), *run_argv[1:]], limits, cwd=str(directory))
+    ran = run_tool([find_tool("iree-run-module"), *run_argv[1:]], limits, cwd=str(directory), resident_cap=is_gpu(wrong_device))
     printed = ran.stdout + ran.stderr
     failed = [line.strip() for line in printed.splitlines() if line.startswith("[FAILED]")]
     test.reproduces = ran.returncode != 0 and bool(failed)
@@ -123,11 +127,12 @@ def _tolerance_flags(expected: Sequence[np.ndarray], reduction_length: int, quan
     return [*flags, f"--expected_rtol={rtol:.3g}"] if flags else flags
 
 
-def _run_right(program: Candidate, inputs, right_flags: Sequence[str], function: str, result_types, limits: Limits) -> list[np.ndarray] | str:
+def _run_right(program: Candidate, inputs, right_flags: Sequence[str], function: str, result_types, limits: Limits,
+               device: str) -> list[np.ndarray] | str:
     """The reference pipeline's outputs of the program, or why there are none."""
     with scratch_dir() as right_dir:
         compiled = compile_candidate(Candidate(program.text, ()), list(right_flags), Path(right_dir), limits, "right.vmfb")
         if not compiled.ok:
             return f"the reference pipeline fails to compile it: {first_error(compiled.process.stderr)}"
-        ran = run_module(compiled.output, function, inputs, right_dir, limits, result_types=result_types)
+        ran = run_module(compiled.output, function, inputs, right_dir, limits, device=device, result_types=result_types)
     return ran if not isinstance(ran, str) else f"the reference pipeline fails to run it: {ran}"

@@ -26,7 +26,7 @@ from oracles.compiling.signature import first_error
 from oracles.mlir.locations import DEBUGINFO, SOURCES_DUMP, SourceLoc, failing_dispatch
 from oracles.numeric.arrays import parse_type
 from oracles.numeric.compare import Comparison, compare_outputs
-from oracles.numeric.run import run_module
+from oracles.numeric.run import RUN_DEVICE, run_module
 from oracles.numeric.wrong_answer import primary
 from oracles.toolchain.tools import Limits, compile_candidate
 
@@ -112,6 +112,7 @@ def trace_run(
     workdir: Path,
     limits: Limits,
     result_types: Sequence[str] | None = None,
+    device: str = RUN_DEVICE,
 ) -> list[TracedDispatch] | str:
     """Compiles with dispatch tracing, runs `function` once; its dispatches, or why not. Each
     dispatch's source ops come from its dumped executable (debug locations change no code)."""
@@ -120,7 +121,8 @@ def trace_run(
     if not compiled.ok:
         return f"the traced compile fails: {first_error(compiled.process.stderr) or compiled.process.returncode}"
     printed = workdir / "trace.txt"
-    result = run_module(compiled.output, function, inputs, workdir, limits, result_types=result_types, stderr_file=printed)
+    result = run_module(compiled.output, function, inputs, workdir, limits, device=device, result_types=result_types,
+                        stderr_file=printed)
     if isinstance(result, str):
         return f"the traced run fails: {result}"
     try:

@@ -24,9 +24,10 @@ from oracles.numeric.arrays import (
     reduction_length_hint,
 )
 from oracles.numeric.compare import compare_outputs
-from oracles.numeric.run import no_module, run_commands, run_module, runnable
+from oracles.numeric.run import NONDETERMINISTIC, no_module, repeatable_run, run_commands, runnable
 from oracles.numeric.user_data import program_expected
 from oracles.numeric.wrong_answer import check_share
+from oracles.toolchain.devices import is_gpu, runtime_device
 from oracles.toolchain.flags import with_default_target
 from oracles.toolchain.tools import compile_candidate
 from oracles.verdict import Verdict
@@ -49,18 +50,29 @@ class Miscompile(Oracle):
             raise OracleSetupError(bad_share)
 
     def pipeline_flags(self, which: str, user_flags: Sequence[str]) -> list[str]:
-        """Flags of pipeline 'a' or 'b': its own, then the user's; the generic CPU when no target is named."""
+        """Flags of pipeline 'a' or 'b': the user's, then its own (the compiler's last word for an
+        option wins, so a pipeline's own flags override the shared ones); the generic CPU when no
+        target is named."""
         own = self.options.pipeline_a if which == "a" else self.options.pipeline_b
         if tuple(own) == reference_pipeline.FLAGS:  # the reference: the user's flags are the case's
             return list(own)
-        return with_default_target([*own, *user_flags])
+        return with_default_target([*user_flags, *own])
+
+    def pipeline_device(self, which: str, user_flags: Sequence[str]) -> str:
+        """The device pipeline 'a' or 'b' runs on: --device-a / -b, else --device, else its target's."""
+        named = self.options.device_a if which == "a" else self.options.device_b
+        return named or self.options.device or runtime_device(self.pipeline_flags(which, user_flags))
+
+    def run_devices(self, flags):
+        return [self.pipeline_device(which, flags) for which in ("a", "b")]
 
     def compile_flags(self, user_flags):
         return self.pipeline_flags("a", user_flags)
 
     def reproduce_command(self, candidate: Candidate, path: str) -> str:
         """Compile and run with both pipelines (oracles/numeric/run.py)."""
-        pipelines = [(which, self.pipeline_flags(which, candidate.flags)) for which in ("a", "b")]
+        pipelines = [(which, self.pipeline_flags(which, candidate.flags), self.pipeline_device(which, candidate.flags))
+                     for which in ("a", "b")]
         return run_commands(candidate, path, self.options.seed, pipelines)
 
     def observe(self, candidate: Candidate, workdir: Path) -> Verdict:
@@ -81,9 +93,13 @@ class Miscompile(Oracle):
             unbuilt = no_module(compiled, f"pipeline {label}")
             if unbuilt is not None:
                 return unbuilt
-            result = run_module(compiled.output, function, inputs, subdir, limits)
+            device = self.pipeline_device(which, candidate.flags)
+            result = repeatable_run(compiled.output, function, inputs, subdir, limits, device=device,
+                                    twice=self.reference is None and is_gpu(device))
+            if isinstance(result, str) and result.startswith(NONDETERMINISTIC):
+                return Verdict(False, "", f"pipeline {label}: {result}", {"stage": NONDETERMINISTIC})
             if isinstance(result, str):
-                return Verdict(False, "", f"pipeline {label} fails to run @{function}: {result}")
+                return Verdict(False, "", f"pipeline {label} fails to run @{function} on {device}: {result}")
             outputs.append(result)
         tolerance = {"reduction_length": reduction_length_hint(candidate.text), "quantized": looks_quantized(candidate.text)}
         # The user's expected outputs judge the original (calibration) only: once a pass changed

@@ -4,7 +4,7 @@
 pipeline shares (a front-end lowering) or one that the other pipeline cannot compile, there is
 none. This oracle compares with the spec itself: each candidate model is imported
 (`iree-import-onnx`), compiled with the candidate's flags (the generic CPU when they name no
-target), run on local-task with seeded small-integer inputs built from the model's input types,
+target), run on the device the compile targets (or --device) with seeded small-integer inputs built from the model's input types,
 and compared with `onnx.reference` on the same inputs (spec rounding for QLinearConv and
 QLinearMatMul, see oracles/onnx_reference.py), with `compare_outputs`' dtype-aware tolerance
 scaled by the graph's longest reduction.
@@ -36,7 +36,7 @@ from oracles.numeric import case_data
 from oracles.numeric.arrays import array_file, entry_function, input_flag
 from oracles.numeric.compare import compare_outputs
 from oracles.numeric.intermediates import Position, smallest_within
-from oracles.numeric.run import RUN_DEVICE, run_module
+from oracles.numeric.run import NONDETERMINISTIC, repeatable_run
 from oracles.numeric.user_data import (
     INTERMEDIATE_BYTES,
     expected_for,
@@ -52,6 +52,7 @@ from oracles.onnx.importer import (
     import_model,
     mlir_path_for,
 )
+from oracles.toolchain.devices import is_gpu
 from oracles.toolchain.flags import with_default_target
 from oracles.verdict import Verdict
 
@@ -77,9 +78,13 @@ class ReferenceMismatch(Oracle):
     def compile_flags(self, user_flags):
         return with_default_target(list(user_flags))
 
+    def run_devices(self, flags):
+        return [self.run_device(flags)]
+
     def cannot_judge(self, candidate: Candidate) -> str | None:
-        if candidate.binary is not None:
-            return None
+        missing = super().cannot_judge(candidate)
+        if missing or candidate.binary is not None:
+            return missing
         try:
             _lift(candidate.text)
         except ValueError as err:
@@ -161,9 +166,13 @@ class ReferenceMismatch(Oracle):
             stderr = compiled.process.stderr
             why = first_error(stderr) or compiled.process.signal_name or f"exit {compiled.process.returncode}"
             return Verdict(False, "", f"fails to compile: {why}", {"stage": "compile"}, excerpt(stderr))
-        actual = run_module(compiled.output, function, inputs, workdir, self.options.limits, result_types=result_types)
+        device = self.run_device(program.flags)
+        actual = repeatable_run(compiled.output, function, inputs, workdir, self.options.limits, device=device,
+                                result_types=result_types, twice=self.reference is None and is_gpu(device))
+        if isinstance(actual, str) and actual.startswith(NONDETERMINISTIC):
+            return Verdict(False, "", actual, {"stage": NONDETERMINISTIC})
         if isinstance(actual, str):
-            return Verdict(False, "", f"fails to run @{function}: {actual}", {"stage": "run"})
+            return Verdict(False, "", f"fails to run @{function} on {device}: {actual}", {"stage": "run"})
         return actual
 
     def _compared(self, model, function: str, expected: list[np.ndarray], actual: list[np.ndarray]) -> Verdict:
@@ -223,13 +232,14 @@ class ReferenceMismatch(Oracle):
             model = None
         if model is not None and has_inputs(candidate.data):  # the user's data, cut to the case: written beside it
             try:
-                lines.append(_write_case_data(model, inputs, names, path, vmfb))
+                lines.append(_write_case_data(model, inputs, names, path, vmfb, self.run_device(candidate.flags)))
                 model_flags = ["--inputs", str(case_data.data_dir(path) / "test_data_set_0")]
             except ValueError:
                 pass
         elif model is not None:
             lines.append(shlex.join(["python", "-m", "oracles.onnx_reference", "write-inputs", path, *model_flags]))
-            lines.append(shlex.join(_run_argv(model, vmfb, [input_flag(v, f"arg{i}")[0] for i, v in enumerate(inputs.values())])))
+            input_flags = [input_flag(v, f"arg{i}")[0] for i, v in enumerate(inputs.values())]
+            lines.append(shlex.join(_run_argv(model, vmfb, input_flags, self.run_device(candidate.flags))))
         flags = ["--", *candidate.flags] if candidate.flags else []
         lines.append(shlex.join(["python", "-m", "oracles.onnx_reference", "check", path, *model_flags, *opset, *flags]))
         return "\n".join(lines)
@@ -308,7 +318,7 @@ def _parse(data: bytes):
         raise ValueError(f"cannot parse the model: {' '.join(str(err).split())}") from None
 
 
-def _write_case_data(model, inputs: dict, names: tuple[list[str], list[str]], path: str, vmfb: str) -> str:
+def _write_case_data(model, inputs: dict, names: tuple[list[str], list[str]], path: str, vmfb: str, device: str) -> str:
     """Writes the case's inputs and onnx.reference's outputs beside it; the iree-run-module line."""
     try:
         expected = _reference().reference_outputs(model, inputs)
@@ -318,13 +328,13 @@ def _write_case_data(model, inputs: dict, names: tuple[list[str], list[str]], pa
     values = list(inputs.values())
     case_data.write_onnx_test_data(dict(zip(input_names, values)), list(zip(output_names, expected)), path)
     case_data.write_inputs(values, path)
-    return shlex.join(_run_argv(model, vmfb, case_data.input_flags(values, path)))
+    return shlex.join(_run_argv(model, vmfb, case_data.input_flags(values, path), device))
 
 
-def _run_argv(model, vmfb: str, input_flags: list[str]) -> list[str]:
+def _run_argv(model, vmfb: str, input_flags: list[str], device: str) -> list[str]:
     from onnx import helper
 
-    argv = ["iree-run-module", f"--device={RUN_DEVICE}", f"--module={vmfb}", f"--function={model.graph.name}", *input_flags]
+    argv = ["iree-run-module", f"--device={device}", f"--module={vmfb}", f"--function={model.graph.name}", *input_flags]
     for j, output in enumerate(model.graph.output):
         dtype = helper.tensor_dtype_to_np_dtype(output.type.tensor_type.elem_type)
         argv.append(f"--output=@{array_file(dtype, f'result{j}')}")

@@ -22,6 +22,7 @@ from oracles.numeric.arrays import (
     write_array,
 )
 from oracles.numeric.user_data import has_inputs, program_inputs
+from oracles.toolchain.devices import CPU_DEVICE, is_gpu
 from oracles.toolchain.tools import (
     CompileResult,
     Limits,
@@ -31,7 +32,7 @@ from oracles.toolchain.tools import (
 )
 from oracles.verdict import Verdict
 
-RUN_DEVICE = "local-task"
+RUN_DEVICE = CPU_DEVICE
 
 
 def result_file(result_type: str, stem: str) -> tuple[str, ArgType | None]:
@@ -104,6 +105,40 @@ def no_module(compiled: CompileResult, what: str) -> Verdict | None:
     stderr = compiled.process.stderr
     why = first_error(stderr) or compiled.process.signal_name or f"exit {compiled.process.returncode}"
     return Verdict(False, "", f"{what} fails to compile: {why}", excerpt=excerpt(stderr))
+
+
+NONDETERMINISTIC = "nondeterministic"
+
+
+def repeatable_run(
+    vmfb_path: str | Path,
+    function: str,
+    inputs: Sequence[np.ndarray | np.generic],
+    workdir: str | Path,
+    limits: Limits | None = None,
+    *,
+    device: str = RUN_DEVICE,
+    result_types: Sequence[str] | None = None,
+    twice: bool = False,
+) -> list[np.ndarray] | str:
+    """`run_module`; with `twice`, the module runs again and must give the same bits: a GPU's
+    atomics and reduction order can change an answer between runs, and such a wrong answer is
+    reported as nondeterministic, never reduced as a fixed one. The string for it starts with
+    NONDETERMINISTIC."""
+    first = run_module(vmfb_path, function, inputs, workdir, limits, device=device, result_types=result_types)
+    if not twice or isinstance(first, str):
+        return first
+    again = run_module(vmfb_path, function, inputs, workdir, limits, device=device, result_types=result_types)
+    if isinstance(again, str):
+        return f"{NONDETERMINISTIC}: the second run on {device} fails: {again}"
+    for j, (a, b) in enumerate(zip(first, again)):
+        a, b = np.asarray(a), np.asarray(b)
+        equal = (a == b) | (np.isnan(a) & np.isnan(b)) if a.dtype.kind in "fc" else a == b
+        if not np.all(equal):
+            differing = int(np.count_nonzero(~equal))
+            return (f"{NONDETERMINISTIC}: two runs on {device} of the same module and inputs differ in {differing} of "
+                    f"{a.size} elements of output {j} (atomics or reduction order): not reduced as a fixed wrong answer")
+    return first
 
 
 @dataclass
@@ -195,13 +230,13 @@ def start_run(
         name, raw = result_file(result_type, f"result{j}")
         argv.append(f"--output=@{name}")
         outputs.append((workdir / name, raw))
-    return ModuleRun(run_tool(argv, limits, cwd=str(workdir), stderr_file=stderr_file), outputs)
+    return ModuleRun(run_tool(argv, limits, cwd=str(workdir), stderr_file=stderr_file, resident_cap=is_gpu(device)), outputs)
 
 
-def run_commands(candidate: Candidate, path: str, seed: int, pipelines: Sequence[tuple[str, Sequence[str]]]) -> str:
-    """The shell lines that compile the case at `path` with each (name, flags) pipeline and run
-    each module on the inputs the oracle used: a candidate with the user's data gets it written
-    to `path.data/` (case_data.py), a seeded one a `write-inputs` line first."""
+def run_commands(candidate: Candidate, path: str, seed: int, pipelines: Sequence[tuple[str, Sequence[str], str]]) -> str:
+    """The shell lines that compile the case at `path` with each (name, flags, device) pipeline and
+    run each module on its device on the inputs the oracle used: a candidate with the user's data
+    gets it written to `path.data/` (case_data.py), a seeded one a `write-inputs` line first."""
     lines = []
     try:
         function, args, results = entry_function(candidate.text, dynamic=True)
@@ -215,10 +250,10 @@ def run_commands(candidate: Candidate, path: str, seed: int, pipelines: Sequence
         input_flags = [input_flag(v, f"arg{i}")[0] for i, v in enumerate(values)]
         if args:
             lines.append(shlex.join(["python", "-m", "oracles.miscompile", "write-inputs", path, "--seed", str(seed)]))
-    for name, flags in pipelines:
+    for name, flags, _ in pipelines:
         lines.append(shlex.join(["iree-compile", *flags, path, "-o", f"{name}.vmfb"]))
-    for name, _ in pipelines:
+    for name, _, device in pipelines:
         output_flags = [f"--output=@{result_file(t, f'{name}_result{j}')[0]}" for j, t in enumerate(results)]
-        run = ["iree-run-module", f"--device={RUN_DEVICE}", f"--module={name}.vmfb", f"--function={function}"]
+        run = ["iree-run-module", f"--device={device}", f"--module={name}.vmfb", f"--function={function}"]
         lines.append(shlex.join([*run, *input_flags, *output_flags]))
     return "\n".join(lines)

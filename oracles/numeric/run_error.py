@@ -1,7 +1,8 @@
 """run-error: the program compiles, then fails when it runs.
 
 A module initialiser that cannot allocate, a runtime check that fires, a kernel that crashes:
-`iree-run-module` ends with an IREE status or dies by a signal. Compile errors and wrong answers
+`iree-run-module` ends with an IREE status or dies by a signal, on the device the compile
+targets (or --device). Compile errors and wrong answers
 have their oracles; this one pins a run's failure so that the fuzzer's run-time findings reduce
 like the others. The candidate is compiled with the user's flags (the generic CPU when they name
 no target), run in a child process on seeded inputs (or --inputs), and the run's first status
@@ -19,8 +20,8 @@ from pathlib import Path
 from oracles.base import Oracle
 from oracles.candidate import Candidate
 from oracles.compiling.signature import excerpt, first_error
-from oracles.numeric.run import RUN_DEVICE, no_module, run_commands, runnable, start_run
-from oracles.toolchain.flags import gpu_backend, with_default_target
+from oracles.numeric.run import no_module, run_commands, runnable, start_run
+from oracles.toolchain.flags import with_default_target
 from oracles.verdict import Verdict
 
 _STATUS_CODES = (
@@ -59,16 +60,13 @@ class RunError(Oracle):
     def compile_flags(self, user_flags):
         return with_default_target(user_flags)
 
-    def cannot_judge(self, candidate: Candidate) -> str | None:
-        backend = gpu_backend(self.compile_flags(candidate.flags))
-        if backend:
-            return (f"run-error runs the module on this machine's CPU (iree-run-module --device={RUN_DEVICE}): "
-                    f"give flags that compile for llvm-cpu or vmvx, not {backend}")
-        return None
+    def run_devices(self, flags):
+        return [self.run_device(flags)]
 
     def reproduce_command(self, candidate: Candidate, path: str) -> str:
         """Compile, then run on the inputs the oracle used (oracles/numeric/run.py)."""
-        return run_commands(candidate, path, self.options.seed, [("out", self.compile_flags(candidate.flags))])
+        flags = self.compile_flags(candidate.flags)
+        return run_commands(candidate, path, self.options.seed, [("out", flags, self.run_device(candidate.flags))])
 
     def observe(self, candidate: Candidate, workdir: Path) -> Verdict:
         program = runnable(candidate, self.options.seed, self.name)
@@ -79,7 +77,7 @@ class RunError(Oracle):
         unbuilt = no_module(compiled, "the program")
         if unbuilt is not None:
             return unbuilt
-        run = start_run(compiled.output, function, program.inputs, workdir, self.options.limits)
+        run = start_run(compiled.output, function, program.inputs, workdir, self.options.limits, device=self.run_device(candidate.flags))
         if isinstance(run, str):
             return Verdict(False, "", f"cannot run @{function}: {run}")
         process = run.process

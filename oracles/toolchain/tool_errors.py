@@ -4,7 +4,8 @@ An unknown flag, a device this build lacks, a file the command names that is not
 library that does not load, Python that does not start, or a memory cap too small to load the
 compiler at all: reducing such a "failure" yields a small file that shows a different problem
 than the user's. `setup_problem` names the cause and the fix in one line; `limit_hit` says when a
-verdict was decided by this tool's own time limit or memory cap instead of by the compiler.
+verdict was decided by this tool's own time limit or memory cap, or by a GPU out of memory, instead
+of by the compiler or the module.
 """
 
 from __future__ import annotations
@@ -32,10 +33,15 @@ _SETUP_PROBLEMS: tuple[tuple[re.Pattern, str], ...] = tuple(
          "the target flags name a GPU this compiler has no target for (e.g. --iree-cuda-target=sm_90a): fix the target flag"),
         (r"INVALID_ARGUMENT; (input\d+ [^;\n]*|input list and function mismatch[^;\n]*)",
          "the run rejects its inputs ({0}): give --inputs that match the entry function's arguments"),
+        (r"UNAVAILABLE; ((?:CUDA|HIP)[^;\n]*library[^;\n]*not available)|NOT_FOUND; (Vulkan loader library not found)",
+         "the GPU driver does not load ({0}{1}): run on a machine with that GPU and its driver, or compile for the CPU"),
         (r"'([^'\n]+)': No such file or directory",
          "a file the command names does not exist ({0}): fix its path in the pasted command"),
     )
 )
+# A GPU out of memory: another process holds it, or the case is too big for it; not the module's bug.
+_DEVICE_OUT_OF_MEMORY = re.compile(r"CUDA_ERROR_OUT_OF_MEMORY|hipErrorOutOfMemory|VK_ERROR_OUT_OF_DEVICE_MEMORY|"
+                                   r"RESOURCE_EXHAUSTED;[^\n]*(?:device|GPU)[^\n]*memory", re.IGNORECASE)
 _OUT_OF_MEMORY = re.compile(r"LLVM ERROR: out of memory|Allocation failed|std::bad_alloc|^MemoryError|Cannot allocate memory", re.MULTILINE)
 
 
@@ -55,14 +61,19 @@ def setup_problem(results: Iterable[ProcessResult], limits: Limits) -> str:
 
 
 def limit_hit(result: ProcessResult) -> str:
-    """'timeout' or 'memory-cap' when this tool's own limit stopped the process, else ''.
+    """'timeout' or 'memory-cap' when this tool's own limit stopped the process, 'device-memory'
+    when a GPU ran out of memory, else ''.
 
-    Both depend on the machine's load and the cap chosen, not only on the input: such a verdict
+    Each depends on the machine's load and the cap chosen, not only on the input: such a verdict
     is judged again before it counts and never kept across runs. A deadlock is not one: every
     thread blocked with no CPU time is the compiler's own state.
     """
     if result.timed_out and not result.deadlocked:
         return "timeout"
+    if result.memory_capped:
+        return "memory-cap"
+    if result.returncode != 0 and _DEVICE_OUT_OF_MEMORY.search(f"{result.stderr}\n{result.stdout}"):
+        return "device-memory"
     if result.returncode != 0 and not result.timed_out and _OUT_OF_MEMORY.search(f"{result.stderr}\n{result.stdout}"):
         return "memory-cap"
     return ""

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from oracles.candidate import Candidate
-from oracles.toolchain.deadlock import POLL_S, DeadlockWatch
+from oracles.toolchain.deadlock import POLL_S, DeadlockWatch, process_tree
 
 DEFAULT_TIMEOUT_S = 120.0
 DEFAULT_MEMORY_CAP_MB = 16 * 1024
@@ -51,6 +51,7 @@ class ProcessResult:
     seconds: float
     timed_out: bool = False  # stopped because it hung: past its time limit, or deadlocked
     deadlocked: bool = False  # stopped early: every thread blocked, no CPU time (oracles/toolchain/deadlock.py)
+    memory_capped: bool = False  # stopped when its resident memory passed the cap (a run on a GPU device)
 
     @property
     def signal_name(self) -> str | None:
@@ -88,10 +89,16 @@ def find_tool(name: str) -> str:
     )
 
 
-def run_tool(argv: list[str], limits: Limits, cwd: str | None = None, stderr_file: Path | None = None) -> ProcessResult:
+def run_tool(
+    argv: list[str], limits: Limits, cwd: str | None = None, stderr_file: Path | None = None, *, resident_cap: bool = False
+) -> ProcessResult:
     """Runs argv under a memory cap in its own session; kills the whole group on timeout.
-    `stderr_file` receives the whole standard error, unclipped (the result's `stderr` is then empty)."""
-    capped = ["/bin/sh", "-c", f'ulimit -v {limits.memory_cap_mb * 1024} 2>/dev/null; exec "$@"', "sh", *argv]
+    `stderr_file` receives the whole standard error, unclipped (the result's `stderr` is then empty).
+    The cap is on address space (`ulimit -v`), or with `resident_cap` on the resident memory of the
+    process tree, watched while it runs: GPU drivers reserve address ranges far above any cap
+    (a run on a GPU device would fail at the driver's load, the tool's doing, not the module's)."""
+    ulimit = "" if resident_cap else f"ulimit -v {limits.memory_cap_mb * 1024} 2>/dev/null; "
+    capped = ["/bin/sh", "-c", f'{ulimit}exec "$@"', "sh", *argv]
     start = time.monotonic()
     sink = open(stderr_file, "wb") if stderr_file is not None else None  # noqa: SIM115 (closed below)
     proc = subprocess.Popen(
@@ -105,7 +112,7 @@ def run_tool(argv: list[str], limits: Limits, cwd: str | None = None, stderr_fil
     with _live_lock:
         _live.add(proc)
     try:
-        out, err, hang = _wait_watching(proc, start + limits.timeout_s)
+        out, err, hang = _wait_watching(proc, start + limits.timeout_s, limits.memory_cap_mb if resident_cap else None)
     finally:
         with _live_lock:
             _live.discard(proc)
@@ -117,8 +124,9 @@ def run_tool(argv: list[str], limits: Limits, cwd: str | None = None, stderr_fil
             stdout=clip_output(out.decode(errors="replace")),
             stderr=clip_output((err or b"").decode(errors="replace")),
             seconds=time.monotonic() - start,
-            timed_out=hang is not None,
+            timed_out=hang in ("timeout", "deadlock"),
             deadlocked=hang == "deadlock",
+            memory_capped=hang == "memory",
         )
     )
 
@@ -145,8 +153,9 @@ def record(result: ProcessResult) -> ProcessResult:
     return result
 
 
-def _wait_watching(proc: subprocess.Popen, deadline: float) -> tuple[bytes, bytes, str | None]:
-    """The process's output once it ends; a hang ("timeout" or "deadlock") kills its group first."""
+def _wait_watching(proc: subprocess.Popen, deadline: float, resident_cap_mb: int | None = None) -> tuple[bytes, bytes, str | None]:
+    """The process's output once it ends; a hang ("timeout" or "deadlock"), or resident memory past
+    `resident_cap_mb` ("memory"), kills its group first."""
     watch = DeadlockWatch(proc.pid)
     while True:
         try:
@@ -154,10 +163,27 @@ def _wait_watching(proc: subprocess.Popen, deadline: float) -> tuple[bytes, byte
             return out, err, None
         except subprocess.TimeoutExpired:
             hang = "timeout" if time.monotonic() >= deadline else "deadlock" if watch.poll() else None
+            if hang is None and resident_cap_mb is not None and resident_mb(proc.pid) > resident_cap_mb:
+                hang = "memory"
             if hang is not None:
                 _kill_group(proc)
                 out, err = proc.communicate()
                 return out, err, hang
+
+
+def resident_mb(root: int) -> float:
+    """The resident memory of `root` and its descendants, in MiB (Linux; 0 elsewhere)."""
+    total_kb = 0
+    for pid in process_tree(root):
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            continue
+        for line in status.splitlines():
+            if line.startswith("VmRSS:"):
+                total_kb += int(line.split()[1])
+                break
+    return total_kb / 1024
 
 
 def clip_output(text: str) -> str:

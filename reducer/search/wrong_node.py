@@ -117,7 +117,7 @@ def trace_wrong_node(oracle, candidate: Candidate, kind: str | None = None) -> W
         run_dir.mkdir()
         program = Candidate(text, candidate.flags)
         traced = trace_run(program, oracle.compile_flags(candidate.flags), function, list(inputs.values()), run_dir,
-                           oracle.options.limits, results)
+                           oracle.options.limits, results, device=oracle.run_device(candidate.flags))
     if isinstance(traced, str):
         return traced
     return first_wrong_node(traced, model, node_lines(text, model), values, kind)
@@ -318,4 +318,4 @@ def write_node_test(oracle, start: Proposal, directory: Path) -> DispatchTest:
     expected = reference.reference_outputs(model, inputs)
     return write_dispatch_test(Candidate(text, ()), list(inputs.values()), oracle.compile_flags(candidate.flags), directory,
                                oracle.options.limits, expected=expected, reduction_length=reference.reduction_length(model),
-                               quantized=reference.is_quantized(model))
+                               quantized=reference.is_quantized(model), wrong_device=oracle.run_device(candidate.flags))

@@ -208,15 +208,26 @@ def write_test(oracle, wrong: WrongValue, start: Proposal, directory: Path) -> D
     if candidate.binary is not None or oracle.judges_onnx:
         wrong.test = write_node_test(oracle, start, directory)
         return wrong.test
-    _, args, _ = entry_function(candidate.text)
-    inputs = program_inputs(candidate.data, args, oracle.options.seed)
+    wrong.test = write_program_test(oracle, candidate, directory)
+    return wrong.test
+
+
+def write_program_test(oracle, candidate: Candidate, directory: Path) -> DispatchTest:
+    """A `miscompile` program (MLIR) as a test that runs alone: the wrong pipeline's module on its
+    device against the right pipeline's outputs. The localised culprit is one such program; a
+    reduced ONNX case's imported program is another (its localisation runs on no MLIR)."""
+    try:
+        _, args, _ = entry_function(candidate.text)
+        inputs = program_inputs(candidate.data, args, oracle.options.seed)
+    except ValueError as err:
+        return DispatchTest(directory, detail=f"cannot run the program: {err}")
     right, wrong_side = _sides(oracle)
-    wrong.test = write_dispatch_test(
+    return write_dispatch_test(
         candidate, inputs, oracle.pipeline_flags(wrong_side, candidate.flags), directory, oracle.options.limits,
         right_flags=oracle.pipeline_flags(right, candidate.flags), reduction_length=reduction_length_hint(candidate.text),
-        quantized=looks_quantized(candidate.text),
+        quantized=looks_quantized(candidate.text), wrong_device=oracle.pipeline_device(wrong_side, candidate.flags),
+        right_device=oracle.pipeline_device(right, candidate.flags),
     )
-    return wrong.test
 
 
 def _sides(oracle) -> tuple[str, str]:
@@ -242,7 +253,8 @@ def trace_culprit(oracle, candidate: Candidate, kind: str | None = None) -> Wron
             workdir = Path(tmp) / which
             workdir.mkdir()
             flags = oracle.pipeline_flags(which, candidate.flags)
-            traced = trace_run(candidate, flags, function, inputs, workdir, oracle.options.limits, results)
+            traced = trace_run(candidate, flags, function, inputs, workdir, oracle.options.limits, results,
+                               device=oracle.pipeline_device(which, candidate.flags))
             if isinstance(traced, str):
                 return f"pipeline {which.upper()}: {traced}"
             traces.append(traced)

@@ -51,6 +51,7 @@ class CorpusEntry:
     culprit: dict | None = None  # compile-error / crash: the failing pass, its repro and lit test files
     dispatch_config: dict | None = None  # lds-limit: the over-limit dispatch's configuration
     data_file: str | None = None  # miscompile / reference-mismatch: the inputs that show it (DATA_FILE)
+    devices: list[str] | None = None  # numeric oracles: the runtime devices its modules run on (a GPU's: only there)
     directory: Path = field(default=Path("."), compare=False)
 
     @property
@@ -110,6 +111,7 @@ def save_entry(
         culprit=culprit_record(directory, culprit),
         dispatch_config=dataclasses.asdict(dispatch_config) if dispatch_config else None,
         data_file=DATA_FILE if candidate.data else None,
+        devices=make_oracle(oracle, options).run_devices(candidate.flags) or None,
         directory=directory,
     )
     write_entry(entry)
@@ -128,7 +130,7 @@ def load_data(path: Path) -> tuple[tuple[str, bytes], ...]:
 
 def write_entry(entry: CorpusEntry) -> None:
     """(Re)writes `entry.json`; the optional records are left out when there are none."""
-    optional = ("culprit", "dispatch_config", "data_file")
+    optional = ("culprit", "dispatch_config", "data_file", "devices")
     fields = {k: v for k, v in dataclasses.asdict(entry).items() if k != "directory" and not (k in optional and v is None)}
     (entry.directory / ENTRY_FILE).write_text(json.dumps(fields, indent=2) + "\n")
 
@@ -148,6 +150,12 @@ def load_entries(root: Path) -> list[CorpusEntry]:
         fields = json.loads(path.read_text())
         entries.append(CorpusEntry(**fields, directory=path.parent))
     return entries
+
+
+def absent_device(entry: CorpusEntry) -> str | None:
+    """Why this machine cannot check the entry: a device its modules run on that is not here (one
+    line naming the driver), or None."""
+    return make_oracle(entry.oracle, OracleOptions(**entry.options)).absent_device(entry.flags)
 
 
 def check_entry(entry: CorpusEntry) -> Verdict:
