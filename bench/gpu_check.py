@@ -29,6 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from fuzz.cli import duration  # noqa: E402
 from fuzz.campaign import DB_NAME, CampaignSettings, run_campaign  # noqa: E402
 from fuzz.execute import MISMATCH  # noqa: E402
 from fuzz.findings import FindingsDB  # noqa: E402
@@ -61,12 +62,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--dry-run", action="store_true", help="no GPU: a CPU pipeline on local-sync plays its part")
     parser.add_argument("--target", help="a GPU target of fuzz/pipelines.py instead of the GPU present's (e.g. sm_80)")
-    parser.add_argument("--time", type=float, default=150.0, help="campaign seconds (default 150)")
+    parser.add_argument("--time", type=duration, default=150.0, help="campaign length: 150, 90s, 10m (default 150 s)")
     parser.add_argument("--max-cases", type=int, help="stop the campaign after this many cases")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--max-findings", type=int, default=4, help="GPU-only wrong answers to reduce (default 4)")
-    parser.add_argument("--budget", type=float, default=80.0, help="seconds for one reduction (default 80)")
-    parser.add_argument("--deadline", type=float, default=540.0, help="no reduction starts after this many seconds")
+    parser.add_argument("--budget", type=duration, default=80.0, help="time for one reduction (default 80 s)")
+    parser.add_argument("--deadline", type=duration, default=540.0, help="no reduction starts after this long (default 540 s)")
     parser.add_argument("-j", "--jobs", type=int, default=None, help="cases and candidates at once (default: all cores)")
     parser.add_argument("--out", type=Path, help="campaign directory (default: a fresh temporary one)")
     parser.add_argument("--json-out", type=Path, help="also write the table here as JSON")
