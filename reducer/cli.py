@@ -11,7 +11,7 @@ from pathlib import Path
 
 from oracles import OracleOptions, OracleSetupError, make_oracle
 from oracles.numeric import reference_pipeline
-from oracles.numeric.user_data import UserData, UserDataError, read_sources
+from oracles.numeric.user_data import UserData, UserDataError, parse_dims, read_sources
 from oracles.registry import table as oracle_table
 from oracles.toolchain.devices import with_present_gpu
 from oracles.toolchain.flags import PasteError, parse_pasted
@@ -116,6 +116,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "an iree-run-module value (2x3xf32=@x.bin, @x.npy, 2x2xi32=1,2,3,4), a flagfile of --input= / "
                        "--expected_output= lines, .npy, .npz (by argument name or order), or ONNX test data "
                        "(test_data_set_0/ or input_0.pb)")
+    group.add_argument("--dim", action="append", default=[], metavar="NAME=SIZE",
+                       help="miscompile / reference-mismatch / run-error: run a program with dynamic dims at this size, on "
+                       "seeded data (repeatable): M=1 for an ONNX dim_param, arg0.1=1 for dim 1 of MLIR argument 0")
     group.add_argument("--expected-outputs", action="append", default=[], metavar="SOURCE",
                        help="miscompile / reference-mismatch: the right answer, in the same formats; the original must "
                        "differ from it and the reference must match it")
@@ -232,6 +235,7 @@ def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
         culprit=args.culprit,
         verbose=args.verbose,
         user_data=user_data,
+        dims=_dims(args),
     )
     if args.culprit_only:
         return _culprit_only(args, request)
@@ -288,6 +292,16 @@ def with_reference_pipeline(options: OracleOptions, oracle: str, user_data: User
     if oracle != "miscompile" or options.pipeline_b or user_data is None or not user_data.expected:
         return options
     return dataclasses.replace(options, pipeline_b=list(reference_pipeline.FLAGS))
+
+
+def _dims(args: argparse.Namespace) -> dict[str, int]:
+    """The sizes of --dim, read now (a malformed one is a one-line error)."""
+    if args.dim and args.oracle not in DATA_ORACLES:
+        raise UserError(f"--dim is for --oracle={' or '.join(DATA_ORACLES)}, not {args.oracle}")
+    try:
+        return parse_dims(args.dim)
+    except UserDataError as err:
+        raise UserError(str(err)) from None
 
 
 def _user_data(args: argparse.Namespace, oracle: str) -> UserData | None:

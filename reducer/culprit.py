@@ -293,14 +293,15 @@ def _write_lit_test(request: CulpritRequest, culprit: Culprit, repro: Path) -> N
 
 def summary_lines(culprit: Culprit) -> list[str]:
     """The culprit's lines of the terminal summary (the cost always shown)."""
-    cost = f"{culprit.compiles} compiles, {culprit.seconds:.1f} s"
+    # The seconds as the record rounds them (`--json` shows those): the same figure in both.
+    cost = f"{culprit.compiles} compiles, {round(culprit.seconds, 2):.1f} s"
     if not culprit.concluded:
         found = f" ({culprit.pass_name})" if culprit.pass_name else ""
         return [f"  culprit       did not conclude{found}: {culprit.why} ({cost})"]
     lit = culprit.lit.detail if culprit.lit else ""
     return [
         (f"  culprit       {culprit.pass_name} (phase {culprit.phase}): {cost} "
-         f"({culprit.find_seconds:.1f} s to find it, {culprit.reduction_calls} iree-opt calls to reduce its repro)"),
+         f"({round(culprit.find_seconds, 2):.1f} s to find it, {culprit.reduction_calls} iree-opt calls to reduce its repro)"),
         f"  pass repro    {culprit.repro_path}: {culprit.repro_ops} ops (the compiler's reproducer: {culprit.reproducer_ops})",
         f"  pass command  {culprit.command}",
         f"  lit test      {culprit.lit_path} ({lit})",

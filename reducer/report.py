@@ -41,6 +41,7 @@ class Outcome:
     wrong_value_record: dict | None = None  # the same, typed, for --json
     test_reproduces: bool | None = None  # wrong answers: whether the dispatch-level test fails alone (None: none written)
     devices: list[str] = field(default_factory=list)  # numeric oracles: the runtime devices the modules ran on
+    sizes: dict[str, int] = field(default_factory=dict)  # the size each dynamic dim of the result runs at (--dim keys)
 
 
 def summary(outcome: Outcome) -> str:
@@ -55,6 +56,7 @@ def summary(outcome: Outcome) -> str:
         f"  wall time     {outcome.seconds:.1f} s with -j {outcome.jobs}",
         f"  failure       {outcome.verdict.detail}",
         *([f"  devices       {', '.join(outcome.devices)}"] if outcome.devices else []),
+        *([f"  sizes         {', '.join(f'{k}={v}' for k, v in outcome.sizes.items())} (dynamic dims, run at)"] if outcome.sizes else []),
         f"  IREE          {iree_version()}",
         f"  wrote         {outcome.output_path}",
         *([f"  imported      {outcome.imported_path}"] if outcome.imported_path else []),

@@ -12,7 +12,15 @@ from oracles import Candidate, Oracle, OracleSetupError, Verdict
 from oracles.base import renamed
 from oracles.mlir import ir as irx
 from oracles.numeric.dispatch_test import DispatchTest
-from oracles.numeric.user_data import UserData, UserDataError, as_program_data, attach
+from oracles.numeric.user_data import (
+    UserData,
+    UserDataError,
+    argument_types,
+    as_program_data,
+    attach,
+    sized_inputs,
+    sizes_run_at,
+)
 from oracles.onnx.importer import INNER_DIR, import_model, mlir_path_for, onnx_oracle
 from oracles.toolchain.tools import ToolNotFound, find_tool, kill_all, scratch_dir
 from oracles.toolchain.warm import WarmCompiler
@@ -82,6 +90,29 @@ class Request:
     verbose: bool = False  # log every oracle call's answer and why
     observer: ReductionObserver = field(default_factory=ReductionObserver)  # told the step, the counts, the best
     user_data: UserData | None = None  # --inputs / --expected-outputs: carried by the original candidate
+    dims: dict[str, int] = field(default_factory=dict)  # --dim: the sizes a program's dynamic dims run at, without data
+
+
+def _data_to_run_on(request: Request, candidate: Candidate) -> UserData | None:
+    """The data the original runs on: the user's, or seeded at the sizes `--dim` names; a program
+    with dynamic dims and neither, for an oracle that runs it, is refused naming both options."""
+    if request.dims and request.user_data is not None and request.user_data.inputs:
+        raise UserError("give --inputs or --dim, not both: the data's shapes are the sizes it runs at")
+    if request.dims:
+        try:
+            return sized_inputs(candidate, request.dims, request.oracle.options.seed)
+        except UserDataError as err:
+            raise UserError(str(err)) from None
+    if request.user_data is None and request.oracle.run_devices(candidate.flags):
+        try:
+            _, dims = argument_types(candidate)
+        except ValueError:
+            dims = []
+        if dims:
+            keys = ", ".join(dim.key for dim in dims)
+            raise UserError(f"{request.input_path}: the program has dynamic dimensions ({keys}) and {request.oracle.name} runs it: "
+                            f"give --inputs with data at the sizes to run it at, or --dim {dims[0].key}=SIZE")
+    return request.user_data
 
 
 def is_onnx(path: Path) -> bool:
@@ -173,9 +204,10 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
     refusal = request.oracle.cannot_judge(original.candidate)
     if refusal:
         raise UserError(f"{request.input_path}: {refusal}")
-    if request.user_data is not None:
+    user_data = _data_to_run_on(request, original.candidate)
+    if user_data is not None:
         try:  # checked against the arguments now; ONNX: also what the original computes on it
-            original = Proposal(attach(original.candidate, request.user_data), original.ops)
+            original = Proposal(attach(original.candidate, user_data), original.ops)
         except UserDataError as err:
             raise UserError(str(err)) from None
     # ONNX input: each candidate is imported first; the oracle judges the imported MLIR (or the model).
@@ -315,6 +347,7 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         dispatch=dispatch,
         wrong_value=wrong_lines,
         test_reproduces=tested.reproduces if tested is not None and tested.commands else None,
+        sizes=sizes_run_at(best.candidate),
         devices=list(dict.fromkeys(request.oracle.run_devices(best.candidate.flags))),
         symptoms=located.symptoms,
         localised=(located.start.ops, located.tried) if located.start is not None else None,

@@ -74,6 +74,7 @@ def summary_record(outcome: Outcome, written: dict[str, str] | None = None) -> d
         "jobs": outcome.jobs,
         "failure": outcome.verdict.detail,
         "devices": list(outcome.devices),
+        "sizes": dict(outcome.sizes),
         "test_reproduces": outcome.test_reproduces,
         "iree_version": iree_version(),
         "reproduce": outcome.command,

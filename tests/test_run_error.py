@@ -112,8 +112,14 @@ DYNAMIC_ROWS = """func.func @main(%arg0: tensor<?x8xf32>, %arg1: tensor<?x8xf32>
 def test_a_dynamic_program_runs_at_the_sizes_of_the_users_data(tmp_path: Path, capsys):
     source = tmp_path / "dyn.mlir"
     source.write_text(DYNAMIC_ROWS)
-    assert main([str(source), "--oracle=run-error", "--no-cache"]) == 2  # no size to run it at
-    assert "argument 0 has a dynamic shape (?x8): give --inputs with the sizes to run it at" in capsys.readouterr().err
+    assert main([str(source), "--oracle=run-error", "--no-cache"]) == 1  # no size to run it at: refused in one line
+    refusal = capsys.readouterr().err.strip()
+    assert "dynamic dimensions (arg0.0, arg1.0)" in refusal and "give --inputs with data at the sizes" in refusal
+    assert "--dim arg0.0=SIZE" in refusal and len(refusal.splitlines()) == 1
+    assert main([str(source), "--oracle=run-error", "--no-cache", "--dim", "arg0.1=3"]) == 1  # a static dim
+    assert "no dynamic dimension arg0.1 (its dynamic dimensions: arg0.0, arg1.0)" in capsys.readouterr().err
+    assert main([str(source), "--oracle=run-error", "--no-cache", "--dim", "arg0.0=4", "--dim", "arg1.0=4"]) == 2  # seeded data, 4 rows
+    assert "@main runs fine" in capsys.readouterr().err
     four_rows = ["--inputs=4x8xf32=1", "--inputs=4x8xf32=2"]
     assert main([str(source), "--oracle=run-error", "--no-cache", *four_rows]) == 2
     assert "@main runs fine" in capsys.readouterr().err
@@ -121,3 +127,8 @@ def test_a_dynamic_program_runs_at_the_sizes_of_the_users_data(tmp_path: Path, c
     assert main([str(source), "--oracle=run-error", "--no-cache", "--no-culprit", "-j", "1", *three_rows]) == 0
     assert "FAILED_PRECONDITION; three rows are not supported" in capsys.readouterr().out
     assert "util.status.check_ok" in (tmp_path / "dyn.reduced.mlir").read_text()
+    # --dim sizes it without data: seeded values at 3 rows show the same failure
+    assert main([str(source), "--oracle=run-error", "--no-cache", "--no-culprit", "-j", "1", "--dim", "arg0.0=3",
+                 "--dim", "arg1.0=3", "-o", str(tmp_path / "dim.mlir")]) == 0
+    out = capsys.readouterr().out
+    assert "FAILED_PRECONDITION; three rows are not supported" in out

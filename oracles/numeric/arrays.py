@@ -172,7 +172,8 @@ def inputs_for_signature(
     values: list[np.ndarray | np.generic] = []
     for position, (shape, dtype) in enumerate(arg_types):
         if shape is not None and DYNAMIC in shape:
-            raise ValueError(f"argument {position} has a dynamic shape ({spelled_shape(shape)}): give --inputs with the sizes to run it at")
+            raise ValueError(f"argument {position} has a dynamic shape ({spelled_shape(shape)}): give --inputs with the sizes "
+                             f"to run it at, or --dim arg{position}.{shape.index(DYNAMIC)}=SIZE")
         dtype = np.dtype(dtype)
         size = () if shape is None else tuple(shape)
         if dtype == np.bool_:

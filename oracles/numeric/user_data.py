@@ -287,6 +287,12 @@ def _checked(array: UserArray, name: str, arg: ArgType | None, what: str) -> np.
     return value
 
 
+def _same_shape(shape: tuple[int, ...], wanted: tuple[int, ...] | None) -> bool:
+    """Whether `shape` is `wanted`'s (a DYNAMIC dim takes any size)."""
+    wanted = tuple(wanted or ())
+    return len(shape) == len(wanted) and all(w in (s, DYNAMIC) for s, w in zip(shape, wanted))
+
+
 def fit(value: np.ndarray, arg: ArgType) -> np.ndarray | None:
     """`value` for an argument of type `arg` now: itself, its leading block when the reduction
     shrank dimensions, or None when it cannot be (another dtype or rank, a larger dimension); a
@@ -365,7 +371,7 @@ def program_expected(data: tuple[tuple[str, bytes], ...], result_texts: Sequence
     if not any(name.startswith(OUTPUT) for name, _ in data):
         return None
     try:
-        types = [parse_type(text) for text in result_texts]
+        types = [parse_type(text, dynamic=True) for text in result_texts]
     except ValueError:
         return None
     return expected_for(data, [f"result{j}" for j in range(len(types))], types)
@@ -378,10 +384,97 @@ def expected_for(data: tuple[tuple[str, bytes], ...], names: Sequence[str], type
     found = []
     for name, arg in zip(names, types, strict=True):
         value = stored.get(OUTPUT + name)
-        if value is None or (arg is not None and fit(value, arg) is None) or (arg is not None and value.shape != tuple(arg[0] or ())):
+        if value is None or (arg is not None and (value.dtype != np.dtype(arg[1]) or not _same_shape(value.shape, arg[0]))):
             return None
         found.append(value)
     return found or None
+
+
+# ---------------------------------------------------------------------------------------------
+# Dynamic dimensions: the sizes a program runs at
+
+
+@dataclass(frozen=True)
+class DynamicDim:
+    """One dynamic dim of a program's arguments: `--dim KEY=SIZE` names its size."""
+
+    argument: str  # the ONNX input's name, `argI` for MLIR
+    axis: int
+    key: str  # the ONNX dim_param (else `input.axis`), `argI.axis` for MLIR
+
+
+def argument_types(candidate) -> tuple[list[tuple[str, ArgType]], list[DynamicDim]]:
+    """The candidate's arguments by name (`argI` for MLIR) with their types, a dynamic dim as
+    DYNAMIC, and its dynamic dims; ValueError (one line) when it has none to read."""
+    if candidate.binary is not None:
+        import onnx
+
+        from oracles.onnx import reference
+
+        model = onnx.load_from_string(candidate.binary)
+        args = reference.graph_inputs(model)
+        params = reference.dim_names(model)
+        keys = {(name, axis): param or f"{name}.{axis}" for (name, axis), param in params.items()}
+    else:
+        _, types, _ = entry_function(candidate.text, dynamic=True)
+        args = [(f"arg{i}", arg) for i, arg in enumerate(types)]
+        keys = {}
+    dims = [DynamicDim(name, axis, keys.get((name, axis), f"{name}.{axis}"))
+            for name, (shape, _) in args if shape is not None for axis, d in enumerate(shape) if d == DYNAMIC]
+    return args, dims
+
+
+def parse_dims(texts: Sequence[str]) -> dict[str, int]:
+    """`--dim M=1 --dim arg0.1=4` as {"M": 1, "arg0.1": 4}; UserDataError for a malformed one."""
+    sizes: dict[str, int] = {}
+    for text in texts:
+        key, _, size = text.partition("=")
+        if not key.strip() or not size.strip().isdigit() or int(size) < 1:
+            raise UserDataError(f"--dim {text}: give NAME=SIZE with a positive size (M=1 for an ONNX dim_param, "
+                                "arg0.1=4 for dim 1 of MLIR argument 0)")
+        sizes[key.strip()] = int(size)
+    return sizes
+
+
+def sized_inputs(candidate, sizes: dict[str, int], seed: int) -> UserData:
+    """Seeded inputs of a program with dynamic dims, drawn at the sizes `--dim` names: the same
+    draw every run, carried as the user's data so that every step runs the program at them."""
+    try:
+        args, dims = argument_types(candidate)
+    except ValueError as err:
+        raise UserDataError(f"cannot size the inputs: {err}") from None
+    known = {dim.key for dim in dims}
+    unknown = sorted(set(sizes) - known)
+    if unknown:
+        raise UserDataError(f"--dim {unknown[0]}=...: the program has no dynamic dimension {unknown[0]} "
+                            f"(its dynamic dimensions: {', '.join(sorted(known)) or 'none'})")
+    missing = [dim.key for dim in dims if dim.key not in sizes]
+    if missing:
+        raise UserDataError(f"--dim names no size for the dynamic dimension {missing[0]}: add --dim {missing[0]}=SIZE")
+    sized = dict(args)
+    for dim in dims:
+        shape, dtype = sized[dim.argument]
+        sized[dim.argument] = (tuple(sizes[dim.key] if axis == dim.axis else d for axis, d in enumerate(shape)), dtype)
+    values = inputs_for_signature([sized[name] for name, _ in args], seed)
+    return UserData(tuple(UserArray(np.asarray(v), f"--dim (seed {seed})", name) for (name, _), v in zip(args, values)))
+
+
+def sizes_run_at(candidate) -> dict[str, int]:
+    """The size each dynamic dim of the candidate runs at (its data's), by --dim key; {} for a
+    static program or one without data."""
+    if not has_inputs(candidate.data):
+        return {}
+    try:
+        args, dims = argument_types(candidate)
+    except ValueError:
+        return {}
+    stored = unpack(candidate.data)
+    found = {}
+    for dim in dims:
+        value = stored.get(INPUT + dim.argument)
+        if value is not None and value.ndim > dim.axis:
+            found[dim.key] = int(value.shape[dim.axis])
+    return found
 
 
 # Intermediate values kept for cuts up to this many bytes in all (a large model's would not be).
@@ -405,7 +498,7 @@ def attach(candidate, user: UserData):
         results = []
         for j, text in enumerate(result_texts):
             try:
-                results.append((f"result{j}", parse_type(text, f"result {j}")))
+                results.append((f"result{j}", parse_type(text, f"result {j}", dynamic=True)))
             except ValueError as err:
                 raise UserDataError(f"cannot bind expected outputs: {err}") from None
         arrays |= {OUTPUT + name: value for name, value in bind(user.expected, results, "output").items()}

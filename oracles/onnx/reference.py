@@ -31,9 +31,11 @@ from onnx.reference.ops.op_qlinear_conv import QLinearConv as _StockQLinearConv
 from onnx.reference.ops.op_qlinear_matmul import QLinearMatMul as _StockQLinearMatMul
 
 from oracles.numeric.arrays import (
+    DYNAMIC,
     ArgType,
     array_file,
     inputs_for_signature,
+    spelled_shape,
     write_array,
 )
 
@@ -122,17 +124,14 @@ def reference_outputs(
 
 
 def _type_of(value: onnx.ValueInfoProto) -> ArgType:
-    """(static shape, numpy dtype) of a graph input; ValueError for what cannot be fed."""
+    """(shape, numpy dtype) of a graph input, a dynamic dim (a `dim_param` or none) as DYNAMIC:
+    the data it runs on says its size; ValueError for what cannot be fed."""
     tensor = value.type.tensor_type
     if not value.type.HasField("tensor_type"):
         raise ValueError(f"input {value.name!r} is not a tensor")
     if not tensor.HasField("shape"):
-        raise ValueError(f"input {value.name!r} has no shape; the model needs static input shapes")
-    dims = []
-    for dim in tensor.shape.dim:
-        if not dim.HasField("dim_value"):
-            raise ValueError(f"input {value.name!r} has a dynamic dimension; the model needs static input shapes")
-        dims.append(dim.dim_value)
+        raise ValueError(f"input {value.name!r} has no shape (not even its rank): give the model typed inputs")
+    dims = [dim.dim_value if dim.HasField("dim_value") else DYNAMIC for dim in tensor.shape.dim]
     try:
         dtype = np.dtype(helper.tensor_dtype_to_np_dtype(tensor.elem_type))
     except (KeyError, TypeError, ValueError):
@@ -144,6 +143,12 @@ def graph_inputs(model: onnx.ModelProto) -> list[tuple[str, ArgType]]:
     """The inputs a caller feeds (initializers listed as inputs have their value), in graph order."""
     initialized = {t.name for t in model.graph.initializer}
     return [(value.name, _type_of(value)) for value in model.graph.input if value.name not in initialized]
+
+
+def dim_names(model: onnx.ModelProto) -> dict[tuple[str, int], str]:
+    """The `dim_param` of each dynamic dim of the graph's inputs, by (input name, axis)."""
+    return {(value.name, axis): dim.dim_param for value in model.graph.input
+            for axis, dim in enumerate(value.type.tensor_type.shape.dim) if not dim.HasField("dim_value")}
 
 
 def graph_outputs(model: onnx.ModelProto) -> list[tuple[str, ArgType | None]]:
@@ -170,6 +175,13 @@ def seeded_inputs(model: onnx.ModelProto, seed: int) -> dict[str, np.ndarray]:
     """Small-integer inputs by name, from the inputs' types (`inputs_for_signature`): exact in every
     float type, so the reference is exact and what differs comes from the compiler."""
     named = graph_inputs(model)
+    params = dim_names(model)
+    for name, (shape, _) in named:
+        if shape is not None and DYNAMIC in shape:
+            axis = shape.index(DYNAMIC)
+            param = params.get((name, axis)) or f"{name}.{axis}"
+            raise ValueError(f"input {name!r} has a dynamic dimension {param} ({spelled_shape(shape)}): give --inputs with "
+                             f"data at the size to run it at, or --dim {param}=SIZE")
     values = inputs_for_signature([arg for _, arg in named], seed)
     return {name: np.asarray(value) for (name, _), value in zip(named, values)}
 
