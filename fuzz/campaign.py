@@ -48,6 +48,7 @@ class CampaignSettings:
     scheduler: str | None = None  # a Dask scheduler: cases run on its cluster instead of the local pool
     feedback: bool = True  # swarm feature probabilities follow what cases reached (fuzz.swarm)
     known: frozenset[str] = frozenset()  # failure signatures already known (the corpus's): feedback steers away from them
+    required: tuple[str, ...] = ()  # generator features on in every case (`--require dynamic`)
 
 
 @dataclass
@@ -115,7 +116,7 @@ def run_campaign(
     cluster = ClusterExecutor(settings.scheduler) if settings.scheduler else None
     slots = max(settings.jobs, cluster.workers) if cluster else settings.jobs
 
-    swarm = SwarmFeedback(settings.feedback, settings.known | {finding.signature for finding in db.all()})
+    swarm = SwarmFeedback(settings.feedback, settings.known | {finding.signature for finding in db.all()}, settings.required)
 
     def seeds() -> Iterator[tuple[int, tuple | None]]:
         for index in itertools.count():

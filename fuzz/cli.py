@@ -79,6 +79,8 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument(
             "--run-gpu", choices=("auto", "never"), default="auto", help="run and compare GPU targets whose driver sees a device (default auto)"
         )
+        command.add_argument("--require", default="", metavar="FEATURE[,FEATURE]",
+                             help="generator features on in every case, e.g. dynamic, bf16, qlinear_matmul (see fuzz/strategies.py)")
         command.add_argument("--max-cases", type=int, help="stop after this many cases")
         command.add_argument("--no-reduce", action="store_true", help="do not reduce new findings")
         command.add_argument("--reduce-jobs", type=int, default=os.cpu_count() or 1)
@@ -168,6 +170,7 @@ def _campaign(args: argparse.Namespace, known: frozenset[str] = frozenset()) -> 
         scheduler=args.scheduler,
         feedback=not args.no_feedback,
         known=known_signatures(args.corpus),
+        required=tuple(f.strip() for f in args.require.split(",") if f.strip()),
     )
     with CampaignProgress(settings.pipelines, sys.stderr, quiet=args.quiet) as progress:
         stats = run_campaign(settings, progress.update, progress.case)

@@ -13,7 +13,8 @@ also steers away from it, each time it shows again, through the feature that tel
 apart best: of the features every case that showed it had (which narrow to what the failure
 needs as cases come), the one the other cases had least often (all of them, on a tie). A
 failure of uint8 outputs lowers `uint8`, not `quant`, which the cases without it have as often.
-Nothing is ruled out: a probability never falls below `FLOOR`.
+Nothing is ruled out: a probability never falls below `FLOOR`. Features a campaign requires
+(`fuzz run --require dynamic`) are on in every case and take no part in the feedback.
 """
 
 from __future__ import annotations
@@ -32,9 +33,14 @@ FLOOR, CEILING = 0.05, 0.95
 
 
 class SwarmFeedback:
-    def __init__(self, enabled: bool = True, known: Iterable[str] = ()) -> None:
-        """`known`: failure signatures already known before the campaign (its corpus)."""
+    def __init__(self, enabled: bool = True, known: Iterable[str] = (), required: Iterable[str] = ()) -> None:
+        """`known`: failure signatures already known before the campaign (its corpus); `required`:
+        features on in every case."""
         self.enabled = enabled
+        self.required = frozenset(required)
+        unknown = sorted(self.required - set(ALL_FEATURES))
+        if unknown:
+            raise ValueError(f"unknown feature {unknown[0]!r}; valid: {', '.join(ALL_FEATURES)}")
         self.p: dict[str, float] = dict(BASE_PROBABILITY)
         self._mean = sum(self.p.values()) / len(self.p)
         self.configs: Counter = Counter()
@@ -49,7 +55,10 @@ class SwarmFeedback:
 
     def probabilities(self) -> tuple[tuple[str, float], ...] | None:
         """What the next case is drawn with (None: the generator's own defaults)."""
-        return tuple(sorted(self.p.items())) if self.enabled else None
+        if not self.enabled and not self.required:
+            return None
+        chances = self.p if self.enabled else BASE_PROBABILITY
+        return tuple(sorted({**chances, **{f: 1.0 for f in self.required}}.items()))
 
     def observe(self, used: Iterable[str], configs: Iterable[tuple], signatures: Iterable[str]) -> float:
         """Counts what a case reached; returns its reward (and, when enabled, learns from it)."""

@@ -16,7 +16,6 @@ from pathlib import Path
 import onnx
 
 from fuzz.build import build_model, make_inputs
-from fuzz.dynamic_sizes import static_model_at
 from fuzz.execute import (
     COMPILE_ERROR,
     CRASH,
@@ -58,7 +57,7 @@ ORACLE_FOR_KIND = {
     DEADLOCK: "timeout",  # the timeout oracle tells a deadlock from a slow compile
     LDS_OVERRUN: "lds-limit",
     MISMATCH: "reference-mismatch",  # the first mismatching pipeline's flags against onnx.reference
-    RUN_ERROR: "run-error",  # the model fixed at the size it showed at, run on the inputs that showed it
+    RUN_ERROR: "run-error",  # run at the size it showed at (a dynamic model as it is), on the inputs that showed it
 }
 # A mismatch where another pipeline got the reference's answer is first reduced as a
 # miscompile of the two (no reference needed per candidate), on the inputs that showed it; when
@@ -160,11 +159,9 @@ def reduce_finding(
     directory.mkdir(parents=True, exist_ok=True)
     spec = GraphSpec.from_json(case.spec_json)
     model_path = directory / "model.onnx"
-    model = build_model(spec)
-    if finding.size and spec.dynamic is not None:  # reduced at the size it showed at, the dims static
-        onnx.save(model, directory / "model.dynamic.onnx")
-        model = static_model_at(model, spec.dynamic.symbol, int(finding.size.split("=", 1)[1]))
-    onnx.save(model, model_path)
+    # A finding at a dynamic size reduces on the dynamic model, run at that size (the data below):
+    # made static there, the model may compute right (the bug needs the dim dynamic).
+    onnx.save(build_model(spec), model_path)
     ran_on_data = finding.kind == MISMATCH or _fails_when_run(finding)
     data = _write_case_inputs(directory, spec, case.seed, finding) if ran_on_data else None
     write_record(directory, finding, case)

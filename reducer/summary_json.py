@@ -21,11 +21,12 @@ FORMAT_VERSION = 1
 
 
 def shape_list(summary: str) -> list[dict[str, Any]]:
-    """'x: 1x32x16x16, w: 64x32' (or without names) as [{"name": "x", "dims": [1, 32, 16, 16]}, ...]; '?' dims as null."""
+    """'x: 1x32x16x16, w: 64x32' (or without names) as [{"name": "x", "dims": [1, 32, 16, 16]}, ...]; '?' dims as
+    null, a named dynamic dim (an ONNX dim_param, 'Mx64') as its name."""
     shapes = []
     for part in filter(None, (p.strip() for p in summary.split(", "))):
         name, _, dims = part.rpartition(": ")
-        shapes.append({"name": name or None, "dims": [None if d == "?" else int(d) for d in dims.split("x") if d]})
+        shapes.append({"name": name or None, "dims": [int(d) if d.isdigit() else None if d == "?" else d for d in dims.split("x") if d]})
     return shapes
 
 

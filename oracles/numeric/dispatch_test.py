@@ -67,7 +67,7 @@ def write_dispatch_test(
     directory.mkdir(parents=True, exist_ok=True)
     test = DispatchTest(directory)
     try:
-        function, _, result_types = entry_function(program.text)
+        function, _, result_types = entry_function(program.text, dynamic=True)
     except ValueError as err:
         test.detail = f"cannot run the cut-out program: {err}"
         return test

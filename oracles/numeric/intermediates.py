@@ -28,7 +28,7 @@ def values_at(candidate: Candidate, limits: Limits, seed: int, byte_cap: int = I
     """Every statically shaped value of the entry block's ops (largest last, up to `byte_cap` in
     all) as the reference pipeline computes it on `candidate`'s data; or why not, one line."""
     try:
-        function, args, results = entry_function(candidate.text)
+        function, args, results = entry_function(candidate.text, dynamic=True)
         inputs = program_inputs(candidate.data, args, seed)
     except ValueError as err:
         return f"cannot run the program: {err}"

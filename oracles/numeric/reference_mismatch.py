@@ -113,7 +113,7 @@ class ReferenceMismatch(Oracle):
             why = "timed out" if imported.timed_out else import_error_line(imported.stderr)
             return Verdict(False, "", f"iree-import-onnx fails: {why}", {"stage": "import"}, excerpt(imported.stderr))
         try:
-            function, arg_types, result_types = entry_function(text)
+            function, arg_types, result_types = entry_function(text, dynamic=True)
         except ValueError as err:
             return Verdict(False, "", f"cannot run the imported model: {err}", {"stage": "run"})
         if len(arg_types) != len(inputs):
@@ -284,7 +284,7 @@ def program_reference_inputs(candidate: Candidate, seed: int, model=None) -> tup
     IR: the program's own inputs (the candidate's data, else seeded), bound to the graph's inputs
     by position, as IREE runs them. ValueError (one line) for IR that does not lift."""
     model = model if model is not None else _lift(candidate.text).model
-    function, arg_types, result_types = entry_function(candidate.text)
+    function, arg_types, result_types = entry_function(candidate.text, dynamic=True)
     values = program_inputs(candidate.data, arg_types, seed)
     names = [name for name, _ in _reference().graph_inputs(model)]
     if len(names) != len(values):

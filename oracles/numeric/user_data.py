@@ -287,7 +287,7 @@ def _checked(array: UserArray, name: str, arg: ArgType | None, what: str) -> np.
     return value
 
 
-def _same_shape(shape: tuple[int, ...], wanted: tuple[int, ...] | None) -> bool:
+def same_shape(shape: tuple[int, ...], wanted: tuple[int, ...] | None) -> bool:
     """Whether `shape` is `wanted`'s (a DYNAMIC dim takes any size)."""
     wanted = tuple(wanted or ())
     return len(shape) == len(wanted) and all(w in (s, DYNAMIC) for s, w in zip(shape, wanted))
@@ -384,7 +384,7 @@ def expected_for(data: tuple[tuple[str, bytes], ...], names: Sequence[str], type
     found = []
     for name, arg in zip(names, types, strict=True):
         value = stored.get(OUTPUT + name)
-        if value is None or (arg is not None and (value.dtype != np.dtype(arg[1]) or not _same_shape(value.shape, arg[0]))):
+        if value is None or (arg is not None and (value.dtype != np.dtype(arg[1]) or not same_shape(value.shape, arg[0]))):
             return None
         found.append(value)
     return found or None
@@ -470,8 +470,8 @@ def sizes_run_at(candidate) -> dict[str, int]:
         return {}
     stored = unpack(candidate.data)
     found = {}
-    for dim in dims:
-        value = stored.get(INPUT + dim.argument)
+    for dim in dims:  # the user's value, or (an argument a cut made) the original's there
+        value = stored.get(INPUT + dim.argument, stored.get(INTERMEDIATE + dim.argument))
         if value is not None and value.ndim > dim.axis:
             found[dim.key] = int(value.shape[dim.axis])
     return found

@@ -20,6 +20,7 @@ from reducer.formats import degenerate, onnx_model
 from reducer.formats.onnx_model import CONV_OPERANDS, OnnxLoadError
 
 Place = tuple[str, int]  # (tensor name, axis)
+DYNAMIC = -1  # a graph input's dynamic dim (a dim_param): the data it runs on says its size, no shape pass moves it
 
 
 @dataclass(frozen=True)
@@ -62,15 +63,14 @@ def index_inputs(model: onnx.ModelProto) -> set[str]:
 
 
 def _input_shapes(model: onnx.ModelProto) -> dict[str, list[int]]:
+    """The graph inputs' shapes, a dynamic dim as DYNAMIC (its static dims shrink like any)."""
     constants = _constant_tensors(model)
     indices = index_inputs(model)
     shapes = {}
     for value in model.graph.input:
-        if value.name in constants or value.name in indices:
+        if value.name in constants or value.name in indices or not value.type.tensor_type.HasField("shape"):
             continue
-        dims = value.type.tensor_type.shape.dim
-        if all(d.HasField("dim_value") for d in dims):
-            shapes[value.name] = [d.dim_value for d in dims]
+        shapes[value.name] = [d.dim_value if d.HasField("dim_value") else DYNAMIC for d in value.type.tensor_type.shape.dim]
     return shapes
 
 
@@ -79,7 +79,8 @@ def places(model: onnx.ModelProto) -> dict[Place, int]:
     found: dict[Place, int] = {}
     for name, dims in _input_shapes(model).items():
         for axis, size in enumerate(dims):
-            found[(name, axis)] = size
+            if size != DYNAMIC:
+                found[(name, axis)] = size
     indices = index_inputs(model)
     for name, tensor in _constant_tensors(model).items():
         if not _is_shape_data(tensor) and name not in indices:
@@ -227,6 +228,9 @@ def shape_summary(model: onnx.ModelProto, named: bool = True) -> str:
     `named=False` leaves the names out where they carry no meaning (a lifted function's are
     positional, so the same name before and after reduction may be another tensor).
     """
-    shapes = [(name, dims) for name, dims in _input_shapes(model).items()]
+    params = {value.name: [d.dim_param if d.dim_param and "x" not in d.dim_param else "?" for d in value.type.tensor_type.shape.dim]
+              for value in model.graph.input}
+    shapes = [(name, [params[name][axis] if d == DYNAMIC else d for axis, d in enumerate(dims)])
+              for name, dims in _input_shapes(model).items()]
     shapes += [(name, t.dims) for name, t in _constant_tensors(model).items() if not _is_shape_data(t) and len(t.dims)]
     return ", ".join((f"{name}: " if named else "") + "x".join(map(str, dims)) for name, dims in shapes)

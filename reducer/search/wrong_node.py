@@ -110,7 +110,7 @@ def trace_wrong_node(oracle, candidate: Candidate, kind: str | None = None) -> W
             if text is None:
                 return "the model does not import"
         try:
-            function, _, results = entry_function(text)
+            function, _, results = entry_function(text, dynamic=True)
         except ValueError as err:
             return f"cannot run the imported model: {err}"
         run_dir = Path(tmp) / "run"

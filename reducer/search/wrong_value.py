@@ -37,7 +37,7 @@ from oracles.numeric.dispatch_trace import (
     first_wrong_dispatch,
     trace_run,
 )
-from oracles.numeric.user_data import INPUT, INTERMEDIATE, pack, program_inputs
+from oracles.numeric.user_data import INPUT, INTERMEDIATE, pack, program_inputs, same_shape
 from oracles.numeric.wrong_answer import NAN_INF, WRONG_KEY, decode, primary
 from oracles.toolchain.tools import scratch_dir
 from reducer.passes.base import Proposal
@@ -217,7 +217,7 @@ def write_program_test(oracle, candidate: Candidate, directory: Path) -> Dispatc
     device against the right pipeline's outputs. The localised culprit is one such program; a
     reduced ONNX case's imported program is another (its localisation runs on no MLIR)."""
     try:
-        _, args, _ = entry_function(candidate.text)
+        _, args, _ = entry_function(candidate.text, dynamic=True)
         inputs = program_inputs(candidate.data, args, oracle.options.seed)
     except ValueError as err:
         return DispatchTest(directory, detail=f"cannot run the program: {err}")
@@ -242,7 +242,7 @@ def trace_culprit(oracle, candidate: Candidate, kind: str | None = None) -> Wron
     """Both pipelines traced on the oracle's inputs; the first wrong dispatch of the wrong
     pipeline (wrong the `kind` way, the original's headline, where two are), or why not."""
     try:
-        function, args, results = entry_function(candidate.text)
+        function, args, results = entry_function(candidate.text, dynamic=True)
         inputs = program_inputs(candidate.data, args, oracle.options.seed)
     except ValueError as err:
         return f"cannot run the program: {err}"
@@ -267,7 +267,7 @@ def _with_captured(proposal: Proposal, culprit: WrongDispatch) -> Proposal:
     without the user's value) takes the first unused captured tensor of its shape and element
     type (else the oracle's own draw); an argument the user's data already gives keeps it."""
     try:
-        _, args, _ = entry_function(proposal.candidate.text)
+        _, args, _ = entry_function(proposal.candidate.text, dynamic=True)
     except ValueError:
         return proposal
     given = {name.partition("|")[0] for name, _ in proposal.candidate.data}
@@ -278,7 +278,7 @@ def _with_captured(proposal: Proposal, culprit: WrongDispatch) -> Proposal:
             continue
         for j in unused:
             value = culprit.inputs[j]
-            if shape is not None and tuple(shape) == value.shape and np.dtype(dtype) == value.dtype:
+            if shape is not None and same_shape(value.shape, shape) and np.dtype(dtype) == value.dtype:
                 chosen[f"{INTERMEDIATE}arg{i}"] = value
                 unused.remove(j)
                 break
