@@ -9,7 +9,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from oracles import OracleOptions, OracleSetupError, make_oracle
+from oracles import OracleOptions, OracleSetupError, make_oracle, refusals
 from oracles.numeric import reference_pipeline
 from oracles.numeric.user_data import UserData, UserDataError, read_sources
 from oracles.registry import table as oracle_table
@@ -193,13 +193,13 @@ def oracle_options(args: argparse.Namespace) -> OracleOptions:
 
 def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
     if args.input is None or args.oracle is None:
-        raise UserError("usage: reduce INPUT --oracle=NAME [-- iree-compile flags]; see reduce --help")
+        raise UserError(refusals.USAGE.say())
     try:
         command = parse_pasted(pasted)
     except PasteError as err:
         raise UserError(str(err)) from None
     if command.unknown:
-        raise UserError(command.rejection())
+        raise UserError(refusals.relayed(command.rejection()))
     user_data = _user_data(args, args.oracle)
     progress = ReductionProgress(sys.stderr, quiet=args.quiet)
     flags, options = _targeting_present_gpu(command.flags, oracle_options(args), progress.log)
@@ -295,9 +295,9 @@ def _user_data(args: argparse.Namespace, oracle: str) -> UserData | None:
     if not args.inputs and not args.expected_outputs:
         return None
     if oracle not in DATA_ORACLES:
-        raise UserError(f"--inputs / --expected-outputs are for --oracle={' or '.join(DATA_ORACLES)}, not {oracle}")
+        raise UserError(refusals.DATA_ORACLE_ONLY.say(oracles=" or ".join(DATA_ORACLES), oracle=oracle))
     if args.expected_outputs and oracle not in ANSWER_ORACLES:
-        raise UserError(f"--expected-outputs is for --oracle={' or '.join(ANSWER_ORACLES)}: {oracle} judges no answer")
+        raise UserError(refusals.EXPECTED_NEEDS_ANSWER.say(oracles=" or ".join(ANSWER_ORACLES), oracle=oracle))
     try:
         return read_sources(args.inputs, args.expected_outputs)
     except UserDataError as err:
@@ -306,7 +306,7 @@ def _user_data(args: argparse.Namespace, oracle: str) -> UserData | None:
 
 def _culprit_only(args: argparse.Namespace, request: Request) -> int:
     if args.save_to_corpus:
-        raise UserError("--save-to-corpus saves a reduction; run without --culprit-only")
+        raise UserError(refusals.CORPUS_WITH_CULPRIT_ONLY.say())
     found = culprit_only(request, args.output or args.input)
     print(culprit_only_summary(found.oracle, found.input_path, found.verdict, found.culprit, found.dispatch_config, found.seconds))
     if args.report:
