@@ -43,9 +43,17 @@ from fuzz.pipelines import (
 from fuzz.progress import CampaignProgress, ConformanceProgress
 from fuzz.root_cause import RootCauses, assign_root_causes
 from fuzz.triage import reduce_finding
+from reducer.docs_site import where_the_docs_are
 from reducer.progress import ReductionProgress
 from reducer.session import INTERRUPTED
 from reducer.storage.corpus import load_entries
+
+EXAMPLES = f"""examples:
+  fuzz run --time 10m --seed 7 --out findings/ -j 2
+  fuzz report findings/
+  fuzz nightly --time 2h --out nightly/
+
+{where_the_docs_are()}"""
 
 _DURATION = re.compile(r"^(\d+(?:\.\d+)?)([smh]?)$")
 
@@ -58,7 +66,8 @@ def duration(text: str) -> float:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="fuzz", description="Differential fuzzer for IREE: conv / matmul / quantization graphs.")
+    parser = argparse.ArgumentParser(prog="fuzz", description="Differential fuzzer for IREE: conv / matmul / quantization graphs.",
+                                     epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="run a campaign for a time budget")
     nightly = sub.add_parser("nightly", help="a campaign, its findings reduced, the corpus re-checked, summary.md written")

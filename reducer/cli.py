@@ -17,6 +17,7 @@ from oracles.toolchain.devices import with_present_gpu
 from oracles.toolchain.flags import PasteError, parse_pasted
 from oracles.toolchain.tools import Limits
 from reducer.culprit_only import culprit_only
+from reducer.docs_site import where_the_docs_are
 from reducer.passes.registry import pass_by_name, passes_for
 from reducer.passes.registry import table as pass_table
 from reducer.progress import ReductionProgress
@@ -40,17 +41,17 @@ from reducer.storage.verdict_store import default_cache_dir
 from reducer.summary_json import error_record, summary_record, to_json
 from reducer.trust import check_limits
 
-EXAMPLES = """examples:
-  reduce bug.mlir --oracle=lds-limit
-  reduce bug.mlir --oracle=lds-limit --lds-bytes 32768
-  reduce model.mlir --oracle=compile-error -- --iree-hal-target-device=hip --iree-rocm-target=gfx942
-  reduce x.mlir --oracle=script --cmd './interesting.sh {}'
-  reduce model.onnx --oracle=compile-error -- --iree-hal-target-device=local --iree-hal-local-target-device-backends=llvm-cpu
-
-Everything after `--` is the iree-compile command line from the bug report, pasted as it is.
+EXAMPLES = f"""Everything after `--` is the iree-compile command line from the bug report, pasted as it is.
 An .onnx input is reduced as an ONNX graph: each candidate goes through iree-import-onnx first.
 exit status: 0 reduced, 1 bad input, 2 the original does not show the failure, 3 flaky,
-130 / 143 / 129 stopped by Ctrl-C / SIGTERM / SIGHUP (the best result so far is kept)"""
+130 / 143 / 129 stopped by Ctrl-C / SIGTERM / SIGHUP (the best result so far is kept)
+
+examples:
+  reduce bug.mlir --oracle=lds-limit
+  reduce model.mlir --oracle=compile-error -- iree-compile --iree-hal-target-device=hip --iree-rocm-target=gfx942 model.mlir -o x.vmfb
+  reduce model.onnx --oracle=reference-mismatch --inputs test_data_set_0
+
+{where_the_docs_are()}"""
 
 
 DATA_ORACLES = ("miscompile", "reference-mismatch", "run-error")  # the oracles that run a candidate on data
