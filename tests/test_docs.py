@@ -100,15 +100,16 @@ def site(tmp_path_factory) -> Path:
     return where
 
 
-def test_a_broken_link_fails_the_build(tmp_path):
+@pytest.mark.parametrize("link", ["no-such-page.md", "reduce/oracles.md#no-such-anchor"])
+def test_a_broken_link_fails_the_build(tmp_path, link):
     if importlib.util.find_spec("mkdocs") is None:
         pytest.skip(NO_MKDOCS)
     shutil.copytree(ROOT / "docs", tmp_path / "docs", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
     page = tmp_path / "docs" / "corpus.md"
-    page.write_text(page.read_text() + "\nSee [the missing page](no-such-page.md).\n")
+    page.write_text(page.read_text() + f"\nSee [the missing part]({link}).\n")
     built = _mkdocs(tmp_path / "mkdocs.yml", tmp_path / "site")
-    assert built.returncode != 0 and "no-such-page.md" in built.stderr
+    assert built.returncode != 0 and link.split("#")[-1] in built.stderr
 
 
 class _Fetches(HTMLParser):
