@@ -1,7 +1,7 @@
 """Compares `reduce` with C-Vise and Shrink Ray: same cases, same interestingness test, same budget.
 
     python bench/compare_reducers.py [--budget 300] [--jobs 2] [--only CASE ...] [--tools T,...]
-                                     [--update-readme [--readme README.md]]
+                                     [--update-docs [--page docs/performance.md]]
 
 Text reducers cannot delete an SSA op without also deleting its users, so on IR they stall
 where `reduce` (which edits through the MLIR bindings) does not; this measures by how much.
@@ -313,7 +313,7 @@ def markdown(rows: list[list[str]], missing: list[Tool], jobs: int, budget: floa
             "best file it had written. Ops are counted on the result parsed through the MLIR bindings; "
             "`still interesting` re-judges it."
         ),
-        "Regenerate: `python bench/compare_reducers.py --update-readme` (see its docstring for installing the peers).",
+        "Regenerate: `python bench/compare_reducers.py --update-docs` (see its docstring for installing the peers).",
     ]
     notes += [f"{tool.label} was not installed: `{tool.install}`." for tool in missing]
     return "\n".join(lines) + "\n\n" + "\n".join(f"- {note}" for note in notes) + "\n"
@@ -334,8 +334,10 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2, help="parallel candidates for every tool (default 2)")
     parser.add_argument("--only", action="append", choices=list(CASES), help="run only this case (repeatable)")
     parser.add_argument("--tools", default=",".join(TOOLS), help=f"comma-separated subset of {','.join(TOOLS)}")
-    parser.add_argument("--update-readme", action="store_true", help="write the table between the markers in --readme")
-    parser.add_argument("--readme", type=Path, default=ROOT / "README.md")
+    parser.add_argument("--update-docs", "--update-readme", dest="update_readme", action="store_true",
+                        help="write the table between the markers in --page")
+    parser.add_argument("--page", "--readme", dest="readme", type=Path, default=ROOT / "docs" / "performance.md",
+                        help="the page that holds the table (default docs/performance.md)")
     parser.add_argument("--keep", type=Path, help="work in this new folder and keep it (scripts, tool logs, results)")
     args = parser.parse_args()
     unknown = [t for t in args.tools.split(",") if t not in TOOLS]

@@ -26,6 +26,7 @@ from fuzz.conformance import (
     select_node_tests,
 )
 from fuzz.coverage import DispatchConfig, coverage_table
+from oracles import refusals
 from oracles.toolchain.devices import drivers_with_a_device
 from fuzz.expectations import DEFAULT_PATH, Expectations, load
 from fuzz.findings import Campaign, FindingsDB, findings_record
@@ -42,9 +43,17 @@ from fuzz.pipelines import (
 from fuzz.progress import CampaignProgress, ConformanceProgress
 from fuzz.root_cause import RootCauses, assign_root_causes
 from fuzz.triage import reduce_finding
+from reducer.docs_site import where_the_docs_are
 from reducer.progress import ReductionProgress
 from reducer.session import INTERRUPTED
 from reducer.storage.corpus import load_entries
+
+EXAMPLES = f"""examples:
+  fuzz run --time 10m --seed 7 --out findings/ -j 2
+  fuzz report findings/
+  fuzz nightly --time 2h --out nightly/
+
+{where_the_docs_are()}"""
 
 _DURATION = re.compile(r"^(\d+(?:\.\d+)?)([smh]?)$")
 
@@ -52,12 +61,13 @@ _DURATION = re.compile(r"^(\d+(?:\.\d+)?)([smh]?)$")
 def duration(text: str) -> float:
     match = _DURATION.match(text.strip())
     if not match:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a duration like 90s, 10m or 2h")
+        raise argparse.ArgumentTypeError(refusals.DURATION.say(text=text))
     return float(match.group(1)) * {"": 1, "s": 1, "m": 60, "h": 3600}[match.group(2)]
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="fuzz", description="Differential fuzzer for IREE: conv / matmul / quantization graphs.")
+    parser = argparse.ArgumentParser(prog="fuzz", description="Differential fuzzer for IREE: conv / matmul / quantization graphs.",
+                                     epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="run a campaign for a time budget")
     nightly = sub.add_parser("nightly", help="a campaign, its findings reduced, the corpus re-checked, summary.md written")
@@ -149,7 +159,7 @@ def _campaign(args: argparse.Namespace, known: frozenset[str] = frozenset()) -> 
     if PRESENT_GPU in targets.split(","):
         present, note = present_gpu_pipeline(drivers_with_a_device())
         if present is None:
-            raise ValueError(note)
+            raise ValueError(refusals.relayed(note))
         print(f"fuzz: --targets {PRESENT_GPU}: {present.name}: {note}", file=sys.stderr)
         targets = ",".join(present.name if name == PRESENT_GPU else name for name in targets.split(","))
     wanted = resolve([n for n in f"{args.pipelines},{targets}".split(",") if n])
@@ -255,7 +265,7 @@ def _nightly(args: argparse.Namespace) -> int:
 def _database(out: Path) -> Path:
     path = out / DB_NAME
     if not path.is_file():
-        raise ValueError(f"{out} holds no {DB_NAME}: run `fuzz run --out {out}` first")
+        raise ValueError(refusals.NO_CAMPAIGN.say(out=out, db=DB_NAME))
     return path
 
 
@@ -270,7 +280,7 @@ def _read_campaign(out: Path) -> Campaign:
 def _report(out: Path, output: Path | None) -> int:
     campaign = _read_campaign(out)
     if output is not None and not output.parent.is_dir():
-        raise ValueError(f"cannot write {output}: no directory {output.parent}")
+        raise ValueError(refusals.NO_DIRECTORY.say(path=output, parent=output.parent))
     path = write_report(campaign, out, output)
     print(f"fuzz: wrote {path} ({len(campaign.cases)} cases, {len(campaign.findings)} root causes)")
     return 0
@@ -303,11 +313,11 @@ def _conformance(args: argparse.Namespace) -> int:
     expectations = Expectations() if creating else load(args.expectations)
     expectations.pipeline = cpu_pipeline(args.pipeline or expectations.pipeline).name
     if args.update_expectations and not args.expectations.parent.is_dir():
-        raise ValueError(f"cannot write {args.expectations}: no directory {args.expectations.parent}")
+        raise ValueError(refusals.NO_DIRECTORY.say(path=args.expectations, parent=args.expectations.parent))
     every = select_node_tests()
     tests = [test for test in every if args.name_contains in test.name]
     if not tests:
-        raise ValueError(f"no node test name contains {args.name_contains!r}")
+        raise ValueError(refusals.NO_NODE_TEST.say(text=args.name_contains))
     print(f"fuzz: running {len(tests)} ONNX node tests on {expectations.pipeline}, {max(1, args.jobs)} at once", file=sys.stderr, flush=True)
     start = time.monotonic()
     with ConformanceProgress(len(tests), sys.stderr, quiet=args.quiet) as progress:
@@ -321,7 +331,7 @@ def _conformance(args: argparse.Namespace) -> int:
         try:
             args.expectations.write_text(expectations.updated(outcomes, {test.name for test in every}).to_json())
         except OSError as err:
-            raise ValueError(f"cannot write {args.expectations}: {err.strerror}") from None
+            raise ValueError(refusals.CANNOT_WRITE.say(path=args.expectations, error=err.strerror)) from None
         print(f"fuzz: wrote {args.expectations}")
         return 0
     differences = expectations.differences(outcomes)

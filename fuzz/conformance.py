@@ -25,6 +25,7 @@ from onnx import numpy_helper
 from fuzz.execute import InProcess, Isolated, classify_compile_failure
 from fuzz.pipelines import Pipeline, resolve
 from fuzz.pool import run_with_isolated_reruns
+from oracles import refusals
 from oracles.compiling.signature import first_error
 from oracles.numeric.arrays import looks_quantized, reduction_length_hint
 from oracles.numeric.compare import compare_outputs
@@ -93,7 +94,7 @@ def select_node_tests(families: Iterable[str] = tuple(FAMILIES)) -> list[NodeTes
     """Node tests whose op (or, for an `_expanded` test, the op it expands) is in `families`, by name."""
     unknown = sorted(set(families) - set(FAMILIES))
     if unknown:
-        raise ValueError(f"unknown family {unknown[0]!r}; valid: {', '.join(FAMILIES)}")
+        raise ValueError(refusals.UNKNOWN_FAMILY.say(name=unknown[0], valid=", ".join(FAMILIES)))
     wanted = frozenset().union(*(FAMILIES[f] for f in families))
     cases = _node_test_cases(sorted(wanted))
     single_op = {case.name: case.model.graph.node[0].op_type for case in cases if len(case.model.graph.node) == 1}
@@ -120,7 +121,7 @@ def cpu_pipeline(name: str) -> Pipeline:
     """The pipeline by name; a node test must run, so GPU targets (compile only here) are refused."""
     (pipeline,) = resolve([name])
     if pipeline.gpu:
-        raise ValueError(f"{name} is a GPU target; the conformance run needs a CPU pipeline (see fuzz pipelines)")
+        raise ValueError(refusals.CONFORMANCE_GPU.say(name=name))
     return pipeline
 
 

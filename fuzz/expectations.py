@@ -22,6 +22,7 @@ from fuzz.conformance import (
     RUN_FAIL,
     Outcome,
 )
+from oracles import refusals
 
 DEFAULT_PATH = Path(__file__).resolve().parents[1] / "tests" / "onnx_conformance_expectations.json"
 REGENERATE = "fuzz conformance --update-expectations"
@@ -70,21 +71,21 @@ def load(path: Path) -> Expectations:
     try:
         document = json.loads(Path(path).read_text())
     except FileNotFoundError:
-        raise ValueError(f"{path}: no such expectations file (create it with `{REGENERATE} --expectations {path}`)") from None
+        raise ValueError(refusals.EXPECTATIONS_MISSING.say(path=path, command=REGENERATE)) from None
     except (OSError, json.JSONDecodeError) as err:
-        raise ValueError(f"{path}: not a readable JSON expectations file: {err}") from None
+        raise ValueError(refusals.EXPECTATIONS_UNREADABLE.say(path=path, error=err)) from None
     if not isinstance(document, dict):
-        raise ValueError(f"{path}: expected a JSON object with {', '.join(LISTS.values())}")  # noqa: TRY004 - bad input, one line
+        raise ValueError(refusals.EXPECTATIONS_NOT_OBJECT.say(path=path, keys=", ".join(LISTS.values())))  # noqa: TRY004 - bad input, one line
     expected: dict[str, str] = {}
     for kind, key in LISTS.items():
         names = document.get(key, [])
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            raise ValueError(f"{path}: {key} must be a list of test names")
+            raise ValueError(refusals.EXPECTATIONS_NOT_LIST.say(path=path, key=key))
         for name in names:
             if name in expected:
-                raise ValueError(f"{path}: {name} is listed twice ({LISTS[expected[name]]} and {key})")
+                raise ValueError(refusals.EXPECTATIONS_TWICE.say(path=path, name=name, first=LISTS[expected[name]], second=key))
             expected[name] = kind
     opset = document.get("opset_version", IMPORT_OPSET)
     if not isinstance(opset, int):
-        raise ValueError(f"{path}: opset_version must be a whole number, not {opset!r}")  # noqa: TRY004 - bad input, one line
+        raise ValueError(refusals.EXPECTATIONS_OPSET.say(path=path, opset=opset))  # noqa: TRY004 - bad input, one line
     return Expectations(str(document.get("config_name", "onnx_node_cpu")), str(document.get("pipeline", DEFAULT_PIPELINE)), opset, expected)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from oracles import refusals
 from oracles.toolchain.devices import present_gpu_target
 from oracles.toolchain.flags import GENERIC_CPU, PHASES
 
@@ -137,8 +138,8 @@ def present_gpu_pipeline(drivers: tuple[str, ...]) -> tuple[Pipeline | None, str
         found = next((p for p in PIPELINES.values() if p.gpu and p.driver == driver and target.flag in p.flags), None)
         if found is not None:
             return found, target.note
-        return None, f"{target.note}, but no fuzz target compiles for it: add one to fuzz/pipelines.py"
-    return None, f"--targets {PRESENT_GPU}: no GPU here that the runtime sees and that its architecture can be read of"
+        return None, refusals.PRESENT_GPU_HAS_NO_TARGET.say(note=target.note)
+    return None, refusals.NO_PRESENT_GPU.say(name=PRESENT_GPU)
 
 
 def resolve(names: str | list[str]) -> list[Pipeline]:
@@ -148,5 +149,5 @@ def resolve(names: str | list[str]) -> list[Pipeline]:
     wanted = [member for n in wanted for member in GROUPS.get(n, (n,))]
     unknown = [n for n in wanted if n not in PIPELINES]
     if unknown:
-        raise ValueError(f"unknown pipeline {unknown[0]!r}; valid: {', '.join([*PIPELINES, *GROUPS])}")
+        raise ValueError(refusals.UNKNOWN_PIPELINE.say(name=unknown[0], valid=", ".join([*PIPELINES, *GROUPS])))
     return [PIPELINES[n] for n in dict.fromkeys(wanted)]

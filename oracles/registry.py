@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from oracles import refusals
 from oracles.base import Oracle, OracleOptions, OracleSetupError
 from oracles.compiling.compile_failure import CompileError, Crash, Timeout
 from oracles.compiling.ir_phase import (
@@ -87,9 +88,9 @@ ORACLES: dict[str, type[Oracle]] = {row.name: row.oracle for row in ORACLE_TABLE
 
 def make_oracle(name: str, options: OracleOptions | None = None) -> Oracle:
     if name not in ORACLES:
-        raise OracleSetupError(f"unknown oracle {name!r}; valid: {', '.join(ORACLES)}")
+        raise OracleSetupError(refusals.UNKNOWN_ORACLE.say(name=name, valid=", ".join(ORACLES)))
     if options is not None and options.keep and not getattr(ORACLES[name], "has_symptoms", False):
-        raise OracleSetupError(f"--keep is for --oracle=transient-copy or readwrite-constant, not {name}")
+        raise OracleSetupError(refusals.KEEP_WRONG_ORACLE.say(name=name))
     return ORACLES[name](options)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
+from oracles import refusals
 from oracles.base import Oracle, OracleSetupError
 from oracles.candidate import Candidate
 from oracles.toolchain.tools import run_tool
@@ -17,7 +18,7 @@ class Script(Oracle):
     def __init__(self, options=None) -> None:
         super().__init__(options)
         if not self.options.cmd:
-            raise OracleSetupError("--oracle=script needs --cmd 'COMMAND {}' (exit 0 = interesting)")
+            raise OracleSetupError(refusals.SCRIPT_NEEDS_CMD.say())
 
     def command_for(self, path: str) -> str:
         cmd = self.options.cmd or ""

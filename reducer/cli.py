@@ -9,7 +9,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from oracles import OracleOptions, OracleSetupError, make_oracle
+from oracles import OracleOptions, OracleSetupError, make_oracle, refusals
 from oracles.numeric import reference_pipeline
 from oracles.numeric.user_data import UserData, UserDataError, parse_dims, read_sources
 from oracles.registry import table as oracle_table
@@ -17,6 +17,7 @@ from oracles.toolchain.devices import with_present_gpu
 from oracles.toolchain.flags import PasteError, parse_pasted
 from oracles.toolchain.tools import Limits
 from reducer.culprit_only import culprit_only
+from reducer.docs_site import where_the_docs_are
 from reducer.passes.registry import pass_by_name, passes_for
 from reducer.passes.registry import table as pass_table
 from reducer.progress import ReductionProgress
@@ -40,17 +41,17 @@ from reducer.storage.verdict_store import default_cache_dir
 from reducer.summary_json import error_record, summary_record, to_json
 from reducer.trust import check_limits
 
-EXAMPLES = """examples:
-  reduce bug.mlir --oracle=lds-limit
-  reduce bug.mlir --oracle=lds-limit --lds-bytes 32768
-  reduce model.mlir --oracle=compile-error -- --iree-hal-target-device=hip --iree-rocm-target=gfx942
-  reduce x.mlir --oracle=script --cmd './interesting.sh {}'
-  reduce model.onnx --oracle=compile-error -- --iree-hal-target-device=local --iree-hal-local-target-device-backends=llvm-cpu
-
-Everything after `--` is the iree-compile command line from the bug report, pasted as it is.
+EXAMPLES = f"""Everything after `--` is the iree-compile command line from the bug report, pasted as it is.
 An .onnx input is reduced as an ONNX graph: each candidate goes through iree-import-onnx first.
 exit status: 0 reduced, 1 bad input, 2 the original does not show the failure, 3 flaky,
-130 / 143 / 129 stopped by Ctrl-C / SIGTERM / SIGHUP (the best result so far is kept)"""
+130 / 143 / 129 stopped by Ctrl-C / SIGTERM / SIGHUP (the best result so far is kept)
+
+examples:
+  reduce bug.mlir --oracle=lds-limit
+  reduce model.mlir --oracle=compile-error -- iree-compile --iree-hal-target-device=hip --iree-rocm-target=gfx942 model.mlir -o x.vmfb
+  reduce model.onnx --oracle=reference-mismatch --inputs test_data_set_0
+
+{where_the_docs_are()}"""
 
 
 DATA_ORACLES = ("miscompile", "reference-mismatch", "run-error")  # the oracles that run a candidate on data
@@ -196,13 +197,13 @@ def oracle_options(args: argparse.Namespace) -> OracleOptions:
 
 def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
     if args.input is None or args.oracle is None:
-        raise UserError("usage: reduce INPUT --oracle=NAME [-- iree-compile flags]; see reduce --help")
+        raise UserError(refusals.USAGE.say())
     try:
         command = parse_pasted(pasted)
     except PasteError as err:
         raise UserError(str(err)) from None
     if command.unknown:
-        raise UserError(command.rejection())
+        raise UserError(refusals.relayed(command.rejection()))
     user_data = _user_data(args, args.oracle)
     progress = ReductionProgress(sys.stderr, quiet=args.quiet)
     flags, options = _targeting_present_gpu(command.flags, oracle_options(args), progress.log)
@@ -297,7 +298,7 @@ def with_reference_pipeline(options: OracleOptions, oracle: str, user_data: User
 def _dims(args: argparse.Namespace) -> dict[str, int]:
     """The sizes of --dim, read now (a malformed one is a one-line error)."""
     if args.dim and args.oracle not in DATA_ORACLES:
-        raise UserError(f"--dim is for --oracle={' or '.join(DATA_ORACLES)}, not {args.oracle}")
+        raise UserError(refusals.DIM_WRONG_ORACLE.say(oracles=" or ".join(DATA_ORACLES), oracle=args.oracle))
     try:
         return parse_dims(args.dim)
     except UserDataError as err:
@@ -309,9 +310,9 @@ def _user_data(args: argparse.Namespace, oracle: str) -> UserData | None:
     if not args.inputs and not args.expected_outputs:
         return None
     if oracle not in DATA_ORACLES:
-        raise UserError(f"--inputs / --expected-outputs are for --oracle={' or '.join(DATA_ORACLES)}, not {oracle}")
+        raise UserError(refusals.DATA_ORACLE_ONLY.say(oracles=" or ".join(DATA_ORACLES), oracle=oracle))
     if args.expected_outputs and oracle not in ANSWER_ORACLES:
-        raise UserError(f"--expected-outputs is for --oracle={' or '.join(ANSWER_ORACLES)}: {oracle} judges no answer")
+        raise UserError(refusals.EXPECTED_NEEDS_ANSWER.say(oracles=" or ".join(ANSWER_ORACLES), oracle=oracle))
     try:
         return read_sources(args.inputs, args.expected_outputs)
     except UserDataError as err:
@@ -320,7 +321,7 @@ def _user_data(args: argparse.Namespace, oracle: str) -> UserData | None:
 
 def _culprit_only(args: argparse.Namespace, request: Request) -> int:
     if args.save_to_corpus:
-        raise UserError("--save-to-corpus saves a reduction; run without --culprit-only")
+        raise UserError(refusals.CORPUS_WITH_CULPRIT_ONLY.say())
     found = culprit_only(request, args.output or args.input)
     print(culprit_only_summary(found.oracle, found.input_path, found.verdict, found.culprit, found.dispatch_config, found.seconds))
     if args.report:

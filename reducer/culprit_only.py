@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from oracles import Candidate, Verdict
+from oracles import Candidate, Verdict, refusals
 from oracles.base import renamed
 from oracles.compiling.dispatch_config import DispatchConfig
 from oracles.mlir import ir as irx
@@ -35,7 +35,7 @@ class CulpritOnly:
 def culprit_only(request: Request, base: Path) -> CulpritOnly:
     """The culprit step on `request.input_path`; its files are named after `base`."""
     if request.oracle.name not in (*CULPRIT_ORACLES, "lds-limit"):
-        raise UserError(f"--culprit-only is for compile-error, crash and lds-limit, not --oracle={request.oracle.name}")
+        raise UserError(refusals.CULPRIT_ONLY_ORACLE.say(oracle=request.oracle.name))
     try:
         find_tool("iree-compile")
         if is_onnx(request.input_path):
@@ -45,16 +45,17 @@ def culprit_only(request: Request, base: Path) -> CulpritOnly:
     try:
         case = load(request, irx.new_context()).candidate
     except irx.ParseError as err:
-        raise UserError(f"cannot parse {err}") from None
+        raise UserError(refusals.UNPARSEABLE_MLIR.say(error=err)) from None
     start = time.monotonic()
     onnx_input = case.binary is not None
     oracle = onnx_oracle(request.oracle) if onnx_input else request.oracle
     with Interruption().installed() as interruption:
         verdict = renamed(oracle.judge(case), f"input{case.suffix}", request.input_path.name)
         if interruption.requested:
-            raise UserError("interrupted; nothing written", INTERRUPTED)
+            raise UserError(refusals.INTERRUPTED_NOTHING_WRITTEN.say(), INTERRUPTED)
         if not verdict.interesting:
-            raise UserError(f"{request.input_path} is not interesting for {oracle.name}: {verdict.detail}", exit_code=2)
+            raise UserError(refusals.CULPRIT_ONLY_NOT_INTERESTING.say(path=request.input_path, oracle=oracle.name, detail=verdict.detail),
+                            refusals.CULPRIT_ONLY_NOT_INTERESTING.exit_code)
         mlir = _imported(case, request) if onnx_input else case
         culprit, config = where_it_breaks(request.oracle, mlir, verdict, base, request.jobs, request.log, interruption)
     return CulpritOnly(oracle.name, str(request.input_path), verdict, culprit, config, time.monotonic() - start)

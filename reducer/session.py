@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from oracles import Candidate, Oracle, OracleSetupError, Verdict
+from oracles import Candidate, Oracle, OracleSetupError, Verdict, refusals
 from oracles.base import renamed
 from oracles.mlir import ir as irx
 from oracles.numeric.dispatch_test import DispatchTest
@@ -97,7 +97,7 @@ def _data_to_run_on(request: Request, candidate: Candidate) -> UserData | None:
     """The data the original runs on: the user's, or seeded at the sizes `--dim` names; a program
     with dynamic dims and neither, for an oracle that runs it, is refused naming both options."""
     if request.dims and request.user_data is not None and request.user_data.inputs:
-        raise UserError("give --inputs or --dim, not both: the data's shapes are the sizes it runs at")
+        raise UserError(refusals.DIM_AND_INPUTS.say())
     if request.dims:
         try:
             return sized_inputs(candidate, request.dims, request.oracle.options.seed)
@@ -109,9 +109,8 @@ def _data_to_run_on(request: Request, candidate: Candidate) -> UserData | None:
         except ValueError:
             dims = []
         if dims:
-            keys = ", ".join(dim.key for dim in dims)
-            raise UserError(f"{request.input_path}: the program has dynamic dimensions ({keys}) and {request.oracle.name} runs it: "
-                            f"give --inputs with data at the sizes to run it at, or --dim {dims[0].key}=SIZE")
+            raise UserError(refusals.DYNAMIC_WITHOUT_SIZES.say(path=request.input_path, dims=", ".join(d.key for d in dims),
+                                                               oracle=request.oracle.name, first=dims[0].key))
     return request.user_data
 
 
@@ -126,15 +125,15 @@ def default_output(input_path: Path) -> Path:
 def load(request: Request, ctx) -> Proposal:
     path = request.input_path
     if not path.is_file():
-        raise UserError(f"cannot read {path}: no such file")
+        raise UserError(refusals.NO_SUCH_INPUT.say(path=path))
     if request.output_path.resolve() == path.resolve():
-        raise UserError(f"-o {request.output_path} is the input file; choose another output path")
+        raise UserError(refusals.OUTPUT_IS_INPUT.say(output=request.output_path))
     if is_onnx(path):
         return _load_onnx(request)
     try:
         text = path.read_text()
     except UnicodeDecodeError:
-        raise UserError(f"{path}: not a text MLIR file (bytecode is not supported)") from None
+        raise UserError(refusals.MLIR_NOT_TEXT.say(path=path)) from None
     module = irx.parse(text, ctx, source_name=str(path))  # ParseError carries the location
     return Proposal(Candidate(text, tuple(request.flags)), irx.count_ops(module))
 
@@ -143,12 +142,12 @@ def _load_onnx(request: Request) -> Proposal:
     path, output = request.input_path, request.output_path
     mlir = Path(mlir_path_for(str(output)))
     if mlir.resolve() in (output.resolve(), path.resolve()):
-        raise UserError(f"-o {output}: name an .onnx output; the imported MLIR goes next to it as {mlir.name}")
+        raise UserError(refusals.ONNX_OUTPUT_NAME.say(output=output, mlir=mlir.name))
     try:
         data = onnx_model.read_model_file(path)
         model = onnx_model.load_bytes(data)
     except onnx_model.OnnxLoadError as err:
-        raise UserError(f"{path}: invalid ONNX model: {err}") from None
+        raise UserError(refusals.INVALID_ONNX.say(path=path, error=err)) from None
     candidate = Candidate(onnx_model.describe(model), tuple(request.flags), ".onnx", data)
     return Proposal(candidate, onnx_model.node_count(model))
 
@@ -200,10 +199,10 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
     try:
         original = load(request, ctx)
     except irx.ParseError as err:
-        raise UserError(f"cannot parse {err}") from None
+        raise UserError(refusals.UNPARSEABLE_MLIR.say(error=err)) from None
     refusal = request.oracle.cannot_judge(original.candidate)
     if refusal:
-        raise UserError(f"{request.input_path}: {refusal}")
+        raise UserError(refusals.CANNOT_JUDGE.say(path=request.input_path, why=refusal))
     user_data = _data_to_run_on(request, original.candidate)
     if user_data is not None:
         try:  # checked against the arguments now; ONNX: also what the original computes on it
@@ -241,7 +240,7 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         interruption.check()
     except KeyboardInterrupt:
         stop()
-        raise UserError("interrupted while judging the original; nothing written", INTERRUPTED) from None
+        raise UserError(refusals.INTERRUPTED_JUDGING.say(), INTERRUPTED) from None
     except OracleSetupError:  # --keep names none of the original's symptoms
         stop()
         raise
@@ -254,7 +253,7 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         problem.set_deadline(start + request.time_budget_s)
     if not verdict.interesting:
         stop()
-        raise UserError(f"the original is not interesting for {oracle.name}: {verdict.detail}", exit_code=2)
+        raise UserError(refusals.NOT_INTERESTING.say(oracle=oracle.name, detail=verdict.detail), refusals.NOT_INTERESTING.exit_code)
     unit = "nodes" if onnx_input else "ops"
     request.log(f"original: {original.ops} {unit}, {original.candidate.size} bytes: {verdict.detail}")
     if warm is not None:
@@ -298,7 +297,7 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         final: Verdict = problem.judge_fresh(problem.best.candidate)  # the written result must still fail
         interruption.check()  # a final check cut short by Ctrl-C says nothing about the result
         if not final.interesting:
-            raise UserError(f"the reduced result no longer fails on a fresh check (flaky oracle?): {final.detail}", 3)
+            raise UserError(refusals.FLAKY.say(detail=final.detail), refusals.FLAKY.exit_code)
         verdict = renamed(final, f"input{problem.best.candidate.suffix}", request.output_path.name)
         if onnx_input:
             verdict = renamed(verdict, f"{INNER_DIR}/input.mlir", Path(mlir_path_for(str(request.output_path))).name)

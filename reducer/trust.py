@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from oracles import Candidate, Oracle, OracleOptions, OracleSetupError, Verdict
+from oracles import Candidate, Oracle, OracleOptions, OracleSetupError, Verdict, refusals
 from oracles.toolchain.tools import Limits, scratch_dir
 
 # The smallest program worth compiling: what any compile with the user's flags costs at least.
@@ -36,7 +36,7 @@ def check_limits(options: OracleOptions, jobs: int, time_budget_s: float | None)
     }
     for name, value in values.items():
         if value is not None and not value > 0:
-            raise OracleSetupError(f"{name} {value:g} makes no sense: it must be positive")
+            raise OracleSetupError(refusals.LIMIT_NOT_POSITIVE.say(name=name, value=value))
 
 
 def trivial_compile_seconds(oracle: Oracle, flags: list[str] | tuple[str, ...]) -> float | None:
@@ -56,10 +56,7 @@ def check_hang_limit(oracle: Oracle, flags: list[str] | tuple[str, ...]) -> None
     hang = oracle.options.hang_seconds
     if seconds is not None and hang <= seconds:
         suggestion = max(10, math.ceil(5 * seconds))
-        raise OracleSetupError(
-            f"--hang-seconds {hang:g} is below the {seconds:.1f} s a trivial program takes to compile with these "
-            f"flags, so every candidate would count as a hang: use a limit well above it (e.g. --hang-seconds {suggestion})"
-        )
+        raise OracleSetupError(refusals.HANG_BELOW_TRIVIAL.say(hang=hang, seconds=seconds, suggestion=suggestion))
 
 
 def check_original(verdict: Verdict, oracle: Oracle) -> None:
@@ -67,20 +64,11 @@ def check_original(verdict: Verdict, oracle: Oracle) -> None:
     unknown flag, a missing file, a tool that does not start) or this tool's own limit (for every
     oracle but `timeout`, whose failure is running past its limit)."""
     if verdict.tool_error:
-        raise OracleSetupError(verdict.tool_error)
+        raise OracleSetupError(refusals.TOOL_PROBLEM.say(problem=verdict.tool_error))
     limits = oracle.options.limits
     if verdict.limit == "memory-cap":
-        raise OracleSetupError(
-            f"judging the original ran out of this tool's memory cap (--memory-cap-mb {limits.memory_cap_mb}), so what it "
-            f"saw is the cap, not the compiler: raise --memory-cap-mb"
-        )
+        raise OracleSetupError(refusals.MEMORY_CAP_ORIGINAL.say(cap=limits.memory_cap_mb))
     if verdict.limit == "device-memory":
-        raise OracleSetupError(
-            "the GPU ran out of memory running the original (another process may hold it): free the GPU, "
-            "or give smaller --inputs"
-        )
+        raise OracleSetupError(refusals.GPU_OOM_ORIGINAL.say())
     if verdict.limit == "timeout" and oracle.name != HANG_ORACLE:
-        raise OracleSetupError(
-            f"judging the original hit this tool's time limit (--timeout {limits.timeout_s:g} s), so what it saw is the "
-            f"limit, not the compiler: raise --timeout, or reduce the hang itself with --oracle=timeout"
-        )
+        raise OracleSetupError(refusals.TIMEOUT_ORIGINAL.say(timeout=limits.timeout_s))

@@ -8,11 +8,8 @@ from __future__ import annotations
 
 import html
 import json
-import os
 import re
-import shutil
 import sqlite3
-import subprocess
 import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
@@ -20,10 +17,9 @@ from pathlib import Path
 import pytest
 
 from fuzz.cli import main as fuzz_main
+from tests.browser import NO_BROWSER, artifacts_dir, find_browser, headless
 
 SVG = "{http://www.w3.org/2000/svg}"
-REPO = Path(__file__).resolve().parent.parent
-BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 
 
 def plots_of(page: str) -> dict[str, ET.Element]:
@@ -122,25 +118,16 @@ window.addEventListener("load", () => {
 </script>"""
 
 
-def _browser() -> str | None:
-    return next((path for path in map(shutil.which, BROWSERS) if path), None)
-
-
-def _headless(browser: str, *args: str) -> subprocess.CompletedProcess:
-    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run", "--disable-extensions"]
-    return subprocess.run([browser, *flags, *args], capture_output=True, text=True, timeout=120, check=False)
-
-
 def test_headless_chromium_renders_the_findings_and_plots(report, campaign_dir, tmp_path):
-    browser = _browser()
+    browser = find_browser()
     if browser is None:
-        pytest.skip(f"no Chromium binary on PATH (looked for {', '.join(BROWSERS)}); .ci/run installs the Debian package `chromium`")
+        pytest.skip(NO_BROWSER)
     expected = database(campaign_dir)
 
     # What the browser laid out: every plot has a size, every root cause a section, every case a point.
     probed = tmp_path / "probed.html"
     probed.write_text(report.read_text().replace("</body>", PROBE + "\n</body>"))
-    dom = _headless(browser, "--virtual-time-budget=10000", "--dump-dom", probed.as_uri())
+    dom = headless(browser, "--virtual-time-budget=10000", "--dump-dom", probed.as_uri())
     match = re.search(r'<pre id="probe">(.*?)</pre>', dom.stdout, re.DOTALL)
     assert match, dom.stderr[-2000:]
     probe = json.loads(html.unescape(match.group(1)))
@@ -152,11 +139,9 @@ def test_headless_chromium_renders_the_findings_and_plots(report, campaign_dir, 
     assert probe["points"] == expected["cases"]
 
     # The screenshot, kept as a test artifact; the page is not blank (plot colors are on it).
-    artifacts = Path(os.environ.get("TEST_ARTIFACTS_DIR", REPO / "test-artifacts"))
-    artifacts.mkdir(parents=True, exist_ok=True)
-    shot = artifacts / "fuzz-report.png"
+    shot = artifacts_dir() / "fuzz-report.png"
     shot.unlink(missing_ok=True)
-    taken = _headless(browser, "--window-size=1280,2400", f"--screenshot={shot}", report.as_uri())
+    taken = headless(browser, "--window-size=1280,2400", f"--screenshot={shot}", report.as_uri())
     assert shot.is_file(), taken.stderr[-2000:]
     from matplotlib.image import imread
 

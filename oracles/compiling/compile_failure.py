@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from oracles import refusals
 from oracles.base import Oracle, OracleSetupError
 from oracles.candidate import Candidate
 from oracles.compiling.signature import (
@@ -28,7 +29,7 @@ def _compiled_regex(pattern: str | None) -> re.Pattern | None:
     try:
         return re.compile(pattern)
     except re.error as err:
-        raise OracleSetupError(f"--match {pattern!r} is not a valid regex: {err}") from None
+        raise OracleSetupError(refusals.BAD_REGEX.say(option="--match", pattern=pattern, error=err)) from None
 
 
 class CompileError(Oracle):

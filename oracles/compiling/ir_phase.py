@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
+from oracles import refusals
 from oracles.base import Oracle, OracleSetupError
 from oracles.candidate import Candidate
 from oracles.compiling.dispatch_kind import dispatch_kind
@@ -70,16 +71,16 @@ CONSTANT_OPS = ("arith.constant", "flow.tensor.splat", "flow.tensor.constant")
 
 def _check_phase(phase: str | None, oracle: str, allowed: tuple[str, ...] = TEXT_PHASES) -> str:
     if not phase:
-        raise OracleSetupError(f"--oracle={oracle} needs --phase PHASE (one of: {', '.join(allowed)})")
+        raise OracleSetupError(refusals.PHASE_MISSING.say(oracle=oracle, allowed=", ".join(allowed)))
     if phase not in allowed:
         why = "is not a --compile-to phase" if phase not in PHASES else "is not a phase this oracle can inspect"
-        raise OracleSetupError(f"--phase {phase!r} {why}; valid for --oracle={oracle}: {', '.join(allowed)}")
+        raise OracleSetupError(refusals.PHASE_INVALID.say(phase=phase, why=why, oracle=oracle, allowed=", ".join(allowed)))
     return phase
 
 
 def _check_threshold(threshold: int | None) -> None:
     if threshold is not None and threshold < 1:
-        raise OracleSetupError(f"--threshold {threshold} must be at least 1")
+        raise OracleSetupError(refusals.THRESHOLD_BELOW_ONE.say(threshold=threshold))
 
 
 class IRParseError(RuntimeError):
@@ -413,7 +414,7 @@ class DispatchCount(PhaseOracle):
     def __init__(self, options=None) -> None:
         super().__init__(options)
         if self.options.threshold is None:
-            raise OracleSetupError("--oracle=dispatch-count needs --threshold N (the minimum number of dispatches)")
+            raise OracleSetupError(refusals.DISPATCH_COUNT_NEEDS_THRESHOLD.say())
         _check_threshold(self.options.threshold)
         allowed = tuple(DISPATCH_OPS)
         self._phase = _check_phase(self.options.phase or "flow", self.name, allowed)
@@ -442,11 +443,11 @@ class IrMatch(PhaseOracle):
         super().__init__(options)
         pattern = self.options.pattern
         if not pattern:
-            raise OracleSetupError("--oracle=ir-match needs --pattern REGEX (searched in the IR at --phase)")
+            raise OracleSetupError(refusals.IR_MATCH_NEEDS_PATTERN.say())
         try:
             self.regex = re.compile(pattern, re.MULTILINE)
         except re.error as err:
-            raise OracleSetupError(f"--pattern {pattern!r} is not a valid regex: {err}") from None
+            raise OracleSetupError(refusals.BAD_REGEX.say(option="--pattern", pattern=pattern, error=err)) from None
         _check_threshold(self.options.threshold)
         self._phase = _check_phase(self.options.phase, self.name)
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from oracles import refusals
 from oracles.base import OracleSetupError
 
 METRIC = "symptoms"
@@ -98,8 +99,7 @@ def resolve_keep(spec: str, symptoms: list[Symptom]) -> Keep:
     if spec.isdigit():
         n = int(spec)
         if not 1 <= n <= len(symptoms):
-            raise OracleSetupError(f"--keep {spec}: the original shows {len(symptoms)} symptoms, numbered 1 to "
-                                   f"{len(symptoms)}: {listing}")
+            raise OracleSetupError(refusals.KEEP_OUT_OF_RANGE.say(spec=spec, count=len(symptoms), listing=listing))
         chosen = symptoms[n - 1]
         return Keep(chosen.kind, chosen.function or None)
     kinds = list(dict.fromkeys(s.kind for s in symptoms))
@@ -108,7 +108,7 @@ def resolve_keep(spec: str, symptoms: list[Symptom]) -> Keep:
     if len(matching) == 1:
         return Keep(matching[0])
     why = "names none" if not matching else f"names {len(matching)} ({', '.join(matching)})"
-    raise OracleSetupError(f"--keep {spec!r} {why} of the original's symptom kinds; give a number or a kind: {listing}")
+    raise OracleSetupError(refusals.KEEP_NO_KIND.say(spec=spec, why=why, listing=listing))
 
 
 def shows(symptoms: list[Symptom], keep: Keep) -> bool:

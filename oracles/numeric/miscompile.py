@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from oracles import refusals
 from oracles.base import Oracle, OracleSetupError
 from oracles.candidate import Candidate
 from oracles.mlir.uninitialised import uninitialised_reads_in
@@ -40,14 +41,10 @@ class Miscompile(Oracle):
     def __init__(self, options=None) -> None:
         super().__init__(options)
         if not self.options.pipeline_a and not self.options.pipeline_b:
-            raise OracleSetupError(
-                "--oracle=miscompile needs two pipelines: --pipeline-a 'FLAGS' --pipeline-b 'FLAGS' "
-                "(e.g. --pipeline-b '--iree-hal-target-device=local --iree-hal-local-target-device-backends=vmvx'), "
-                f"or --expected-outputs (pipeline B is then the reference pipeline, {reference_pipeline.NAME})"
-            )
+            raise OracleSetupError(refusals.MISCOMPILE_NEEDS_PIPELINES.say(reference=reference_pipeline.NAME))
         bad_share = check_share(self.options.wrong_share)
         if bad_share:
-            raise OracleSetupError(bad_share)
+            raise OracleSetupError(refusals.relayed(bad_share))
 
     def pipeline_flags(self, which: str, user_flags: Sequence[str]) -> list[str]:
         """Flags of pipeline 'a' or 'b': the user's, then its own (the compiler's last word for an

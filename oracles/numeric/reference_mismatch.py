@@ -29,6 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
+from oracles import refusals
 from oracles.base import Oracle, OracleOptions, OracleSetupError
 from oracles.candidate import Candidate
 from oracles.compiling.signature import excerpt, first_error
@@ -73,7 +74,7 @@ class ReferenceMismatch(Oracle):
         super().__init__(options)
         bad_share = check_share(self.options.wrong_share)
         if bad_share:
-            raise OracleSetupError(bad_share)
+            raise OracleSetupError(refusals.relayed(bad_share))
 
     def compile_flags(self, user_flags):
         return with_default_target(list(user_flags))
@@ -88,8 +89,7 @@ class ReferenceMismatch(Oracle):
         try:
             _lift(candidate.text)
         except ValueError as err:
-            return (f"--oracle=reference-mismatch judges ONNX models and torch-onnx IR (iree-import-onnx output), "
-                    f"and the lift of this IR to ONNX stops: {err}; for other IR compare two pipelines with --oracle=miscompile")
+            return refusals.NOT_LIFTABLE.say(error=err)
         return None
 
     def observe(self, candidate: Candidate, workdir: Path) -> Verdict:

@@ -23,6 +23,8 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from oracles import refusals
+
 NAN_INF, SIGN, SATURATED, MAGNITUDE, SHAPE = "nan-inf", "sign", "saturated", "magnitude", "shape"
 LSB, REL = "LSB", "rel"
 DEFAULT_SHARE = 0.5
@@ -133,7 +135,7 @@ def decode(text: object) -> list[WrongOutput]:
 def check_share(share: float) -> str | None:
     """Why `share` is no usable --wrong-share, or None."""
     if not (isinstance(share, (int, float)) and 0.0 <= share <= 1.0):
-        return f"--wrong-share must lie between 0 and 1 (a share of the original's wrong fraction and error), not {share!r}"
+        return refusals.WRONG_SHARE_RANGE.say(share=share)
     return None
 
 

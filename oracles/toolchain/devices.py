@@ -20,6 +20,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 
+from oracles import refusals
 from oracles.toolchain.flags import implied_device
 
 CPU_DEVICE = "local-task"
@@ -98,7 +99,7 @@ def missing_device(device: str) -> str | None:
     naming what the runtime sees; None when it can. The CPU drivers are always there."""
     driver = driver_of(device)
     if driver not in ALL_DRIVERS:
-        return f"device {device!r}: the runtime has no driver {driver!r} (drivers: {', '.join(ALL_DRIVERS)})"
+        return refusals.NO_SUCH_DRIVER.say(device=device, driver=driver, drivers=", ".join(ALL_DRIVERS))
     if not is_gpu(driver):
         return None
     seen = devices_seen()
@@ -107,8 +108,7 @@ def missing_device(device: str) -> str | None:
     present = ", ".join(f"{name} ({', '.join(devs)})" if is_gpu(name) else name for name, devs in seen.items() if devs)
     why = _probe().get(driver)
     state = f"does not load ({_short(why)})" if isinstance(why, str) else "sees no device"
-    return (f"the {driver} driver {state} on this machine (the runtime sees: {present or 'nothing'}): run on a machine "
-            f"with {_HARDWARE[driver]}, or compile for the CPU (--iree-hal-target-device=local)")
+    return refusals.DEVICE_ABSENT.say(driver=driver, state=state, present=present or "nothing", hardware=_HARDWARE[driver])
 
 
 def _short(error: str) -> str:

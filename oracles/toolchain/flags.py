@@ -13,6 +13,7 @@ import re
 import shlex
 from dataclasses import dataclass, field
 
+from oracles import refusals
 from oracles.toolchain.compiler_options import CompilerOptions, compiler_options
 
 GFX942 = ("--iree-hal-target-device=hip", "--iree-rocm-target=gfx942")
@@ -82,8 +83,7 @@ class PastedCommand:
     def rejection(self) -> str:
         """One line for the user when the installed compiler rejects some pasted flags."""
         hints = "".join(f"; did you mean {new} for {old}?" for old, new in self.suggestions.items())
-        return (f"the installed iree-compile rejects {', '.join(self.unknown)} (unknown command-line argument "
-                f"in the pasted command): drop or rename it{hints}")
+        return refusals.FLAG_REJECTED.say(flags=", ".join(self.unknown), hints=hints)
 
 
 def pasted_words(words: list[str]) -> list[str]:
@@ -94,7 +94,7 @@ def pasted_words(words: list[str]) -> list[str]:
     try:
         return shlex.split(text)
     except ValueError as err:
-        raise PasteError(f"cannot split the pasted command line into words: {err}") from None
+        raise PasteError(refusals.PASTE_UNSPLITTABLE.say(error=err)) from None
 
 
 def _is_compiler(word: str) -> bool:

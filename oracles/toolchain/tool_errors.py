@@ -13,30 +13,28 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from oracles import refusals
 from oracles.toolchain.tools import Limits, ProcessResult
 
-# (pattern over a failed tool's output, message; {0} is the first group, {cap} the memory cap)
-_SETUP_PROBLEMS: tuple[tuple[re.Pattern, str], ...] = tuple(
-    (re.compile(pattern, re.MULTILINE), message)
-    for pattern, message in (
+# (pattern over a failed tool's output, the refusal it means, the names of the pattern's groups in
+# the refusal's message; the memory cap is the field `cap`)
+_SETUP_PROBLEMS: tuple[tuple[re.Pattern, refusals.Refusal, tuple[str, ...]], ...] = tuple(
+    (re.compile(pattern, re.MULTILINE), refusal, groups)
+    for pattern, refusal, groups in (
         (r"failed to map segment from shared object|cannot allocate memory in static TLS block",
-         "the tools cannot even load under --memory-cap-mb {cap} (their libraries do not fit): raise --memory-cap-mb (16384 is the default)"),
+         refusals.TOOLS_DO_NOT_LOAD_UNDER_CAP, ()),
         (r"^(?:ImportError|ModuleNotFoundError): .*|^Fatal Python error: .*|^.*error while loading shared libraries: .*",
-         "the tools do not start ({0}): reinstall the pinned wheels (pip install iree-base-compiler==3.13.0 iree-base-runtime==3.13.0)"),
-        (r"Unknown command line argument '([^']*)'",
-         "iree-compile rejects {0} (unknown command-line argument): drop or rename it in the pasted command"),
-        (r'unregistered device alias "([^"]*)".*?(\(available = [^)]*\))?$',
-         "iree-compile has no device \"{0}\" {1}: fix --iree-hal-target-device"),
-        (r"Unknown (\w+) target '([^']*)'",
-         "iree-compile does not know the {0} target '{1}': fix the target flag in the pasted command"),
-        (r"missing GPU target in #hal.executable.target",
-         "the target flags name a GPU this compiler has no target for (e.g. --iree-cuda-target=sm_90a): fix the target flag"),
-        (r"INVALID_ARGUMENT; (input\d+ [^;\n]*|input list and function mismatch[^;\n]*)",
-         "the run rejects its inputs ({0}): give --inputs that match the entry function's arguments"),
-        (r"UNAVAILABLE; ((?:CUDA|HIP)[^;\n]*library[^;\n]*not available)|NOT_FOUND; (Vulkan loader library not found)",
-         "the GPU driver does not load ({0}{1}): run on a machine with that GPU and its driver, or compile for the CPU"),
-        (r"'([^'\n]+)': No such file or directory",
-         "a file the command names does not exist ({0}): fix its path in the pasted command"),
+         refusals.TOOLS_DO_NOT_START, ("error",)),
+        (r"Unknown command line argument '([^']*)'", refusals.COMPILER_REJECTS_FLAG, ("flag",)),
+        (r'unregistered device alias "([^"]*)".*?(\(available = [^)]*\))?$', refusals.NO_SUCH_COMPILE_DEVICE,
+         ("device", "available")),
+        (r"Unknown (\w+) target '([^']*)'", refusals.UNKNOWN_TARGET, ("backend", "target")),
+        (r"missing GPU target in #hal.executable.target", refusals.GPU_TARGET_MISSING, ()),
+        (r"INVALID_ARGUMENT; (input\d+ [^;\n]*|input list and function mismatch[^;\n]*)", refusals.RUN_REJECTS_INPUTS,
+         ("reason",)),
+        (r"UNAVAILABLE; ((?:CUDA|HIP)[^;\n]*library[^;\n]*not available)", refusals.GPU_DRIVER_DOES_NOT_LOAD, ("reason",)),
+        (r"NOT_FOUND; (Vulkan loader library not found)", refusals.GPU_DRIVER_DOES_NOT_LOAD, ("reason",)),
+        (r"'([^'\n]+)': No such file or directory", refusals.FILE_MISSING, ("path",)),
     )
 )
 # A GPU out of memory: another process holds it, or the case is too big for it; not the module's bug.
@@ -52,11 +50,11 @@ def setup_problem(results: Iterable[ProcessResult], limits: Limits) -> str:
         if result.returncode == 0 or result.timed_out:
             continue
         output = f"{result.stderr}\n{result.stdout}"
-        for pattern, message in _SETUP_PROBLEMS:
+        for pattern, refusal, names in _SETUP_PROBLEMS:
             match = pattern.search(output)
             if match is not None:
                 groups = [g or "" for g in match.groups()] or [match.group(0).strip()]
-                return " ".join(message.format(*groups, cap=limits.memory_cap_mb).split())
+                return " ".join(refusal.say(**dict(zip(names, groups)), cap=limits.memory_cap_mb).split())
     return ""
 
 

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from oracles import refusals
 from oracles.candidate import Candidate
 from oracles.toolchain.deadlock import POLL_S, DeadlockWatch, process_tree
 
@@ -83,10 +84,7 @@ def find_tool(name: str) -> str:
     found = shutil.which(name)
     if found:
         return found
-    raise ToolNotFound(
-        f"{name} not found: install the pinned IREE wheels "
-        f"(pip install iree-base-compiler==3.13.0 iree-base-runtime==3.13.0)"
-    )
+    raise ToolNotFound(refusals.TOOL_NOT_FOUND.say(name=name))
 
 
 def run_tool(

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from oracles import refusals
 from reducer.formats.kinds import EVERY_KIND, MLIR_KINDS, InputKind
 from reducer.passes.attributes import DropAttributes
 from reducer.passes.base import ReductionPass
@@ -121,7 +122,7 @@ def pass_by_name(name: str, rows: list[PassRow] | None = None) -> PassRow:
     for row in rows:
         if row.name == name:
             return row
-    raise KeyError(f"unknown pass {name!r}; valid: {', '.join(r.name for r in rows)}")
+    raise KeyError(refusals.UNKNOWN_PASS.say(name=name, valid=", ".join(r.name for r in rows)))
 
 
 def table() -> str:

@@ -12,6 +12,8 @@ import socket
 import threading
 from concurrent.futures import Executor, Future
 
+from oracles import refusals
+
 CONNECT_TIMEOUT_S = 10.0
 
 
@@ -29,11 +31,11 @@ def _probe(address: str, timeout: float) -> None:
             return
         host, port = parse_host_port(location)
     except ValueError as err:
-        raise ClusterError(f"--scheduler {address}: {err}; expected tcp://HOST:PORT") from None
+        raise ClusterError(refusals.SCHEDULER_ADDRESS.say(address=address, error=err)) from None
     try:
         socket.create_connection((host, port), timeout=timeout).close()
     except OSError as err:
-        raise ClusterError(f"cannot reach a Dask scheduler at {address}: {err.strerror or err}") from None
+        raise ClusterError(refusals.SCHEDULER_UNREACHABLE.say(address=address, error=err.strerror or err)) from None
 
 
 def _client(address: str, timeout: float):
@@ -52,12 +54,12 @@ def _client(address: str, timeout: float):
     thread.start()
     thread.join(timeout + 5)
     if not result:
-        raise ClusterError(f"no Dask scheduler answered at {address} within {timeout:.0f} s")
+        raise ClusterError(refusals.SCHEDULER_SILENT.say(address=address, timeout=timeout))
     if isinstance(result[0], Exception):
         message = str(result[0]).splitlines()[0] if str(result[0]) else type(result[0]).__name__
         result.clear()
         gc.collect()  # the half-made Client closes now, not noisily at interpreter exit
-        raise ClusterError(f"cannot connect to the Dask scheduler at {address}: {message}")
+        raise ClusterError(refusals.SCHEDULER_REFUSED.say(address=address, error=message))
     return result[0]
 
 

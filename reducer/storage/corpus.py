@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from oracles import Candidate, OracleOptions, Verdict, make_oracle
+from oracles import Candidate, OracleOptions, Verdict, make_oracle, refusals
 from oracles.compiling.dispatch_config import DispatchConfig
 from oracles.compiling.pass_repro import LitCheck, one_pass_oracle, run_lit_test
 from oracles.onnx.importer import onnx_oracle
@@ -84,12 +84,12 @@ def save_entry(
 ) -> Path:
     """Writes the entry directory and returns it; ValueError for a bad or taken name."""
     if not _NAME.match(name):
-        raise ValueError(f"corpus entry name {name!r}: use letters, digits, '.', '_' and '-'")
+        raise ValueError(refusals.CORPUS_NAME.say(name=name))
     if oracle == "script":
-        raise ValueError("a script oracle cannot be saved to the corpus: its command lives on this machine")
+        raise ValueError(refusals.CORPUS_SCRIPT.say())
     directory = root / name
     if directory.exists():
-        raise ValueError(f"corpus entry {directory} exists already; choose another name")
+        raise ValueError(refusals.CORPUS_EXISTS.say(directory=directory))
     directory.mkdir(parents=True)
     input_file = f"repro{candidate.suffix}"
     candidate.write(directory / input_file)

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from oracles import Candidate
+from oracles import Candidate, refusals
 from reducer.passes.base import Proposal
 from reducer.storage.atomic import write_atomically
 
@@ -100,8 +100,7 @@ class Checkpoints:
             log(f"--resume: no usable state in {self.path.name}; starting from the original")
             return None
         if (state.original_key, state.configuration) != (self.original.candidate.key, self.configuration):
-            raise ResumeRefused(f"--resume: {self.path} is the state of a run on another input, oracle, flags or passes; "
-                            "run without --resume to start over (it is then replaced)")
+            raise ResumeRefused(refusals.RESUME_OTHER_RUN.say(path=self.path))
         self.stage, self.stop_phase, self._position = state.stage, state.stop_phase, state.position
         return state
 

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import oracles
-from oracles import Candidate, Oracle, Verdict
+from oracles import Candidate, Oracle, Verdict, refusals
 from oracles.toolchain.tools import iree_version
 
 DB_NAME = "verdicts.sqlite"
@@ -178,7 +178,7 @@ class VerdictStore:
                 warn(f"the verdict cache {path} is unreadable ({err}); moved to {aside.name}, starting an empty one")
                 self._db = _open(path)
         except (OSError, sqlite3.Error) as err:
-            raise StoreError(f"cannot use the verdict cache in {directory}: {err}; pass --no-cache or --cache-dir DIR") from None
+            raise StoreError(refusals.CACHE_UNUSABLE.say(directory=directory, error=err)) from None
         self._lock = threading.Lock()
         self._closed = False
         self._broken = False

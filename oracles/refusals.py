@@ -1,0 +1,532 @@
+"""Every refusal a user can see, in one catalogue: the line the tool prints, its cause, what to do.
+
+`reduce` and `fuzz` refuse bad input, limits that make no sense and failures that are not the
+compiler's in one line. Each such line is an entry here and each raise site builds its message
+with `ENTRY.say(field=value)`, so a message is written once: `docs/gen.py` writes the
+troubleshooting page from this list, and `tests/test_refusals.py` fails when code raises a
+user-facing error whose message is not built from an entry. Nothing here imports the rest of
+the project: `oracles/`, `reducer/` and `fuzz/` all use it.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from dataclasses import dataclass
+
+# Topics, in the order the troubleshooting page lists them.
+COMMAND_LINE = "The command line and its limits"
+INPUT = "The input file"
+ORACLE_OPTIONS = "Oracle options"
+NOT_THE_COMPILER = "A failure that is not the compiler's"
+DEVICES = "Devices and GPUs"
+STATE = "Resume state, verdict cache, cluster, corpus"
+OUTCOME = "The original and the result"
+FUZZ = "fuzz"
+TOPICS = (COMMAND_LINE, INPUT, ORACLE_OPTIONS, NOT_THE_COMPILER, DEVICES, STATE, OUTCOME, FUZZ)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """One refusal: `template` is the message (str.format fields), `cause` why it happens,
+    `action` what to do; `exit_code` the status the command ends with."""
+
+    id: str
+    topic: str
+    template: str
+    cause: str
+    action: str
+    exit_code: int = 1
+
+    def say(self, **fields: object) -> str:
+        """The message with its fields filled in: the exact line the user sees."""
+        return self.template.format(**fields)
+
+    def fields(self) -> tuple[str, ...]:
+        """The names of the template's fields, in order."""
+        return tuple(dict.fromkeys(name for _, name, _, _ in string.Formatter().parse(self.template) if name))
+
+    def literal_length(self) -> int:
+        """How many characters of the message are fixed text."""
+        return sum(len(literal) for literal, _, _, _ in string.Formatter().parse(self.template))
+
+    def pattern(self) -> re.Pattern:
+        """A regex that matches any message this entry can say."""
+        parts = [re.escape(literal) + ("(.*?)" if name is not None else "")
+                 for literal, name, _, _ in string.Formatter().parse(self.template)]
+        return re.compile("".join(parts) + r"\Z", re.DOTALL)
+
+
+CATALOGUE: list[Refusal] = []
+
+
+def _entry(id: str, topic: str, template: str, cause: str, action: str, exit_code: int = 1) -> Refusal:
+    refusal = Refusal(id, topic, template, cause, action, exit_code)
+    CATALOGUE.append(refusal)
+    return refusal
+
+
+def matching(message: str) -> Refusal | None:
+    """The most specific entry that says `message` (the most fixed text), or None; how a test
+    checks a message it saw. An entry that is only fields (a relay) matches nothing by itself."""
+    found = [r for r in CATALOGUE if r.literal_length() and r.pattern().match(message)]
+    return max(found, key=Refusal.literal_length, default=None)
+
+
+def relayed(message: str) -> str:
+    """A message that an entry said elsewhere (a verdict's tool error, a check's answer), passed on
+    unchanged; marks the raise site as relaying, not writing, a refusal."""
+    return message
+
+
+# --- The command line and its limits --------------------------------------------------------
+
+USAGE = _entry(
+    "usage", COMMAND_LINE,
+    "usage: reduce INPUT --oracle=NAME [-- iree-compile flags]; see reduce --help",
+    "`reduce` was run without an input file or without `--oracle`.",
+    "Name the failing file and an oracle (`reduce --list-oracles` lists them).")
+LIMIT_NOT_POSITIVE = _entry(
+    "limit-not-positive", COMMAND_LINE,
+    "{name} {value:g} makes no sense: it must be positive",
+    "A time, size or count (`--timeout`, `--memory-cap-mb`, `--hang-seconds`, `-j`, `--time-budget`, "
+    "`--lds-bytes`, `--threshold`) is zero or negative.",
+    "Give a positive value, or leave the option out for its default.")
+UNKNOWN_PASS = _entry(
+    "unknown-pass", COMMAND_LINE,
+    "unknown pass {name!r}; valid: {valid}",
+    "`--passes` names a pass that does not exist, or one that does not apply to this kind of input.",
+    "Use names from `reduce --list-passes`; ONNX inputs have passes of their own.")
+DATA_ORACLE_ONLY = _entry(
+    "inputs-wrong-oracle", COMMAND_LINE,
+    "--inputs / --expected-outputs are for --oracle={oracles}, not {oracle}",
+    "Only the oracles that run a candidate take data.",
+    "Drop the data options, or use `miscompile`, `reference-mismatch` or `run-error`.")
+DIM_WRONG_ORACLE = _entry(
+    "dim-wrong-oracle", COMMAND_LINE,
+    "--dim is for --oracle={oracles}, not {oracle}",
+    "Only the oracles that run a program need the sizes its dynamic dims run at.",
+    "Drop --dim, or use `miscompile`, `reference-mismatch` or `run-error`.")
+DIM_AND_INPUTS = _entry(
+    "dim-and-inputs", COMMAND_LINE,
+    "give --inputs or --dim, not both: the data's shapes are the sizes it runs at",
+    "--dim draws seeded data at the sizes it names; --inputs brings data whose shapes already say them.",
+    "Keep one of the two.")
+DYNAMIC_WITHOUT_SIZES = _entry(
+    "dynamic-without-sizes", INPUT,
+    "{path}: the program has dynamic dimensions ({dims}) and {oracle} runs it: give --inputs with data at the sizes "
+    "to run it at, or --dim {first}=SIZE",
+    "A program with dynamic dims can only run at some size, and a wrong answer or run error may show at one size "
+    "alone; the tool will not guess it (the dynamic dims are an ONNX dim_param, or argI.axis for MLIR).",
+    "Give the data that showed the failure (--inputs), or name each size (--dim M=1, --dim arg0.1=4).")
+EXPECTED_NEEDS_ANSWER = _entry(
+    "expected-outputs-wrong-oracle", COMMAND_LINE,
+    "--expected-outputs is for --oracle={oracles}: {oracle} judges no answer",
+    "`run-error` judges whether a run fails, not what it computes.",
+    "Drop `--expected-outputs`, or use `miscompile` or `reference-mismatch`.")
+CORPUS_WITH_CULPRIT_ONLY = _entry(
+    "save-to-corpus-with-culprit-only", COMMAND_LINE,
+    "--save-to-corpus saves a reduction; run without --culprit-only",
+    "`--culprit-only` reduces nothing, so there is no result to save.",
+    "Run the reduction itself with `--save-to-corpus NAME`.")
+CULPRIT_ONLY_ORACLE = _entry(
+    "culprit-only-wrong-oracle", COMMAND_LINE,
+    "--culprit-only is for compile-error, crash and lds-limit, not --oracle={oracle}",
+    "The failing-pass step exists for compile failures and LDS overruns only.",
+    "Use `--oracle=compile-error`, `crash` or `lds-limit`, or run a whole reduction.")
+PASTE_UNSPLITTABLE = _entry(
+    "pasted-command-unsplittable", COMMAND_LINE,
+    "cannot split the pasted command line into words: {error}",
+    "The command after `--` has an unclosed quote or a stray character the shell would reject too.",
+    "Paste the `iree-compile` line as the bug report has it, its quotes closed.")
+FLAG_REJECTED = _entry(
+    "pasted-flag-rejected", COMMAND_LINE,
+    "the installed iree-compile rejects {flags} (unknown command-line argument in the pasted command): "
+    "drop or rename it{hints}",
+    "A pasted flag is not one this compiler accepts and has no known new name (a typo, or a flag of "
+    "another IREE version).",
+    "Drop it or rename it; the line names the nearest accepted flag when there is one.")
+DURATION = _entry(
+    "fuzz-duration", COMMAND_LINE,
+    "{text!r} is not a duration like 90s, 10m or 2h",
+    "`fuzz --time` or `--reduce-budget` was given something other than a number with `s`, `m` or `h`.",
+    "Write the time as `90s`, `10m` or `2h`.")
+
+# --- The input file -----------------------------------------------------------------------------
+
+NO_SUCH_INPUT = _entry(
+    "input-missing", INPUT,
+    "cannot read {path}: no such file",
+    "The input path does not exist.",
+    "Check the path; it is relative to the directory `reduce` runs in.")
+OUTPUT_IS_INPUT = _entry(
+    "output-is-input", INPUT,
+    "-o {output} is the input file; choose another output path",
+    "`-o` names the input itself; `reduce` never modifies its input.",
+    "Give another output path, or leave `-o` out (INPUT.reduced.mlir).")
+MLIR_NOT_TEXT = _entry(
+    "mlir-bytecode", INPUT,
+    "{path}: not a text MLIR file (bytecode is not supported)",
+    "The input is MLIR bytecode (or another binary file).",
+    "Print it as text first: `iree-ir-tool copy --emit-text` or `mlir-opt` without `--emit-bytecode`.")
+ONNX_OUTPUT_NAME = _entry(
+    "onnx-output-name", INPUT,
+    "-o {output}: name an .onnx output; the imported MLIR goes next to it as {mlir}",
+    "An ONNX reduction writes the model and its imported MLIR; `-o` named the MLIR's path.",
+    "Give `-o` a path ending in `.onnx`.")
+INVALID_ONNX = _entry(
+    "onnx-invalid", INPUT,
+    "{path}: invalid ONNX model: {error}",
+    "The file does not load as an ONNX model, or `onnx.checker` / strict shape inference rejects it.",
+    "Fix the model (the checker's message says where); a model no runtime accepts cannot be reduced.")
+UNPARSEABLE_MLIR = _entry(
+    "mlir-unparseable", INPUT,
+    "cannot parse {error}",
+    "The MLIR does not parse with this IREE's bindings; the message has the location.",
+    "Fix the IR at that location, or export it again with this IREE's version.")
+CANNOT_JUDGE = _entry(
+    "oracle-cannot-judge-input", INPUT,
+    "{path}: {why}",
+    "The oracle cannot judge this kind of input at all, or needs a device this machine lacks; "
+    "the reason follows the path.",
+    "Do what the reason says (another oracle, another machine).")
+NOT_LIFTABLE = _entry(
+    "reference-mismatch-not-liftable", INPUT,
+    "--oracle=reference-mismatch judges ONNX models and torch-onnx IR (iree-import-onnx output), and the lift "
+    "of this IR to ONNX stops: {error}; for other IR compare two pipelines with --oracle=miscompile",
+    "`onnx.reference` needs an ONNX graph; this IR holds an op with no ONNX counterpart (linalg, flow, a plain "
+    "torch op) or a weight blob elided on printing.",
+    "Give the `.onnx` model or `iree-import-onnx` output, or compare two pipelines with `--oracle=miscompile`.")
+
+# --- Oracle options -----------------------------------------------------------------------------
+
+UNKNOWN_ORACLE = _entry(
+    "unknown-oracle", ORACLE_OPTIONS,
+    "unknown oracle {name!r}; valid: {valid}",
+    "`--oracle` names no oracle.",
+    "Pick one from `reduce --list-oracles`.")
+KEEP_WRONG_ORACLE = _entry(
+    "keep-wrong-oracle", ORACLE_OPTIONS,
+    "--keep is for --oracle=transient-copy or readwrite-constant, not {name}",
+    "Only the oracles with numbered symptoms can keep one of them.",
+    "Drop `--keep`.")
+KEEP_OUT_OF_RANGE = _entry(
+    "keep-number-out-of-range", ORACLE_OPTIONS,
+    "--keep {spec}: the original shows {count} symptoms, numbered 1 to {count}: {listing}",
+    "`--keep N` names a symptom number the original does not have.",
+    "Pick a number from the listed symptoms.")
+KEEP_NO_KIND = _entry(
+    "keep-kind-unknown", ORACLE_OPTIONS,
+    "--keep {spec!r} {why} of the original's symptom kinds; give a number or a kind: {listing}",
+    "`--keep KIND` matches none, or more than one, of the kinds the original shows.",
+    "Give a symptom's number, or a kind that names exactly one of those listed.")
+PHASE_MISSING = _entry(
+    "phase-missing", ORACLE_OPTIONS,
+    "--oracle={oracle} needs --phase PHASE (one of: {allowed})",
+    "`ir-match` reads the IR at a phase and none was given.",
+    "Add `--phase` with one of the listed phases.")
+PHASE_INVALID = _entry(
+    "phase-invalid", ORACLE_OPTIONS,
+    "--phase {phase!r} {why}; valid for --oracle={oracle}: {allowed}",
+    "`--phase` is not a `--compile-to` phase, or not one this oracle can read.",
+    "Use one of the listed phases.")
+THRESHOLD_BELOW_ONE = _entry(
+    "threshold-below-one", ORACLE_OPTIONS,
+    "--threshold {threshold} must be at least 1",
+    "A count threshold of zero or less matches every candidate.",
+    "Give `--threshold 1` or more.")
+DISPATCH_COUNT_NEEDS_THRESHOLD = _entry(
+    "dispatch-count-needs-threshold", ORACLE_OPTIONS,
+    "--oracle=dispatch-count needs --threshold N (the minimum number of dispatches)",
+    "`dispatch-count` keeps candidates with at least N dispatches and N was not given.",
+    "Add `--threshold N`, e.g. the original's dispatch count.")
+IR_MATCH_NEEDS_PATTERN = _entry(
+    "ir-match-needs-pattern", ORACLE_OPTIONS,
+    "--oracle=ir-match needs --pattern REGEX (searched in the IR at --phase)",
+    "`ir-match` has nothing to look for.",
+    "Add `--pattern REGEX`.")
+BAD_REGEX = _entry(
+    "regex-invalid", ORACLE_OPTIONS,
+    "{option} {pattern!r} is not a valid regex: {error}",
+    "`--pattern` or `--match` is not a Python regular expression.",
+    "Fix the expression (escape `(`, `[`, `.` and the like when you mean them literally).")
+SCRIPT_NEEDS_CMD = _entry(
+    "script-needs-cmd", ORACLE_OPTIONS,
+    "--oracle=script needs --cmd 'COMMAND {{}}' (exit 0 = interesting)",
+    "The `script` oracle runs a command of yours and none was given.",
+    "Add `--cmd './interesting.sh {}'`; `{}` is the candidate's path.")
+MISCOMPILE_NEEDS_PIPELINES = _entry(
+    "miscompile-needs-pipelines", ORACLE_OPTIONS,
+    "--oracle=miscompile needs two pipelines: --pipeline-a 'FLAGS' --pipeline-b 'FLAGS' "
+    "(e.g. --pipeline-b '--iree-hal-target-device=local --iree-hal-local-target-device-backends=vmvx'), "
+    "or --expected-outputs (pipeline B is then the reference pipeline, {reference})",
+    "`miscompile` compares two compiles of one program and neither pipeline was given.",
+    "Give `--pipeline-a` and `--pipeline-b`, or the right answer with `--expected-outputs`.")
+WRONG_SHARE_RANGE = _entry(
+    "wrong-share-range", ORACLE_OPTIONS,
+    "--wrong-share must lie between 0 and 1 (a share of the original's wrong fraction and error), not {share!r}",
+    "`--wrong-share` is a fraction of the original's wrong answer a candidate must keep.",
+    "Give a value from 0 to 1 (default 0.5).")
+
+# --- A failure that is not the compiler's (oracles/toolchain/tool_errors.py) ---------------------
+
+TOOL_NOT_FOUND = _entry(
+    "tool-not-found", NOT_THE_COMPILER,
+    "{name} not found: install the pinned IREE wheels (pip install iree-base-compiler==3.13.0 iree-base-runtime==3.13.0)",
+    "`iree-compile` (or `iree-import-onnx`, `iree-run-module`) is neither beside Python, on PATH, nor in "
+    "`$IREE_REDUCE_TOOLS_DIR`.",
+    "Install the project (`pip install -e .` installs the pinned wheels), or point `IREE_REDUCE_TOOLS_DIR` "
+    "at a build.")
+TOOLS_DO_NOT_LOAD_UNDER_CAP = _entry(
+    "tools-do-not-load-under-cap", NOT_THE_COMPILER,
+    "the tools cannot even load under --memory-cap-mb {cap} (their libraries do not fit): raise --memory-cap-mb "
+    "(16384 is the default)",
+    "The address-space cap is smaller than the compiler's own libraries.",
+    "Raise `--memory-cap-mb`.")
+TOOLS_DO_NOT_START = _entry(
+    "tools-do-not-start", NOT_THE_COMPILER,
+    "the tools do not start ({error}): reinstall the pinned wheels (pip install iree-base-compiler==3.13.0 "
+    "iree-base-runtime==3.13.0)",
+    "A tool fails before it reads its input: a Python import error or a shared library that does not load.",
+    "Reinstall the pinned wheels into the environment `reduce` runs from.")
+COMPILER_REJECTS_FLAG = _entry(
+    "compiler-rejects-flag", NOT_THE_COMPILER,
+    "iree-compile rejects {flag} (unknown command-line argument): drop or rename it in the pasted command",
+    "The compiler rejected a flag when it ran the original (one the pasted-command check let through).",
+    "Drop or rename the flag.")
+NO_SUCH_COMPILE_DEVICE = _entry(
+    "compiler-has-no-device", NOT_THE_COMPILER,
+    "iree-compile has no device \"{device}\" {available}: fix --iree-hal-target-device",
+    "`--iree-hal-target-device` names a device this compiler build does not have.",
+    "Use one of the devices the message lists.")
+UNKNOWN_TARGET = _entry(
+    "compiler-unknown-target", NOT_THE_COMPILER,
+    "iree-compile does not know the {backend} target '{target}': fix the target flag in the pasted command",
+    "The target architecture (e.g. `--iree-rocm-target=gfx9999`) is not one this compiler knows.",
+    "Fix the target flag.")
+GPU_TARGET_MISSING = _entry(
+    "compiler-has-no-gpu-target", NOT_THE_COMPILER,
+    "the target flags name a GPU this compiler has no target for (e.g. --iree-cuda-target=sm_90a): fix the target flag",
+    "The flags name a GPU architecture IREE 3.13 has no target for.",
+    "Name an architecture it has (`sm_89` runs on newer NVIDIA GPUs through PTX).")
+RUN_REJECTS_INPUTS = _entry(
+    "run-rejects-inputs", NOT_THE_COMPILER,
+    "the run rejects its inputs ({reason}): give --inputs that match the entry function's arguments",
+    "`iree-run-module` refused the inputs (shape or count), so the failure is the command's, not the module's.",
+    "Give `--inputs` that match the entry function's arguments.")
+GPU_DRIVER_DOES_NOT_LOAD = _entry(
+    "gpu-driver-does-not-load", NOT_THE_COMPILER,
+    "the GPU driver does not load ({reason}): run on a machine with that GPU and its driver, or compile for the CPU",
+    "The runtime could not load the GPU's driver library.",
+    "Run on a machine with that GPU and its driver, or compile for the CPU.")
+FILE_MISSING = _entry(
+    "named-file-missing", NOT_THE_COMPILER,
+    "a file the command names does not exist ({path}): fix its path in the pasted command",
+    "A flag's value names a file that is not there.",
+    "Fix the path in the pasted command.")
+TOOL_PROBLEM = _entry(
+    "tool-problem", NOT_THE_COMPILER,
+    "{problem}",
+    "Judging the original failed for a reason that is not the compiler's work on it; the line is one of the "
+    "entries of this section or of the device section.",
+    "Do what that entry says.")
+MEMORY_CAP_ORIGINAL = _entry(
+    "original-hit-memory-cap", NOT_THE_COMPILER,
+    "judging the original ran out of this tool's memory cap (--memory-cap-mb {cap}), so what it saw is the cap, "
+    "not the compiler: raise --memory-cap-mb",
+    "The original's compile or run was stopped by the memory cap this tool sets.",
+    "Raise `--memory-cap-mb`.")
+GPU_OOM_ORIGINAL = _entry(
+    "original-gpu-out-of-memory", NOT_THE_COMPILER,
+    "the GPU ran out of memory running the original (another process may hold it): free the GPU, or give smaller --inputs",
+    "The GPU ran out of memory while running the original (judged twice).",
+    "Free the GPU, or give smaller `--inputs`.")
+TIMEOUT_ORIGINAL = _entry(
+    "original-hit-timeout", NOT_THE_COMPILER,
+    "judging the original hit this tool's time limit (--timeout {timeout:g} s), so what it saw is the limit, "
+    "not the compiler: raise --timeout, or reduce the hang itself with --oracle=timeout",
+    "The original's compile ran past `--timeout` (judged twice).",
+    "Raise `--timeout`, or reduce the hang itself with `--oracle=timeout`.")
+HANG_BELOW_TRIVIAL = _entry(
+    "hang-seconds-below-trivial-compile", NOT_THE_COMPILER,
+    "--hang-seconds {hang:g} is below the {seconds:.1f} s a trivial program takes to compile with these flags, "
+    "so every candidate would count as a hang: use a limit well above it (e.g. --hang-seconds {suggestion})",
+    "With this limit even an empty program would count as a hang.",
+    "Use the suggested `--hang-seconds` or more.")
+
+# --- Devices and GPUs (oracles/toolchain/devices.py) ---------------------------------------------
+
+NO_SUCH_DRIVER = _entry(
+    "runtime-has-no-driver", DEVICES,
+    "device {device!r}: the runtime has no driver {driver!r} (drivers: {drivers})",
+    "`--device` (or the device the flags target) names a driver the runtime does not have.",
+    "Use one of the listed drivers.")
+DEVICE_ABSENT = _entry(
+    "device-absent", DEVICES,
+    "the {driver} driver {state} on this machine (the runtime sees: {present}): run on a machine with {hardware}, "
+    "or compile for the CPU (--iree-hal-target-device=local)",
+    "The modules would run on a GPU this machine lacks, or whose driver does not load; checked before anything runs.",
+    "Run on a machine with that GPU, or compile and run for the CPU.")
+NO_PRESENT_GPU = _entry(
+    "no-present-gpu", DEVICES,
+    "--targets {name}: no GPU here that the runtime sees and that its architecture can be read of",
+    "`fuzz --targets gpu` stands for the GPU present, and none was found (no driver sees a device, or "
+    "`nvidia-smi` / `rocminfo` is missing).",
+    "Run on the GPU machine, or name targets (`fuzz pipelines` lists them).")
+PRESENT_GPU_HAS_NO_TARGET = _entry(
+    "present-gpu-has-no-fuzz-target", DEVICES,
+    "{note}, but no fuzz target compiles for it: add one to fuzz/pipelines.py",
+    "The GPU here has an architecture no fuzz target names.",
+    "Add a target for it to `fuzz/pipelines.py`, or name another target.")
+
+# --- Resume state, verdict cache, cluster, corpus -----------------------------------------------
+
+RESUME_OTHER_RUN = _entry(
+    "resume-state-of-another-run", STATE,
+    "--resume: {path} is the state of a run on another input, oracle, flags or passes; run without --resume to "
+    "start over (it is then replaced)",
+    "The state beside the output belongs to a different command.",
+    "Run the same command that was killed, or run without `--resume`.")
+CACHE_UNUSABLE = _entry(
+    "verdict-cache-unusable", STATE,
+    "cannot use the verdict cache in {directory}: {error}; pass --no-cache or --cache-dir DIR",
+    "The cache directory cannot be created or written.",
+    "Pass `--no-cache`, or `--cache-dir` a writable directory.")
+SCHEDULER_ADDRESS = _entry(
+    "scheduler-address", STATE,
+    "--scheduler {address}: {error}; expected tcp://HOST:PORT",
+    "`--scheduler` is not an address.",
+    "Give the Dask scheduler as `tcp://HOST:PORT`.")
+SCHEDULER_UNREACHABLE = _entry(
+    "scheduler-unreachable", STATE,
+    "cannot reach a Dask scheduler at {address}: {error}",
+    "Nothing listens at that address.",
+    "Start the scheduler (`dask scheduler`), or fix the address.")
+SCHEDULER_SILENT = _entry(
+    "scheduler-silent", STATE,
+    "no Dask scheduler answered at {address} within {timeout:.0f} s",
+    "Something listens there but never completed the Dask handshake.",
+    "Check that the address is a Dask scheduler's, not another service's.")
+SCHEDULER_REFUSED = _entry(
+    "scheduler-refused", STATE,
+    "cannot connect to the Dask scheduler at {address}: {error}",
+    "The scheduler answered and refused the connection (a version mismatch, TLS).",
+    "Use the same `distributed` version on both sides.")
+CORPUS_NAME = _entry(
+    "corpus-name", STATE,
+    "corpus entry name {name!r}: use letters, digits, '.', '_' and '-'",
+    "`--save-to-corpus` names an entry with other characters.",
+    "Rename it.")
+CORPUS_SCRIPT = _entry(
+    "corpus-script-oracle", STATE,
+    "a script oracle cannot be saved to the corpus: its command lives on this machine",
+    "A corpus entry must check anywhere; a script is yours alone.",
+    "Reduce with a built-in oracle to save the result.")
+CORPUS_EXISTS = _entry(
+    "corpus-entry-exists", STATE,
+    "corpus entry {directory} exists already; choose another name",
+    "An entry of that name is there already.",
+    "Choose another name.")
+
+# --- The original and the result ----------------------------------------------------------------
+
+NOT_INTERESTING = _entry(
+    "original-not-interesting", OUTCOME,
+    "the original is not interesting for {oracle}: {detail}",
+    "The original does not show the failure the oracle looks for; the line says what it saw instead "
+    "(e.g. \"compiles fine; largest LDS use 50688 bytes <= 65536\").",
+    "Check the flags after `--` and the oracle options; `--verbose` logs the oracle's answer.",
+    exit_code=2)
+CULPRIT_ONLY_NOT_INTERESTING = _entry(
+    "culprit-only-not-interesting", OUTCOME,
+    "{path} is not interesting for {oracle}: {detail}",
+    "The case given to `--culprit-only` does not show the failure.",
+    "Check the flags and the oracle; the reduced file should be what `reduce` wrote.",
+    exit_code=2)
+FLAKY = _entry(
+    "result-flaky", OUTCOME,
+    "the reduced result no longer fails on a fresh check (flaky oracle?): {detail}",
+    "The result failed while reducing and passes on the final uncached check: the failure depends on load, "
+    "timing or memory.",
+    "Raise `--timeout` / `--memory-cap-mb`, reduce with `-j 1`, or pin the failure with `--match`.",
+    exit_code=3)
+INTERRUPTED_JUDGING = _entry(
+    "interrupted-judging-original", OUTCOME,
+    "interrupted while judging the original; nothing written",
+    "Ctrl-C, SIGTERM or SIGHUP came before any result existed.",
+    "Run again; nothing needs cleaning up.",
+    exit_code=130)
+INTERRUPTED_NOTHING_WRITTEN = _entry(
+    "interrupted-nothing-written", OUTCOME,
+    "interrupted; nothing written",
+    "`--culprit-only` was stopped before it wrote anything.",
+    "Run again.",
+    exit_code=130)
+
+# --- fuzz -----------------------------------------------------------------------------------------
+
+UNKNOWN_PIPELINE = _entry(
+    "unknown-pipeline", FUZZ,
+    "unknown pipeline {name!r}; valid: {valid}",
+    "`--pipelines`, `--targets` or `--pipeline` names no pipeline or target.",
+    "Use names from `fuzz pipelines`.")
+NO_CAMPAIGN = _entry(
+    "no-campaign", FUZZ,
+    "{out} holds no {db}: run `fuzz run --out {out}` first",
+    "`fuzz show`, `report` or `reduce` was given a directory no campaign wrote.",
+    "Run a campaign there first, or give the campaign's `--out`.")
+NO_DIRECTORY = _entry(
+    "no-directory", FUZZ,
+    "cannot write {path}: no directory {parent}",
+    "The file's directory does not exist.",
+    "Create it, or write elsewhere.")
+CANNOT_WRITE = _entry(
+    "cannot-write", FUZZ,
+    "cannot write {path}: {error}",
+    "The file cannot be written (permissions, a full disk).",
+    "Write elsewhere.")
+NO_NODE_TEST = _entry(
+    "no-node-test", FUZZ,
+    "no node test name contains {text!r}",
+    "`fuzz conformance -k` matches no node test of the four families.",
+    "Use part of a test's name, e.g. `qlinearmatmul`.")
+UNKNOWN_FAMILY = _entry(
+    "unknown-family", FUZZ,
+    "unknown family {name!r}; valid: {valid}",
+    "A conformance family that does not exist.",
+    "Use one of the listed families.")
+CONFORMANCE_GPU = _entry(
+    "conformance-gpu-target", FUZZ,
+    "{name} is a GPU target; the conformance run needs a CPU pipeline (see fuzz pipelines)",
+    "The conformance run must run each test; GPU targets only compile here.",
+    "Give a CPU pipeline.")
+EXPECTATIONS_MISSING = _entry(
+    "expectations-missing", FUZZ,
+    "{path}: no such expectations file (create it with `{command} --expectations {path}`)",
+    "`--expectations` names a file that does not exist.",
+    "Create it with the command in the message.")
+EXPECTATIONS_UNREADABLE = _entry(
+    "expectations-unreadable", FUZZ,
+    "{path}: not a readable JSON expectations file: {error}",
+    "The expectations file is not JSON.",
+    "Regenerate it with `fuzz conformance --update-expectations`.")
+EXPECTATIONS_NOT_OBJECT = _entry(
+    "expectations-not-object", FUZZ,
+    "{path}: expected a JSON object with {keys}",
+    "The expectations file holds JSON of another shape.",
+    "Regenerate it with `fuzz conformance --update-expectations`.")
+EXPECTATIONS_NOT_LIST = _entry(
+    "expectations-not-list", FUZZ,
+    "{path}: {key} must be a list of test names",
+    "One of the lists is not a list of strings.",
+    "Fix that list, or regenerate the file.")
+EXPECTATIONS_TWICE = _entry(
+    "expectations-listed-twice", FUZZ,
+    "{path}: {name} is listed twice ({first} and {second})",
+    "A node test is expected to fail in two ways.",
+    "Keep it in one list.")
+EXPECTATIONS_OPSET = _entry(
+    "expectations-opset", FUZZ,
+    "{path}: opset_version must be a whole number, not {opset!r}",
+    "`opset_version` is not an integer.",
+    "Write it as a number, e.g. 17.")
