@@ -843,7 +843,7 @@ def _generate(c, extra=None, probabilities: dict[str, float] | None = None) -> G
     low = max(21 if used & QUANTIZED else 17, g.min_opset)
     opset = c.pick(range(low, 24))
     spec = GraphSpec(opset, frozenset(features), tuple(g.inputs), tuple(g.consts), tuple(g.nodes), tuple(outputs))
-    if g.on("dynamic", 0.8):
+    if g.on("dynamic", 1.0 if (probabilities or {}).get("dynamic") == 1.0 else 0.8):  # --require dynamic: every case
         spec = make_dynamic(spec, c.pick) or spec
     return spec
 

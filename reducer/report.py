@@ -42,6 +42,21 @@ class Outcome:
     test_reproduces: bool | None = None  # wrong answers: whether the dispatch-level test fails alone (None: none written)
     devices: list[str] = field(default_factory=list)  # numeric oracles: the runtime devices the modules ran on
     sizes: dict[str, int] = field(default_factory=dict)  # the size each dynamic dim of the result runs at (--dim keys)
+    original_sizes: dict[str, int] = field(default_factory=dict)  # the same of the original
+
+
+def _sizes_lines(outcome: Outcome) -> list[str]:
+    """Where the original has dynamic dims: the sizes the result runs them at, or that it needs none."""
+    if outcome.sizes:
+        return [f"  sizes         {_spelled(outcome.sizes)} (dynamic dims, run at; the original at {_spelled(outcome.original_sizes)})"]
+    if outcome.original_sizes:
+        return [f"  sizes         none dynamic: the failure does not need a dynamic dim (the original ran at "
+                f"{_spelled(outcome.original_sizes)})"]
+    return []
+
+
+def _spelled(sizes: dict[str, int]) -> str:
+    return ", ".join(f"{key}={size}" for key, size in sizes.items())
 
 
 def summary(outcome: Outcome) -> str:
@@ -56,7 +71,7 @@ def summary(outcome: Outcome) -> str:
         f"  wall time     {outcome.seconds:.1f} s with -j {outcome.jobs}",
         f"  failure       {outcome.verdict.detail}",
         *([f"  devices       {', '.join(outcome.devices)}"] if outcome.devices else []),
-        *([f"  sizes         {', '.join(f'{k}={v}' for k, v in outcome.sizes.items())} (dynamic dims, run at)"] if outcome.sizes else []),
+        *_sizes_lines(outcome),
         f"  IREE          {iree_version()}",
         f"  wrote         {outcome.output_path}",
         *([f"  imported      {outcome.imported_path}"] if outcome.imported_path else []),
@@ -154,7 +169,7 @@ def markdown(outcome: Outcome) -> str:
     return f"""# {outcome.oracle}: {outcome.verdict.detail}
 
 **IREE version:** `{iree_version()}`
-
+{_devices_and_sizes(outcome)}
 ## Reproduce
 
 ```shell
@@ -175,6 +190,13 @@ Reduced from {outcome.original.ops} {outcome.unit} / {outcome.original.candidate
 to {b.ops} {outcome.unit} / {b.candidate.size} bytes / {len(b.candidate.flags)} flags with `reduce --oracle={outcome.oracle}`
 ({outcome.stats.oracle_calls} oracle calls, {outcome.seconds:.1f} s).
 """
+
+
+def _devices_and_sizes(outcome: Outcome) -> str:
+    """The report's lines on where the modules ran and at which sizes (none for a compile failure)."""
+    lines = [f"**Devices:** {', '.join(f'`{d}`' for d in outcome.devices)}"] if outcome.devices else []
+    lines += [f"**Sizes:** {line.split('sizes', 1)[1].strip()}" for line in _sizes_lines(outcome)]
+    return "\n" + "\n\n".join(lines) + "\n" if lines else ""
 
 
 def culprit_only_summary(oracle: str, input_path: str, verdict: Verdict, culprit: Culprit | None,

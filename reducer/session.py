@@ -347,6 +347,7 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         wrong_value=wrong_lines,
         test_reproduces=tested.reproduces if tested is not None and tested.commands else None,
         sizes=sizes_run_at(best.candidate),
+        original_sizes=sizes_run_at(original.candidate),
         devices=list(dict.fromkeys(request.oracle.run_devices(best.candidate.flags))),
         symptoms=located.symptoms,
         localised=(located.start.ops, located.tried) if located.start is not None else None,

@@ -76,6 +76,7 @@ def summary_record(outcome: Outcome, written: dict[str, str] | None = None) -> d
         "failure": outcome.verdict.detail,
         "devices": list(outcome.devices),
         "sizes": dict(outcome.sizes),
+        "original_sizes": dict(outcome.original_sizes),
         "test_reproduces": outcome.test_reproduces,
         "iree_version": iree_version(),
         "reproduce": outcome.command,

@@ -1,0 +1,81 @@
+"""Make a dynamic dim of an ONNX model static at the size its data runs it at, where the failure stays.
+
+A wrong answer found at a dynamic size may need the dim dynamic (made static at that size, the
+same graph computes the right answer) or not. This pass tries each dynamic dim (a `dim_param`,
+every input that carries it at once) fixed at the size the candidate's data gives it: kept when
+the failure stays, so the result is static where it can be and dynamic only where the failure
+needs it; the summary's sizes say which.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import onnx
+from onnx import shape_inference
+
+from oracles.numeric.user_data import sizes_run_at
+from reducer.formats import onnx_model
+from reducer.formats.onnx_model import OnnxLoadError
+from reducer.passes.base import Proposal, ReductionPass
+
+
+def _key(value: onnx.ValueInfoProto, axis: int, dim) -> str:
+    """The --dim key of a dynamic dim (as oracles/numeric/user_data.py spells it)."""
+    return dim.dim_param or f"{value.name}.{axis}"
+
+
+def pinned(model: onnx.ModelProto, sizes: dict[str, int]) -> onnx.ModelProto | None:
+    """A copy with each dynamic input dim named in `sizes` static at its size, every later shape
+    re-inferred; None when inference or the checker rejects it."""
+    edited = onnx.ModelProto()
+    edited.CopyFrom(model)
+    for value in edited.graph.input:
+        for axis, dim in enumerate(value.type.tensor_type.shape.dim):
+            if not dim.HasField("dim_value") and _key(value, axis, dim) in sizes:
+                dim.dim_value = sizes[_key(value, axis, dim)]
+    del edited.graph.value_info[:]
+    for value in edited.graph.output:
+        value.type.tensor_type.ClearField("shape")
+    try:
+        inferred = shape_inference.infer_shapes(edited, check_type=True, strict_mode=True, data_prop=True)
+    except Exception:  # noqa: BLE001  (InferenceError and friends)
+        return None
+    types = {v.name: v.type for v in inferred.graph.output}
+    for value in edited.graph.output:
+        if value.name not in types or not types[value.name].tensor_type.HasField("shape"):
+            return None
+        value.type.CopyFrom(types[value.name])
+    try:
+        onnx_model.check(edited)
+    except OnnxLoadError:
+        return None
+    return edited
+
+
+class OnnxPinDims(ReductionPass):
+    """Targets: the candidate's dynamic dims that its data gives a size."""
+
+    def _targets(self, current: Proposal) -> tuple[onnx.ModelProto, dict[str, int]] | None:
+        if current.candidate.binary is None:
+            return None
+        sizes = sizes_run_at(current.candidate)
+        return (onnx_model.parsed_copy(current.candidate.binary), sizes) if sizes else None
+
+    def count(self, current: Proposal, ctx: Any) -> int:
+        found = self._targets(current)
+        return len(found[1]) if found else 0
+
+    def apply(self, current: Proposal, chosen: Sequence[int], ctx: Any) -> Proposal | None:
+        found = self._targets(current)
+        if found is None:
+            return None
+        model, sizes = found
+        keys = sorted(sizes)
+        picked = {keys[i]: sizes[keys[i]] for i in chosen if i < len(keys)}
+        edited = pinned(model, picked) if picked else None
+        if edited is None:
+            return None
+        candidate = current.candidate.with_binary(onnx_model.describe(edited), onnx_model.serialise(edited))
+        return Proposal(candidate, onnx_model.node_count(edited))
