@@ -67,6 +67,17 @@ def vtensor_type(spelled: str, builtin_ok: bool = False) -> tuple[list[int], int
     return [int(d) for d in tensor.dims], ELEMENT_TYPES[tensor.element]
 
 
+def value_type(spelled: str, dynamic_name: str) -> tuple[list[int | str | None], int]:
+    """(dims, ONNX element type) of a function argument or result: a dynamic dim (`?`) becomes the
+    `dim_param` `{dynamic_name}.{axis}` (an argument's: `arg0.1`, as `reduce --dim` names it), or
+    None (unknown) where `dynamic_name` is empty; shape inference ties what it names."""
+    tensor = read_tensor_type(spelled)
+    if tensor is None or tensor.dims is None or tensor.element not in ELEMENT_TYPES or not tensor.torch:
+        raise NotLiftable(f"type {spelled} is not a ranked torch vtensor")
+    dims = [int(d) if d is not None else (f"{dynamic_name}.{axis}" if dynamic_name else None) for axis, d in enumerate(tensor.dims)]
+    return dims, ELEMENT_TYPES[tensor.element]
+
+
 class _Constants:
     """Reads constant data: dense elements through the bindings, blobs from the module's resources.
     Data it cannot read is an error where `exact`, else zeros (a shape reduction needs only types)."""
@@ -161,8 +172,8 @@ def lift_program(text: str, ctx: ir.Context | None = None, exact: bool = True) -
         return names.setdefault(hash(value), f"t{len(names)}")
 
     inputs = []
-    for arg in block.arguments:
-        dims, elem = vtensor_type(str(arg.type))
+    for i, arg in enumerate(block.arguments):
+        dims, elem = value_type(str(arg.type), f"arg{i}")
         inputs.append(helper.make_tensor_value_info(name_of(arg), elem, dims))
     nodes, outputs = [], []
     for k, op in enumerate(ops):
@@ -185,7 +196,7 @@ def lift_program(text: str, ctx: ir.Context | None = None, exact: bool = True) -
             nodes.append(node)
         else:  # func.return
             for value in op.operands:
-                dims, elem = vtensor_type(str(value.type))
+                dims, elem = value_type(str(value.type), "")
                 outputs.append(helper.make_tensor_value_info(name_of(value), elem, dims))
         positions |= {(k, r): names[hash(result)] for r, result in enumerate(op.results) if names.get(hash(result))}
     opset = DEFAULT_OPSET
