@@ -194,9 +194,17 @@ class Oracle(ABC, metaclass=_ConfiguredOnce):
         """A device this oracle would run a candidate's modules on that this machine lacks (one line), or None."""
         return next(filter(None, map(missing_device, self.run_devices(flags))), None)
 
+    # Whether the oracle runs the modules it compiles (miscompile, reference-mismatch, run-error).
+    runs_modules: ClassVar[bool] = False
+
+    def run_pipelines(self, flags: tuple[str, ...] | list[str]) -> list[tuple[str, list[str], str]]:
+        """(name, final compile flags, runtime device) of each module this oracle compiles and runs
+        for a candidate with `flags` ([]: it runs none)."""
+        return [("", self.compile_flags(flags), self.run_device(flags))] if self.runs_modules else []
+
     def run_devices(self, flags: tuple[str, ...] | list[str]) -> list[str]:
         """The runtime devices this oracle runs a candidate's modules on ([]: it runs none)."""
-        return []
+        return [device for _, _, device in self.run_pipelines(flags)]
 
     def run_device(self, flags: tuple[str, ...] | list[str]) -> str:
         """The device that runs a module compiled with `flags`: --device, else the one they target."""

@@ -41,6 +41,7 @@ class Outcome:
     wrong_value_record: dict | None = None  # the same, typed, for --json
     test_reproduces: bool | None = None  # wrong answers: whether the dispatch-level test fails alone (None: none written)
     devices: list[str] = field(default_factory=list)  # numeric oracles: the runtime devices the modules ran on
+    pipelines: list[tuple[str, list[str], str]] = field(default_factory=list)  # miscompile: (A or B, final flags, device)
     sizes: dict[str, int] = field(default_factory=dict)  # the size each dynamic dim of the result runs at (--dim keys)
     original_sizes: dict[str, int] = field(default_factory=dict)  # the same of the original
 
@@ -71,6 +72,7 @@ def summary(outcome: Outcome) -> str:
         f"  wall time     {outcome.seconds:.1f} s with -j {outcome.jobs}",
         f"  failure       {outcome.verdict.detail}",
         *([f"  devices       {', '.join(outcome.devices)}"] if outcome.devices else []),
+        *(f"  pipeline {name}    {' '.join(flags)} (on {device})" for name, flags, device in outcome.pipelines),
         *_sizes_lines(outcome),
         f"  IREE          {iree_version()}",
         f"  wrote         {outcome.output_path}",

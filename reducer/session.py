@@ -256,6 +256,9 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         raise UserError(refusals.NOT_INTERESTING.say(oracle=oracle.name, detail=verdict.detail), refusals.NOT_INTERESTING.exit_code)
     unit = "nodes" if onnx_input else "ops"
     request.log(f"original: {original.ops} {unit}, {original.candidate.size} bytes: {verdict.detail}")
+    if request.verbose:  # what each module is compiled with, the pipelines' own flags last (they win)
+        for name, flags, device in request.oracle.run_pipelines(original.candidate.flags):
+            request.log(f"pipeline {name or 'flags'}: {' '.join(flags)} (runs on {device})")
     if warm is not None:
         warm.start()  # localisation (whole iree-compile runs) goes on while they load
 
@@ -349,6 +352,7 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         sizes=sizes_run_at(best.candidate),
         original_sizes=sizes_run_at(original.candidate),
         devices=list(dict.fromkeys(request.oracle.run_devices(best.candidate.flags))),
+        pipelines=[p for p in request.oracle.run_pipelines(best.candidate.flags) if p[0]],
         symptoms=located.symptoms,
         localised=(located.start.ops, located.tried) if located.start is not None else None,
         wrong_value_record=wrong_value.record() if wrong_value is not None else None,

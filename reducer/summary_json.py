@@ -75,6 +75,7 @@ def summary_record(outcome: Outcome, written: dict[str, str] | None = None) -> d
         "jobs": outcome.jobs,
         "failure": outcome.verdict.detail,
         "devices": list(outcome.devices),
+        "pipelines": [{"name": name, "flags": list(flags), "device": device} for name, flags, device in outcome.pipelines],
         "sizes": dict(outcome.sizes),
         "original_sizes": dict(outcome.original_sizes),
         "test_reproduces": outcome.test_reproduces,

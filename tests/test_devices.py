@@ -95,6 +95,11 @@ def test_a_pipelines_own_flag_overrides_the_same_shared_flag():
     shared = [*LLVM_CPU, "--iree-opt-data-tiling=true"]
     flags_b = oracle.pipeline_flags("b", shared)
     assert flags_b[-1] == "--iree-opt-data-tiling=false"  # the compiler takes the last
+    gpu = Miscompile(OracleOptions(pipeline_a=LLVM_CPU, pipeline_b=["--iree-hal-target-device=cuda", "--iree-cuda-target=sm_80"]))
+    for which in ("a", "b"):  # a device flag adds a device: the pipeline's own target replaces the shared one
+        flags = gpu.pipeline_flags(which, shared)
+        assert sum(f.startswith("--iree-hal-target-device=") for f in flags) == 1, flags
+    assert gpu.run_devices(shared) == ["local-task", "cuda"]
 
 
 def test_a_single_flag_after_pipeline_a_is_its_value():

@@ -29,7 +29,7 @@ from oracles.numeric.run import NONDETERMINISTIC, no_module, repeatable_run, run
 from oracles.numeric.user_data import program_expected
 from oracles.numeric.wrong_answer import check_share
 from oracles.toolchain.devices import is_gpu, runtime_device
-from oracles.toolchain.flags import with_default_target
+from oracles.toolchain.flags import names_any_target, with_default_target
 from oracles.toolchain.tools import compile_candidate
 from oracles.verdict import Verdict
 
@@ -37,6 +37,7 @@ from oracles.verdict import Verdict
 class Miscompile(Oracle):
     name = "miscompile"
     output_name = "a.vmfb"
+    runs_modules = True
 
     def __init__(self, options=None) -> None:
         super().__init__(options)
@@ -53,23 +54,25 @@ class Miscompile(Oracle):
         own = self.options.pipeline_a if which == "a" else self.options.pipeline_b
         if tuple(own) == reference_pipeline.FLAGS:  # the reference: the user's flags are the case's
             return list(own)
-        return with_default_target([*user_flags, *own])
+        # A device is a list option (each one named adds a device), not last-wins: where the
+        # pipeline names its own target, the shared ones go; a flag it repeats is given once.
+        shared = [f for f in user_flags if f not in own and not (names_any_target(own) and names_any_target([f]))]
+        return with_default_target([*shared, *own])
 
     def pipeline_device(self, which: str, user_flags: Sequence[str]) -> str:
         """The device pipeline 'a' or 'b' runs on: --device-a / -b, else --device, else its target's."""
         named = self.options.device_a if which == "a" else self.options.device_b
         return named or self.options.device or runtime_device(self.pipeline_flags(which, user_flags))
 
-    def run_devices(self, flags):
-        return [self.pipeline_device(which, flags) for which in ("a", "b")]
+    def run_pipelines(self, flags):
+        return [(which.upper(), self.pipeline_flags(which, flags), self.pipeline_device(which, flags)) for which in ("a", "b")]
 
     def compile_flags(self, user_flags):
         return self.pipeline_flags("a", user_flags)
 
     def reproduce_command(self, candidate: Candidate, path: str) -> str:
         """Compile and run with both pipelines (oracles/numeric/run.py)."""
-        pipelines = [(which, self.pipeline_flags(which, candidate.flags), self.pipeline_device(which, candidate.flags))
-                     for which in ("a", "b")]
+        pipelines = [(name.lower(), flags, device) for name, flags, device in self.run_pipelines(candidate.flags)]
         return run_commands(candidate, path, self.options.seed, pipelines)
 
     def observe(self, candidate: Candidate, workdir: Path) -> Verdict:

@@ -68,6 +68,7 @@ class ReferenceMismatch(Oracle):
     name = "reference-mismatch"
     judges_onnx = True
     warm_ok = True  # a compile failure is only "not interesting"; a worker's crash is re-run isolated
+    runs_modules = True
     output_name = "model.vmfb"
 
     def __init__(self, options: OracleOptions | None = None) -> None:
@@ -78,9 +79,6 @@ class ReferenceMismatch(Oracle):
 
     def compile_flags(self, user_flags):
         return with_default_target(list(user_flags))
-
-    def run_devices(self, flags):
-        return [self.run_device(flags)]
 
     def cannot_judge(self, candidate: Candidate) -> str | None:
         missing = super().cannot_judge(candidate)

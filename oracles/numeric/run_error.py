@@ -56,12 +56,10 @@ class RunError(Oracle):
     name = "run-error"
     output_name = "out.vmfb"
     warm_ok = True  # a compile that fails is never interesting here; one that crashes is re-run isolated
+    runs_modules = True
 
     def compile_flags(self, user_flags):
         return with_default_target(user_flags)
-
-    def run_devices(self, flags):
-        return [self.run_device(flags)]
 
     def reproduce_command(self, candidate: Candidate, path: str) -> str:
         """Compile, then run on the inputs the oracle used (oracles/numeric/run.py)."""
