@@ -19,7 +19,7 @@ from oracles.base import OracleOptions
 from oracles.candidate import Candidate
 from oracles.numeric import run as run_module_file
 from oracles.numeric.miscompile import Miscompile
-from oracles.numeric.run import NONDETERMINISTIC, repeatable_run
+from oracles.numeric.run import NONDETERMINISTIC, run_module
 from oracles.numeric.run_error import RunError
 from oracles.toolchain import devices
 from oracles.toolchain.devices import IREE_CUDA_ARCHS, cuda_target_for, missing_device, runtime_device
@@ -27,26 +27,11 @@ from oracles.toolchain.tool_errors import limit_hit, setup_problem
 from oracles.toolchain.tools import Limits, ProcessResult, compile_candidate, run_tool
 from reducer.cli import _split_argv
 from reducer.storage.corpus import CorpusEntry, absent_device
+from tests.test_wrong_value import DEMOTE_BF16, LLVM_CPU, MID_GRAPH
 
 ROOT = Path(__file__).resolve().parent.parent
-LLVM_CPU = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu", "--iree-llvmcpu-target-cpu=generic"]
-DEMOTE_BF16 = ["--iree-global-opt-demote-contraction-inputs-type=bf16", "--iree-global-opt-demote-contraction-inputs-operations=matmul"]
 CUDA_HERE = bool(devices.devices_seen().get("cuda"))
 
-# The matmul (line 7) is wrong under DEMOTE_BF16 (its inputs rounded to bf16), on any device.
-MATMUL_CHAIN = """
-func.func @main(%a: tensor<4x64xf32>, %b: tensor<64x8xf32>, %c: tensor<4x8xf32>) -> tensor<4x8xf32> {
-  %three = arith.constant dense<3.0> : tensor<4x64xf32>
-  %a3 = arith.divf %a, %three : tensor<4x64xf32>
-  %zero = arith.constant 0.0 : f32
-  %empty = tensor.empty() : tensor<4x8xf32>
-  %init = linalg.fill ins(%zero : f32) outs(%empty : tensor<4x8xf32>) -> tensor<4x8xf32>
-  %mm = linalg.matmul ins(%a3, %b : tensor<4x64xf32>, tensor<64x8xf32>) outs(%init : tensor<4x8xf32>) -> tensor<4x8xf32>
-  %s = arith.addf %mm, %c : tensor<4x8xf32>
-  %e = math.tanh %s : tensor<4x8xf32>
-  return %e : tensor<4x8xf32>
-}
-"""
 ADD = """
 func.func @main(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
   %c = arith.addf %a, %b : tensor<4xf32>
@@ -113,7 +98,7 @@ def test_a_wrong_answer_between_pipelines_on_two_cpu_devices_reduces_as_on_one(t
     """Pipeline B on local-sync, A on local-task: the matmul alone is the result, and both the
     reproduce lines and the dispatch-level test run each module on its own device."""
     src = tmp_path / "chain.mlir"
-    src.write_text(MATMUL_CHAIN)
+    src.write_text(MID_GRAPH)
     argv = [sys.executable, "-m", "reducer", str(src), "--oracle=miscompile", "-j", "2", "--json", "--no-cache",
             "--pipeline-a", " ".join(LLVM_CPU), "--pipeline-b", " ".join([*LLVM_CPU, *DEMOTE_BF16]), "--device-b", "local-sync"]
     result = subprocess.run(argv, capture_output=True, text=True, check=False)
@@ -188,16 +173,16 @@ def test_an_answer_that_changes_between_two_runs_is_nondeterministic(iree_compil
     """The second run's answer is perturbed around the real runtime (a GPU's atomics would do it)."""
     compiled = compile_candidate(Candidate(ADD), LLVM_CPU, tmp_path, Limits(timeout_s=120), "add.vmfb")
     inputs = [np.arange(4, dtype=np.float32), np.ones(4, dtype=np.float32)]
-    assert np.allclose(repeatable_run(compiled.output, "main", inputs, tmp_path, twice=True)[0], [1, 2, 3, 4])
-    real, runs = run_module_file.run_module, []
+    assert np.allclose(run_module(compiled.output, "main", inputs, tmp_path, twice=True)[0], [1, 2, 3, 4])
+    real, runs = run_module_file._run_once, []
 
     def second_differs(*args, **kwargs):
         runs.append(1)
         got = real(*args, **kwargs)
         return got if len(runs) == 1 else [got[0] + np.float32(1)]
 
-    monkeypatch.setattr(run_module_file, "run_module", second_differs)
-    found = repeatable_run(compiled.output, "main", inputs, tmp_path, twice=True)
+    monkeypatch.setattr(run_module_file, "_run_once", second_differs)
+    found = run_module(compiled.output, "main", inputs, tmp_path, twice=True)
     assert isinstance(found, str) and found.startswith(NONDETERMINISTIC) and "4 of 4 elements" in found
 
 

@@ -25,7 +25,7 @@ from oracles.numeric.arrays import (
     reduction_length_hint,
 )
 from oracles.numeric.compare import compare_outputs
-from oracles.numeric.run import NONDETERMINISTIC, no_module, repeatable_run, run_commands, runnable
+from oracles.numeric.run import NONDETERMINISTIC, no_module, run_commands, run_module, runnable
 from oracles.numeric.user_data import program_expected
 from oracles.numeric.wrong_answer import check_share
 from oracles.toolchain.devices import is_gpu, runtime_device
@@ -94,7 +94,7 @@ class Miscompile(Oracle):
             if unbuilt is not None:
                 return unbuilt
             device = self.pipeline_device(which, candidate.flags)
-            result = repeatable_run(compiled.output, function, inputs, subdir, limits, device=device,
+            result = run_module(compiled.output, function, inputs, subdir, limits, device=device,
                                     twice=self.reference is None and is_gpu(device))
             if isinstance(result, str) and result.startswith(NONDETERMINISTIC):
                 return Verdict(False, "", f"pipeline {label}: {result}", {"stage": NONDETERMINISTIC})

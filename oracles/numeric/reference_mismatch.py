@@ -37,7 +37,7 @@ from oracles.numeric import case_data
 from oracles.numeric.arrays import array_file, entry_function, input_flag
 from oracles.numeric.compare import compare_outputs
 from oracles.numeric.intermediates import Position, smallest_within
-from oracles.numeric.run import NONDETERMINISTIC, repeatable_run
+from oracles.numeric.run import NONDETERMINISTIC, run_module
 from oracles.numeric.user_data import (
     INTERMEDIATE_BYTES,
     expected_for,
@@ -165,7 +165,7 @@ class ReferenceMismatch(Oracle):
             why = first_error(stderr) or compiled.process.signal_name or f"exit {compiled.process.returncode}"
             return Verdict(False, "", f"fails to compile: {why}", {"stage": "compile"}, excerpt(stderr))
         device = self.run_device(program.flags)
-        actual = repeatable_run(compiled.output, function, inputs, workdir, self.options.limits, device=device,
+        actual = run_module(compiled.output, function, inputs, workdir, self.options.limits, device=device,
                                 result_types=result_types, twice=self.reference is None and is_gpu(device))
         if isinstance(actual, str) and actual.startswith(NONDETERMINISTIC):
             return Verdict(False, "", actual, {"stage": NONDETERMINISTIC})

@@ -110,37 +110,6 @@ def no_module(compiled: CompileResult, what: str) -> Verdict | None:
 NONDETERMINISTIC = "nondeterministic"
 
 
-def repeatable_run(
-    vmfb_path: str | Path,
-    function: str,
-    inputs: Sequence[np.ndarray | np.generic],
-    workdir: str | Path,
-    limits: Limits | None = None,
-    *,
-    device: str = RUN_DEVICE,
-    result_types: Sequence[str] | None = None,
-    twice: bool = False,
-) -> list[np.ndarray] | str:
-    """`run_module`; with `twice`, the module runs again and must give the same bits: a GPU's
-    atomics and reduction order can change an answer between runs, and such a wrong answer is
-    reported as nondeterministic, never reduced as a fixed one. The string for it starts with
-    NONDETERMINISTIC."""
-    first = run_module(vmfb_path, function, inputs, workdir, limits, device=device, result_types=result_types)
-    if not twice or isinstance(first, str):
-        return first
-    again = run_module(vmfb_path, function, inputs, workdir, limits, device=device, result_types=result_types)
-    if isinstance(again, str):
-        return f"{NONDETERMINISTIC}: the second run on {device} fails: {again}"
-    for j, (a, b) in enumerate(zip(first, again)):
-        a, b = np.asarray(a), np.asarray(b)
-        equal = (a == b) | (np.isnan(a) & np.isnan(b)) if a.dtype.kind in "fc" else a == b
-        if not np.all(equal):
-            differing = int(np.count_nonzero(~equal))
-            return (f"{NONDETERMINISTIC}: two runs on {device} of the same module and inputs differ in {differing} of "
-                    f"{a.size} elements of output {j} (atomics or reduction order): not reduced as a fixed wrong answer")
-    return first
-
-
 @dataclass
 class ModuleRun:
     """One finished `iree-run-module` process and where its results were written."""
@@ -169,6 +138,7 @@ def run_module(
     device: str = RUN_DEVICE,
     result_types: Sequence[str] | None = None,
     stderr_file: Path | None = None,
+    twice: bool = False,
 ) -> list[np.ndarray] | str:
     """Runs `function` of a compiled module in a child `iree-run-module`; its results, or why not.
 
@@ -180,7 +150,35 @@ def run_module(
     missing the function, crashes (a miscompiled module may), times out or reports an error.
     Give each run its own `workdir`: the file names are fixed. `stderr_file`, when given, receives the
     run's whole standard error (a module compiled to trace its dispatches prints their tensors there).
+    With `twice` the module runs again and must give the same bits: a GPU's atomics and reduction
+    order can change an answer between runs, and such a wrong answer is reported as
+    nondeterministic, never reduced as a fixed one (the string for it starts with NONDETERMINISTIC).
     """
+    first = _run_once(vmfb_path, function, inputs, workdir, limits, device, result_types, stderr_file)
+    if not twice or isinstance(first, str):
+        return first
+    again = _run_once(vmfb_path, function, inputs, workdir, limits, device, result_types, stderr_file)
+    if isinstance(again, str):
+        return f"{NONDETERMINISTIC}: the second run on {device} fails: {again}"
+    return _differing_runs(first, again, device) or first
+
+
+NONDETERMINISTIC = "nondeterministic"
+
+
+def _differing_runs(first: list[np.ndarray], again: list[np.ndarray], device: str) -> str | None:
+    """Why two runs of one module on the same inputs differ (bit for bit), or None."""
+    for j, (a, b) in enumerate(zip(first, again)):
+        a, b = np.asarray(a), np.asarray(b)
+        equal = (a == b) | (np.isnan(a) & np.isnan(b)) if a.dtype.kind in "fc" else a == b
+        if not np.all(equal):
+            return (f"{NONDETERMINISTIC}: two runs on {device} of the same module and inputs differ in "
+                    f"{int(np.count_nonzero(~equal))} of {a.size} elements of output {j} (atomics or reduction order): "
+                    "not reduced as a fixed wrong answer")
+    return None
+
+
+def _run_once(vmfb_path, function, inputs, workdir, limits, device, result_types, stderr_file) -> list[np.ndarray] | str:
     run = start_run(vmfb_path, function, inputs, workdir, limits, device=device, result_types=result_types, stderr_file=stderr_file)
     if isinstance(run, str):
         return run

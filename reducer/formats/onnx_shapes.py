@@ -134,22 +134,33 @@ def resize(model: onnx.ModelProto, dimension: Dimension, size: int) -> onnx.Mode
                             attr.t.CopyFrom(_sliced(attr.t, axis, size))
                     attr.t.name = ""
     _fix_convolutions(edited, dimension.value, size, targets)
-    # Intermediate and output types are recomputed, not carried over.
-    del graph.value_info[:]
-    for value in graph.output:
+
+    def consistent(inferred: onnx.ModelProto) -> bool:
+        # a zero-sized tensor or a window past its input the model did not have is no candidate either
+        return (not onnx_model.channel_mismatch(inferred) and _per_channel_consistent(inferred)
+                and degenerate.onnx_sites(inferred) <= degenerate.onnx_model_sites(model))
+
+    return reinferred(edited, consistent)
+
+
+def reinferred(edited: onnx.ModelProto, accept=lambda inferred: True) -> onnx.ModelProto | None:
+    """`edited` (its inputs or weights changed in place) with every intermediate and output type
+    recomputed by strict shape inference, not carried over; None when inference, `accept` (of the
+    inferred model) or the checker rejects it, or an output's shape cannot be told (the importer
+    needs it)."""
+    del edited.graph.value_info[:]
+    for value in edited.graph.output:
         value.type.tensor_type.ClearField("shape")
     try:
         inferred = shape_inference.infer_shapes(edited, check_type=True, strict_mode=True, data_prop=True)
-    except Exception:  # noqa: BLE001  (InferenceError and friends: the resize does not fit)
+    except Exception:  # noqa: BLE001  (InferenceError and friends: the edit does not fit)
         return None
-    types = {v.name: v.type for v in [*inferred.graph.value_info, *inferred.graph.output]}
-    if onnx_model.channel_mismatch(inferred) or not _per_channel_consistent(inferred):
+    if not accept(inferred):
         return None
-    if not degenerate.onnx_sites(inferred) <= degenerate.onnx_model_sites(model):
-        return None  # a zero-sized tensor or a window past its input the model did not have
-    for value in graph.output:
+    types = {v.name: v.type for v in inferred.graph.output}
+    for value in edited.graph.output:
         if value.name not in types or not types[value.name].tensor_type.HasField("shape"):
-            return None  # an output whose shape inference cannot tell: the importer needs it
+            return None
         value.type.CopyFrom(types[value.name])
     try:
         onnx_model.check(edited)

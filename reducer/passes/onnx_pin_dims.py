@@ -13,11 +13,10 @@ from collections.abc import Sequence
 from typing import Any
 
 import onnx
-from onnx import shape_inference
 
 from oracles.numeric.user_data import sizes_run_at
 from reducer.formats import onnx_model
-from reducer.formats.onnx_model import OnnxLoadError
+from reducer.formats.onnx_shapes import reinferred
 from reducer.passes.base import Proposal, ReductionPass
 
 
@@ -35,23 +34,7 @@ def pinned(model: onnx.ModelProto, sizes: dict[str, int]) -> onnx.ModelProto | N
         for axis, dim in enumerate(value.type.tensor_type.shape.dim):
             if not dim.HasField("dim_value") and _key(value, axis, dim) in sizes:
                 dim.dim_value = sizes[_key(value, axis, dim)]
-    del edited.graph.value_info[:]
-    for value in edited.graph.output:
-        value.type.tensor_type.ClearField("shape")
-    try:
-        inferred = shape_inference.infer_shapes(edited, check_type=True, strict_mode=True, data_prop=True)
-    except Exception:  # noqa: BLE001  (InferenceError and friends)
-        return None
-    types = {v.name: v.type for v in inferred.graph.output}
-    for value in edited.graph.output:
-        if value.name not in types or not types[value.name].tensor_type.HasField("shape"):
-            return None
-        value.type.CopyFrom(types[value.name])
-    try:
-        onnx_model.check(edited)
-    except OnnxLoadError:
-        return None
-    return edited
+    return reinferred(edited)
 
 
 class OnnxPinDims(ReductionPass):
