@@ -68,7 +68,8 @@ def main(argv: list[str] | None = None) -> int:
     record["reductions"] = {}
     for kind, source in (("onnx", args.model), ("mlir", mlir)):
         reduced = _reduce(source, args, out / f"{kind}.reduced{source.suffix}")
-        reduced["minimal"] = _minimality(reduced, kind, original, data, options)
+        start = original if kind == "onnx" else attach(Candidate(mlir.read_text()), data)
+        reduced["minimal"] = _minimality(reduced, kind, original, _judge(start, options), options)
         record["reductions"][kind] = reduced
     (out / "record.json").write_text(json.dumps(record, indent=2) + "\n")
     print(_tables(record))
@@ -128,14 +129,15 @@ def _result(reduced: dict, kind: str, original: Candidate) -> Candidate:
     return attach(program, UserData(tuple(UserArray(a.value, a.source, f"arg{i}") for i, a in enumerate(arrays))))
 
 
-def _minimality(reduced: dict, kind: str, original: Candidate, data: UserData, options: OracleOptions) -> dict:
-    """Each single removal and halving of the result, judged against its own failure."""
+def _minimality(reduced: dict, kind: str, original: Candidate, reference: Verdict, options: OracleOptions) -> dict:
+    """Each single removal and halving of the result, judged as the reduction judged its candidates:
+    wrong the original's way (`reference`, the original's verdict)."""
     if "output" not in reduced:
         return {}
     result = _result(reduced, kind, original)
-    reference = _judge(result, options)
-    if not reference.interesting:
-        return {"error": f"the result does not fail when judged again: {reference.detail}"}
+    again = _judge(result, options, reference)
+    if not again.interesting:
+        return {"error": f"the result does not fail when judged again: {again.detail}"}
     ctx = irx.new_context()
     proposal = Proposal(result, reduced["after"])
     removals = pass_by_name("onnx-remove-nodes" if kind == "onnx" else "replace-with-argument").impl

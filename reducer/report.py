@@ -44,15 +44,18 @@ class Outcome:
     pipelines: list[tuple[str, list[str], str]] = field(default_factory=list)  # miscompile: (A or B, final flags, device)
     sizes: dict[str, int] = field(default_factory=dict)  # the size each dynamic dim of the result runs at (--dim keys)
     original_sizes: dict[str, int] = field(default_factory=dict)  # the same of the original
+    dynamic_need: str = ""  # ONNX: whether the original, made static at those sizes, still fails
 
 
 def _sizes_lines(outcome: Outcome) -> list[str]:
     """Where the original has dynamic dims: the sizes the result runs them at, or that it needs none."""
+    need = [f"                {outcome.dynamic_need}"] if outcome.dynamic_need else []
     if outcome.sizes:
-        return [f"  sizes         {_spelled(outcome.sizes)} (dynamic dims, run at; the original at {_spelled(outcome.original_sizes)})"]
+        return [f"  sizes         {_spelled(outcome.sizes)} (dynamic dims, run at; the original at {_spelled(outcome.original_sizes)})",
+                *need]
     if outcome.original_sizes:
         return [f"  sizes         none dynamic: the failure does not need a dynamic dim (the original ran at "
-                f"{_spelled(outcome.original_sizes)})"]
+                f"{_spelled(outcome.original_sizes)})", *need]
     return []
 
 
@@ -197,7 +200,8 @@ to {b.ops} {outcome.unit} / {b.candidate.size} bytes / {len(b.candidate.flags)} 
 def _devices_and_sizes(outcome: Outcome) -> str:
     """The report's lines on where the modules ran and at which sizes (none for a compile failure)."""
     lines = [f"**Devices:** {', '.join(f'`{d}`' for d in outcome.devices)}"] if outcome.devices else []
-    lines += [f"**Sizes:** {line.split('sizes', 1)[1].strip()}" for line in _sizes_lines(outcome)]
+    lines += [f"**Sizes:** {' '.join(line.strip() for line in _sizes_lines(outcome)).removeprefix('sizes').strip()}"] \
+        if outcome.original_sizes else []
     return "\n" + "\n\n".join(lines) + "\n" if lines else ""
 
 

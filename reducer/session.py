@@ -28,6 +28,7 @@ from reducer.culprit import where_it_breaks
 from reducer.formats import onnx_model
 from reducer.formats.kinds import input_kind
 from reducer.passes.base import Proposal
+from reducer.passes.onnx_pin_dims import PIN_PASS, dynamic_need
 from reducer.passes.registry import PassRow
 from reducer.progress import ReductionObserver
 from reducer.report import Outcome
@@ -262,6 +263,11 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
     if warm is not None:
         warm.start()  # localisation (whole iree-compile runs) goes on while they load
 
+    need = dynamic_need(problem, original) if onnx_input and saved is None else None
+    if need is not None:
+        request.log(f"dynamic dims: {need.line}")
+    if need is not None and need.needed:  # the result keeps the dims the failure needs dynamic
+        passes = [row for row in passes if row.name != PIN_PASS]
     reducer = Reducer(problem, passes, on_pass=observer.phase, on_position=checkpoints.at,
                       start=saved.position if saved is not None and saved.stage == PASSES else None)
     complete, located, dispatch, wrong_value = True, Localization(None), None, None
@@ -351,6 +357,7 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         test_reproduces=tested.reproduces if tested is not None and tested.commands else None,
         sizes=sizes_run_at(best.candidate),
         original_sizes=sizes_run_at(original.candidate),
+        dynamic_need=need.line if need is not None else "",
         devices=list(dict.fromkeys(request.oracle.run_devices(best.candidate.flags))),
         pipelines=[p for p in request.oracle.run_pipelines(best.candidate.flags) if p[0]],
         symptoms=located.symptoms,

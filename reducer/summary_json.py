@@ -78,6 +78,7 @@ def summary_record(outcome: Outcome, written: dict[str, str] | None = None) -> d
         "pipelines": [{"name": name, "flags": list(flags), "device": device} for name, flags, device in outcome.pipelines],
         "sizes": dict(outcome.sizes),
         "original_sizes": dict(outcome.original_sizes),
+        "dynamic_need": outcome.dynamic_need or None,
         "test_reproduces": outcome.test_reproduces,
         "iree_version": iree_version(),
         "reproduce": outcome.command,

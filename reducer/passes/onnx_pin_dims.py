@@ -1,15 +1,18 @@
 """Make a dynamic dim of an ONNX model static at the size its data runs it at, where the failure stays.
 
 A wrong answer found at a dynamic size may need the dim dynamic (made static at that size, the
-same graph computes the right answer) or not. This pass tries each dynamic dim (a `dim_param`,
-every input that carries it at once) fixed at the size the candidate's data gives it: kept when
-the failure stays, so the result is static where it can be and dynamic only where the failure
-needs it; the summary's sizes say which.
+same graph computes the right answer) or not. Before the passes, the original is judged made
+static at its sizes (`dynamic_need`): when it then computes the right answer the failure needs the
+dims dynamic, and this pass does not run, so the result keeps them dynamic (a reduced graph may
+go wrong static too, but that is no longer the user's bug as they see it). Otherwise this pass
+tries each dynamic dim (a `dim_param`, every input that carries it at once) fixed at the size the
+candidate's data gives it, kept when the failure stays. The summary's sizes say which.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import onnx
@@ -18,6 +21,32 @@ from oracles.numeric.user_data import sizes_run_at
 from reducer.formats import onnx_model
 from reducer.formats.onnx_shapes import reinferred
 from reducer.passes.base import Proposal, ReductionPass
+
+
+PIN_PASS = "onnx-pin-dynamic-dims"
+
+
+@dataclass(frozen=True)
+class DynamicNeed:
+    """Whether the original's failure needs its dynamic dims, and the sentence that says so."""
+
+    needed: bool
+    line: str
+
+
+def dynamic_need(problem, original: Proposal) -> DynamicNeed | None:
+    """The original made static at the sizes its data runs it at, judged like any candidate: None
+    for a static original or one without data (nothing to pin)."""
+    sizes = sizes_run_at(original.candidate) if original.candidate.binary is not None else {}
+    static = pinned(onnx_model.parse(original.candidate.binary), sizes) if sizes else None
+    if static is None:
+        return None
+    at = ", ".join(f"{key}={size}" for key, size in sizes.items())
+    verdict = problem.judge(original.candidate.with_binary(onnx_model.describe(static), onnx_model.serialise(static)))
+    if verdict.interesting:
+        return DynamicNeed(False, f"made static at {at}, the original still fails: the failure does not need dynamic dims")
+    return DynamicNeed(True, f"made static at {at}, the original does not fail ({verdict.detail[:120]}): "
+                             "the failure needs its dims dynamic, and the result keeps them so")
 
 
 def _key(value: onnx.ValueInfoProto, axis: int, dim) -> str:

@@ -35,7 +35,7 @@ from reducer.passes.flags import ReduceFlags
 from reducer.passes.onnx_cut_inputs import OnnxCutInputs
 from reducer.passes.onnx_cut_outputs import OnnxCutOutputs
 from reducer.passes.onnx_drop_attributes import OnnxDropAttributes
-from reducer.passes.onnx_pin_dims import OnnxPinDims
+from reducer.passes.onnx_pin_dims import PIN_PASS, OnnxPinDims
 from reducer.passes.onnx_remove_nodes import OnnxRemoveNodes
 from reducer.passes.onnx_simplify_initializers import OnnxSimplifyInitializers
 from reducer.passes.plain_values import PlainValues
@@ -98,7 +98,7 @@ PASSES: tuple[PassRow, ...] = (
     PassRow("onnx-simplify-initializers", "weights",        D, ONNX,       "initializers and Constant values -> zeros of the same shape and type", OnnxSimplifyInitializers()),
     PassRow("onnx-drop-attributes", "node attributes",      D, ONNX,       "drop node attributes the op schema does not require", OnnxDropAttributes()),
     PassRow("plain-values",         "constant values",      S, ONNX_OR_TORCH, "scales -> 1 or powers of two, zero points -> small integers, data -> small integers, while the wrong answer stays as plain", PlainValues()),
-    PassRow("onnx-pin-dynamic-dims", "dynamic dims",         D, ONNX,       "make a dynamic dim static at the size the data runs it at, where the failure stays (else it stays dynamic)", OnnxPinDims()),
+    PassRow(PIN_PASS,               "dynamic dims",         D, ONNX,       "make a dynamic dim static at the size the data runs it at, where the failure stays (else it stays dynamic)", OnnxPinDims()),
     PassRow("shrink-torch-onnx-shapes", "tensor dimensions", S, TORCH,     "lift torch.operator \"onnx.*\" IR to ONNX, shrink its dimensions there, import it again", ShrinkTorchOnnxShapes()),
     PassRow("shrink-linalg-shapes", "tensor dimensions",    S, BELOW_TORCH, "shrink tied dims of linalg / tensor IR and hal.executables: 1, 2, divisions, then bisect; every type follows", ShrinkLinalgShapes()),
     PassRow("shrink-shapes",        "tensor dimensions",    S, ONNX,       "shrink each tensor dimension of an ONNX model: 1, 2, divisions, then bisect; shapes re-inferred", ShrinkOnnxShapes()),
