@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import onnx
@@ -132,3 +133,25 @@ def test_torch_onnx_ir_keeps_its_dynamic_dim_while_the_static_ones_and_the_weigh
     reduced = (tmp_path / "rows.reduced.mlir").read_text()
     assert "!torch.vtensor<[?,1],f32>" in reduced and "onnx.MatMul" in reduced  # M dynamic, K and N shrunk to 1
     assert summary["reduced"]["bytes"] < summary["original"]["bytes"] // 5
+
+
+def test_a_fuzz_finding_at_a_dynamic_size_reduces_on_the_dynamic_model_and_keeps_the_dim_dynamic(tmp_path, iree_compile):
+    """A real one (fuzz seed 61): data tiling gets an f16 MatMul chain wrong at M=15 only while M is
+    dynamic. The triage reduces the dynamic model on the data that showed it, and the result keeps M."""
+    from fuzz.execute import MISMATCH, CaseResult, Finding, PipelineRun
+    from fuzz.triage import reduce_finding
+    from reducer.passes.registry import passes_for
+
+    stored = json.loads((Path(__file__).parent / "data" / "dynamic_m_finding.json").read_text())
+    case = CaseResult(stored["seed"], json.dumps(stored["spec"]), "dynamic M",
+                      runs=[PipelineRun("cpu", "ok", 1.0), PipelineRun("cpu-data-tiling", MISMATCH, 1.0)])
+    finding = Finding(MISMATCH, "cpu-data-tiling", stored["signature"], stored["detail"], size="M=15")
+    graph_passes = [p for p in passes_for(".onnx") if p.name in ("onnx-cut-outputs", "onnx-cut-inputs", "onnx-pin-dynamic-dims")]
+    triage = reduce_finding(finding, case, tmp_path, jobs=2, passes=graph_passes)
+    assert triage.outcome is not None, triage.reduced_size
+    model = onnx.load(triage.directory / "model.onnx")
+    assert model.graph.input[0].type.tensor_type.shape.dim[1].dim_param == "M"  # reduced as found: dynamic
+    assert triage.outcome.oracle == "miscompile" and triage.outcome.sizes == {"M": 15}
+    assert "the failure needs its dims dynamic" in triage.outcome.dynamic_need
+    reduced = onnx.load(triage.directory / "reduced.onnx")
+    assert any(d.dim_param == "M" for value in reduced.graph.input for d in value.type.tensor_type.shape.dim)
