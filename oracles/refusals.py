@@ -165,10 +165,26 @@ OUTPUT_IS_INPUT = _entry(
     "`-o` names the input itself; `reduce` never modifies its input.",
     "Give another output path, or leave `-o` out (INPUT.reduced.mlir).")
 MLIR_NOT_TEXT = _entry(
-    "mlir-bytecode", INPUT,
-    "{path}: not a text MLIR file (bytecode is not supported)",
-    "The input is MLIR bytecode (or another binary file).",
-    "Print it as text first: `iree-ir-tool copy --emit-text` or `mlir-opt` without `--emit-bytecode`.")
+    "mlir-not-text", INPUT,
+    "{path}: neither MLIR text nor MLIR bytecode (nor an .onnx model)",
+    "The input is some other binary file: MLIR text and bytecode (`.mlirbc`, which exporters write) are read, "
+    "ONNX models by their `.onnx` suffix.",
+    "Give the program as MLIR text or bytecode, or an ONNX model named `*.onnx`.")
+MLIR_BYTECODE_UNREADABLE = _entry(
+    "mlir-bytecode-unreadable", INPUT,
+    "cannot read the MLIR bytecode of {path}: {error}",
+    "The bytecode is truncated, or written by an MLIR this IREE's cannot read (bytecode versions move).",
+    "Print it as text with the tool that wrote it (`mlir-opt FILE -o FILE.mlir`) and reduce the text.")
+INPUT_IS_DIRECTORY = _entry(
+    "input-directory", INPUT,
+    "{path} is a directory: give the failing .mlir, .mlirbc or .onnx file in it",
+    "`reduce` reduces one file; a directory (an ONNX test case, an export folder) is not one.",
+    "Name the model or program file; the data beside it goes to --inputs (a test_data_set_0/ directory is fine there).")
+EMPTY_INPUT = _entry(
+    "input-empty", INPUT,
+    "{path} is empty: there is no program to reduce",
+    "The file holds nothing but whitespace (an export or a redirect that failed).",
+    "Give the failing program; check the command that wrote the file.")
 ONNX_OUTPUT_NAME = _entry(
     "onnx-output-name", INPUT,
     "-o {output}: name an .onnx output; the imported MLIR goes next to it as {mlir}",

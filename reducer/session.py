@@ -120,19 +120,32 @@ def is_onnx(path: Path) -> bool:
 
 
 def default_output(input_path: Path) -> Path:
-    return input_path.with_name(input_path.stem + ".reduced" + input_path.suffix)
+    """`bug.reduced.mlir` beside `bug.mlir` (and beside `bug.mlirbc`: results are written as text)."""
+    suffix = ".mlir" if input_path.suffix == ".mlirbc" else input_path.suffix
+    return input_path.with_name(input_path.stem + ".reduced" + suffix)
 
 
 def load(request: Request, ctx) -> Proposal:
     path = request.input_path
+    if path.is_dir():
+        raise UserError(refusals.INPUT_IS_DIRECTORY.say(path=path))
     if not path.is_file():
         raise UserError(refusals.NO_SUCH_INPUT.say(path=path))
     if request.output_path.resolve() == path.resolve():
         raise UserError(refusals.OUTPUT_IS_INPUT.say(output=request.output_path))
+    raw = path.read_bytes()
+    if not raw.strip():
+        raise UserError(refusals.EMPTY_INPUT.say(path=path))
     if is_onnx(path):
         return _load_onnx(request)
+    if raw.startswith(irx.BYTECODE_MAGIC):  # reduced as text: every pass edits text, and a report shows it
+        try:
+            module = irx.parse_bytecode(raw, ctx, source_name=str(path))
+        except irx.ParseError as err:
+            raise UserError(refusals.MLIR_BYTECODE_UNREADABLE.say(path=path, error=err)) from None
+        return Proposal(Candidate(irx.to_text(module), tuple(request.flags)), irx.count_ops(module))
     try:
-        text = path.read_text()
+        text = raw.decode()
     except UnicodeDecodeError:
         raise UserError(refusals.MLIR_NOT_TEXT.say(path=path)) from None
     module = irx.parse(text, ctx, source_name=str(path))  # ParseError carries the location

@@ -70,6 +70,18 @@ def parse(text: str, ctx: ir.Context | None = None, source_name: str = "input") 
         raise ParseError(_first_diagnostic(err, source_name)) from None
 
 
+# The magic number every MLIR bytecode file starts with ("ML\xefR").
+BYTECODE_MAGIC = b"ML\xefR"
+
+
+def parse_bytecode(data: bytes, ctx: ir.Context | None = None, source_name: str = "input") -> ir.Module:
+    """MLIR bytecode (`.mlirbc`, which exporters write) as a module; ParseError when it does not read."""
+    try:
+        return ir.Module.parse(data, ctx or new_context(lenient=True))
+    except ir.MLIRError as err:
+        raise ParseError(_first_diagnostic(err, source_name)) from None
+
+
 def _first_diagnostic(err: ir.MLIRError, source_name: str) -> str:
     for diag in err.error_diagnostics:
         where = _DIAG_LOCATION.search(str(diag.location))

@@ -228,7 +228,10 @@ def _compile_job(source: str, flags: list[str], output: str, workdir: str) -> bo
     os.dup2(log, 2)
     try:
         os.chdir(workdir)  # as the tool runs: relative paths in flags resolve there
-        return compile_in_process(Path(source), flags, Path(output))
+        try:
+            return compile_in_process(Path(source), flags, Path(output))
+        except Exception:  # noqa: BLE001  (the API raises what the tool reports: the tool judges it, isolated)
+            return None
     finally:
         os.chdir(saved_cwd)
         os.dup2(saved_stderr, 2)
