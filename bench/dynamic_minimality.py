@@ -30,17 +30,23 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import onnx  # noqa: E402
 
-from oracles import Candidate, OracleOptions, Verdict, make_oracle  # noqa: E402
-from oracles.mlir import ir as irx  # noqa: E402
-from oracles.numeric.user_data import UserArray, UserData, attach, read_sources, sized_inputs, sizes_run_at  # noqa: E402
-from oracles.onnx.importer import import_model, onnx_oracle  # noqa: E402
-from oracles.toolchain.tools import Limits  # noqa: E402
-from reducer.formats import onnx_model  # noqa: E402
-from reducer.passes.base import Proposal  # noqa: E402
-from reducer.passes.onnx_pin_dims import pinned  # noqa: E402
-from reducer.passes.registry import pass_by_name  # noqa: E402
+from oracles import Candidate, OracleOptions, Verdict, make_oracle
+from oracles.mlir import ir as irx
+from oracles.numeric.user_data import (
+    UserArray,
+    UserData,
+    attach,
+    read_sources,
+    sized_inputs,
+    sizes_run_at,
+)
+from oracles.onnx.importer import import_model, onnx_oracle
+from oracles.toolchain.tools import Limits
+from reducer.formats import onnx_model
+from reducer.passes.base import Proposal
+from reducer.passes.onnx_pin_dims import pinned
+from reducer.passes.registry import pass_by_name
 
 ORACLE = "miscompile"
 

@@ -29,15 +29,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from fuzz.cli import duration  # noqa: E402
-from fuzz.campaign import DB_NAME, CampaignSettings, run_campaign  # noqa: E402
-from fuzz.execute import MISMATCH  # noqa: E402
-from fuzz.findings import FindingsDB  # noqa: E402
-from fuzz.pipelines import PIPELINES, present_gpu_pipeline  # noqa: E402
-from fuzz.triage import reduce_finding  # noqa: E402
-from oracles import Candidate, OracleOptions, make_oracle  # noqa: E402
-from oracles.toolchain.devices import drivers_with_a_device  # noqa: E402
-from oracles.toolchain.tools import Limits  # noqa: E402
+from fuzz.campaign import DB_NAME, CampaignSettings, run_campaign
+from fuzz.cli import duration
+from fuzz.execute import MISMATCH
+from fuzz.findings import FindingsDB
+from fuzz.pipelines import PIPELINES, present_gpu_pipeline
+from fuzz.triage import reduce_finding
+from oracles import Candidate, OracleOptions, make_oracle
+from oracles.toolchain.devices import drivers_with_a_device
+from oracles.toolchain.tools import Limits
 
 CPU = "cpu"
 DRY_RUN_TARGET = "cpu-data-tiling"  # the GPU's part in a dry run
@@ -152,9 +152,9 @@ def _right_on_cpu(candidate: Candidate, options: OracleOptions) -> bool | None:
 
 
 def table(rows: list[Row], cases: int, found: int, target: str, driver: str) -> str:
-    lines = [f"{cases} cases, {found} wrong answers only {target} computes on {driver}; {len(rows)} reduced:",
-             f"{'finding':60} {'oracle':12} {'before':>6} {'after':>5} {'calls':>5} {'s':>6} {'wrong on ' + driver:>14} "
-             f"{'right on CPU':>12} {'test alone':>10}  note"]
+    header = (f"{'finding':60} {'oracle':12} {'before':>6} {'after':>5} {'calls':>5} {'s':>6} {'wrong on ' + driver:>14} "
+              f"{'right on CPU':>12} {'test alone':>10}  note")
+    lines = [f"{cases} cases, {found} wrong answers only {target} computes on {driver}; {len(rows)} reduced:", header]
     for r in rows:
         lines.append(f"{r.finding:60} {r.oracle:12} {r.before:>6} {r.after:>5} {r.calls:>5} {r.seconds:>6.1f} "
                      f"{_yes(r.wrong_on_device):>14} {_yes(r.right_on_cpu):>12} {_yes(r.test_reproduces):>10}  {r.note}")

@@ -26,8 +26,6 @@ from fuzz.conformance import (
     select_node_tests,
 )
 from fuzz.coverage import DispatchConfig, coverage_table
-from oracles import refusals
-from oracles.toolchain.devices import drivers_with_a_device
 from fuzz.expectations import DEFAULT_PATH, Expectations, load
 from fuzz.findings import Campaign, FindingsDB, findings_record
 from fuzz.nightly import corpus_changes, summary_markdown
@@ -35,14 +33,16 @@ from fuzz.pipelines import (
     DEFAULT_PIPELINES,
     DEFAULT_TARGETS,
     GROUPS,
-    PRESENT_GPU,
     PIPELINES,
+    PRESENT_GPU,
     present_gpu_pipeline,
     resolve,
 )
 from fuzz.progress import CampaignProgress, ConformanceProgress
 from fuzz.root_cause import RootCauses, assign_root_causes
 from fuzz.triage import reduce_finding
+from oracles import refusals
+from oracles.toolchain.devices import drivers_with_a_device
 from reducer.docs_site import where_the_docs_are
 from reducer.progress import ReductionProgress
 from reducer.session import INTERRUPTED

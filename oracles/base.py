@@ -25,8 +25,8 @@ from oracles.mlir.locations import (
     first_failing_phase,
 )
 from oracles.numeric.intermediates import Position, values_at
-from oracles.toolchain.flags import PHASES
 from oracles.toolchain.devices import missing_device, runtime_device
+from oracles.toolchain.flags import PHASES
 from oracles.toolchain.tool_errors import limit_hit, setup_problem
 from oracles.toolchain.tools import (
     CompileResult,

@@ -146,7 +146,7 @@ def _split_argv(argv: list[str]) -> tuple[list[str], list[str]]:
     return joined, pasted
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, started: float | None = None) -> int:
     ours, pasted = _split_argv(list(sys.argv[1:] if argv is None else argv))
     parser = build_parser()
     args = parser.parse_args(ours)
@@ -158,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     try:
         with signals_interrupt():
-            return _reduce(args, pasted)
+            return _reduce(args, pasted, started)
     except (UserError, OracleSetupError) as err:
         print(f"reduce: error: {err}", file=sys.stderr)
         code = getattr(err, "exit_code", 1)
@@ -195,7 +195,7 @@ def oracle_options(args: argparse.Namespace) -> OracleOptions:
     )
 
 
-def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
+def _reduce(args: argparse.Namespace, pasted: list[str], started: float | None = None) -> int:
     if args.input is None or args.oracle is None:
         raise UserError(refusals.USAGE.say())
     try:
@@ -237,6 +237,7 @@ def _reduce(args: argparse.Namespace, pasted: list[str]) -> int:
         verbose=args.verbose,
         user_data=user_data,
         dims=_dims(args),
+        started=started,
     )
     if args.culprit_only:
         return _culprit_only(args, request)

@@ -24,7 +24,7 @@ class Outcome:
     verdict: Verdict
     command: str
     stats: EvaluationStats
-    seconds: float
+    seconds: float  # the command's, from the process's start (reducer/clock.py)
     jobs: int
     dropped_flags: list[str]
     complete: bool = True
@@ -41,6 +41,7 @@ class Outcome:
     wrong_value_record: dict | None = None  # the same, typed, for --json
     test_reproduces: bool | None = None  # wrong answers: whether the dispatch-level test fails alone (None: none written)
     devices: list[str] = field(default_factory=list)  # numeric oracles: the runtime devices the modules ran on
+    parts: dict[str, float] = field(default_factory=dict)  # the wall time by step (they add up to `seconds`)
     pipelines: list[tuple[str, list[str], str]] = field(default_factory=list)  # miscompile: (A or B, final flags, device)
     sizes: dict[str, int] = field(default_factory=dict)  # the size each dynamic dim of the result runs at (--dim keys)
     original_sizes: dict[str, int] = field(default_factory=dict)  # the same of the original
@@ -54,9 +55,14 @@ def _sizes_lines(outcome: Outcome) -> list[str]:
         return [f"  sizes         {_spelled(outcome.sizes)} (dynamic dims, run at; the original at {_spelled(outcome.original_sizes)})",
                 *need]
     if outcome.original_sizes:
-        return [f"  sizes         none dynamic: the failure does not need a dynamic dim (the original ran at "
-                f"{_spelled(outcome.original_sizes)})", *need]
+        static = f"none dynamic: the failure does not need a dynamic dim (the original ran at {_spelled(outcome.original_sizes)})"
+        return [f"  sizes         {static}", *need]
     return []
+
+
+def _parts(parts: dict[str, float]) -> str:
+    """' (start-up 0.6, original 4.1, ...)': where the wall time went."""
+    return f" ({', '.join(f'{name} {seconds:.1f}' for name, seconds in parts.items())})" if parts else ""
 
 
 def _spelled(sizes: dict[str, int]) -> str:
@@ -72,7 +78,7 @@ def summary(outcome: Outcome) -> str:
         f"  bytes         {o.candidate.size} -> {b.candidate.size}",
         f"  flags         {len(o.candidate.flags)} -> {len(b.candidate.flags)}",
         f"  oracle calls  {outcome.stats.oracle_calls} (cache hits {outcome.stats.cache_hits}{_cache_detail(outcome.stats)})",
-        f"  wall time     {outcome.seconds:.1f} s with -j {outcome.jobs}",
+        f"  wall time     {outcome.seconds:.1f} s with -j {outcome.jobs}{_parts(outcome.parts)}",
         f"  failure       {outcome.verdict.detail}",
         *([f"  devices       {', '.join(outcome.devices)}"] if outcome.devices else []),
         *(f"  pipeline {name}    {' '.join(flags)} (on {device})" for name, flags, device in outcome.pipelines),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -24,6 +23,7 @@ from oracles.numeric.user_data import (
 from oracles.onnx.importer import INNER_DIR, import_model, mlir_path_for, onnx_oracle
 from oracles.toolchain.tools import ToolNotFound, find_tool, kill_all, scratch_dir
 from oracles.toolchain.warm import WarmCompiler
+from reducer.clock import StepClock
 from reducer.culprit import where_it_breaks
 from reducer.formats import onnx_model
 from reducer.formats.kinds import input_kind
@@ -45,7 +45,11 @@ from reducer.search.localize import (
 )
 from reducer.search.problem import ReductionProblem
 from reducer.search.wrong_value import ORACLES as WRONG_VALUE_ORACLES
-from reducer.search.wrong_value import localize_wrong_value, wrong_dispatch_path, write_program_test
+from reducer.search.wrong_value import (
+    localize_wrong_value,
+    write_program_test,
+    wrong_dispatch_path,
+)
 from reducer.search.wrong_value import write_test as write_wrong_value_test
 from reducer.storage.atomic import write_atomically
 from reducer.storage.resume_state import (
@@ -92,6 +96,7 @@ class Request:
     observer: ReductionObserver = field(default_factory=ReductionObserver)  # told the step, the counts, the best
     user_data: UserData | None = None  # --inputs / --expected-outputs: carried by the original candidate
     dims: dict[str, int] = field(default_factory=dict)  # --dim: the sizes a program's dynamic dims run at, without data
+    started: float | None = None  # time.monotonic() when the command began (its process's start); None: now
 
 
 def _data_to_run_on(request: Request, candidate: Candidate) -> UserData | None:
@@ -199,6 +204,8 @@ def reduce_file(request: Request) -> Outcome:
 
 
 def _reduce(request: Request, interruption: Interruption) -> Outcome:
+    clock = StepClock(request.started)
+    clock.step("loading")
     try:
         find_tool("iree-compile")
     except ToolNotFound as err:
@@ -226,7 +233,6 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
     # ONNX input: each candidate is imported first; the oracle judges the imported MLIR (or the model).
     oracle = onnx_oracle(request.oracle) if onnx_input else request.oracle
 
-    start = time.monotonic()
     check_hang_limit(request.oracle, request.flags)
     kind = input_kind(original.candidate)
     passes = [row for row in request.passes if kind in row.inputs]
@@ -246,8 +252,13 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         problem.shutdown()
 
     observer = request.observer
+
+    def phase(what: str, part: str) -> None:  # what the live line says, and the part of the wall time it counts to
+        observer.phase(what)
+        clock.step(part)
+
     observer.started(problem.stats, "nodes" if onnx_input else "ops")
-    observer.phase("judging the original")
+    phase("judging the original", "original")
     try:
         # One compile of the original gives the verdict and, for localisation, where and in which phase it fails.
         verdict = problem.calibrate(locate=request.localize and saved is None)
@@ -264,7 +275,7 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         stop()
         raise
     if request.time_budget_s is not None:
-        problem.set_deadline(start + request.time_budget_s)
+        problem.set_deadline(clock.started + request.time_budget_s)  # counted from the command's start
     if not verdict.interesting:
         stop()
         raise UserError(refusals.NOT_INTERESTING.say(oracle=oracle.name, detail=verdict.detail), refusals.NOT_INTERESTING.exit_code)
@@ -292,12 +303,12 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         else:
             problem.incorporate(original)
         if saved is None and request.localize:
-            observer.phase("localising the failure")
+            phase("localising the failure", "localisation")
             located = localize(problem, request.input_path.name)
             if located.site is None and oracle.name in WRONG_VALUE_ORACLES:
                 located, wrong_value = localize_wrong_value(problem, request.input_path.name)
                 if wrong_value is not None and located.start is not None:
-                    observer.phase("writing the dispatch-level test")
+                    phase("writing the dispatch-level test", "localisation")
                     test = write_wrong_value_test(problem.oracle, wrong_value, located.start, wrong_dispatch_path(request.output_path))
                     request.log(f"localisation: dispatch-level test in {test.directory}: "
                                 f"{'reproduces alone' if test.reproduces else 'does NOT reproduce alone'} ({test.detail})")
@@ -305,14 +316,14 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
             problem.incorporate(located.start)
         if checkpoints.stage == LOCALISING:
             checkpoints.stage, checkpoints.stop_phase = PASSES, located.stop_phase
-        observer.phase("warming the compiler" if warm is not None else "starting the passes")
+        phase("warming the compiler" if warm is not None else "starting the passes", "passes")
         if warm is not None and not problem.attach_compiler(warm, problem.best):
             warm.shutdown()
         if saved is None or saved.stage != FINISHED:
             reducer.run()
         checkpoints.finished()
         problem.full_compiles()
-        observer.phase("final check of the result")
+        phase("final check of the result", "final check")
         wants_dispatch = located.site is not None and bool(located.site.dispatch)
         # With -j 2 or more, the result's failing dispatch is dumped while the result is checked.
         dumped = beside.submit(problem.locate, problem.best.candidate, False) if wants_dispatch and request.jobs > 1 else None
@@ -336,15 +347,17 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
     if complete:
         checkpoints.path.unlink(missing_ok=True)  # nothing left to resume
     best = problem.best
+    clock.step("files")
     mlir_path, mlir_text = _write_imported(request, best) if onnx_input else (None, None)
-    seconds = time.monotonic() - start
     wrong_lines = wrong_value.report() if wrong_value is not None else []
     tested = wrong_value.test if wrong_value is not None else None
     if complete and onnx_input and mlir_text and request.oracle.name == "miscompile":  # no MLIR to localise on: the case is the test
+        clock.step("test of the case")
         tested = _case_test(request, best, mlir_text)
         wrong_lines = _case_test_lines(tested)
     culprit, config = None, None
     if complete and request.culprit:
+        clock.step("failing pass")
         case = best.candidate if not onnx_input else Candidate(mlir_text, best.candidate.flags) if mlir_text else None
         culprit, config = where_it_breaks(request.oracle, case, verdict, request.output_path, request.jobs, request.log,
                                           interruption, request.time_budget_s)
@@ -357,7 +370,8 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         verdict=verdict,
         command=problem.oracle.reproduce_command(best.candidate, str(request.output_path)),
         stats=problem.stats,
-        seconds=seconds,
+        seconds=clock.total(),
+        parts=clock.parts(),
         jobs=request.jobs,
         dropped_flags=request.dropped_flags,
         complete=complete,

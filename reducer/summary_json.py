@@ -72,6 +72,7 @@ def summary_record(outcome: Outcome, written: dict[str, str] | None = None) -> d
         "failed_calls": stats.failed_calls,
         "edit_crashes": stats.edit_crashes,
         "seconds": round(outcome.seconds, 3),
+        "parts": {name: round(seconds, 3) for name, seconds in outcome.parts.items()},
         "jobs": outcome.jobs,
         "failure": outcome.verdict.detail,
         "devices": list(outcome.devices),

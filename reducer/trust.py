@@ -11,7 +11,14 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from oracles import Candidate, Oracle, OracleOptions, OracleSetupError, Verdict, refusals
+from oracles import (
+    Candidate,
+    Oracle,
+    OracleOptions,
+    OracleSetupError,
+    Verdict,
+    refusals,
+)
 from oracles.toolchain.tools import Limits, scratch_dir
 
 # The smallest program worth compiling: what any compile with the user's flags costs at least.

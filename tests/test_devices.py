@@ -22,7 +22,12 @@ from oracles.numeric.miscompile import Miscompile
 from oracles.numeric.run import NONDETERMINISTIC, run_module
 from oracles.numeric.run_error import RunError
 from oracles.toolchain import devices
-from oracles.toolchain.devices import IREE_CUDA_ARCHS, cuda_target_for, missing_device, runtime_device
+from oracles.toolchain.devices import (
+    IREE_CUDA_ARCHS,
+    cuda_target_for,
+    missing_device,
+    runtime_device,
+)
 from oracles.toolchain.tool_errors import limit_hit, setup_problem
 from oracles.toolchain.tools import Limits, ProcessResult, compile_candidate, run_tool
 from reducer.cli import _split_argv

@@ -84,7 +84,9 @@ def test_reduce_json_carries_every_figure_of_the_text_summary(tmp_path, iree_com
     check("shapes", fields["shapes"] == f"{shapes_text(before['shapes'])} -> {shapes_text(after['shapes'])}")
     calls = re.match(r"(\d+) \(cache hits (\d+)", fields["oracle calls"])
     check("oracle calls", calls and (int(calls[1]), int(calls[2])) == (record["oracle_calls"], record["cache_hits"]))
-    check("wall time", fields["wall time"] == f"{record['seconds']:.1f} s with -j {record['jobs']}")
+    parts = ", ".join(f"{name} {seconds:.1f}" for name, seconds in record["parts"].items())
+    check("wall time", fields["wall time"] == f"{record['seconds']:.1f} s with -j {record['jobs']} ({parts})")
+    assert abs(sum(record["parts"].values()) - record["seconds"]) < 0.05  # the parts add up to the whole
     check("failure", fields["failure"] == record["failure"])
     check("IREE", fields["IREE"] == record["iree_version"])
     check("wrote", fields["wrote"] == record["files"]["output"])
@@ -211,3 +213,25 @@ def test_fuzz_run_shows_cases_findings_and_coverage_live(tmp_path, iree_compile)
                "--out", str(tmp_path / "out"), "-j", "2", "--no-reduce", "--targets", "none"]
     on_terminal = _run_on_a_terminal(command)
     assert re.search(r"cases \d+ \([\d.]+/min\) \| findings: .* \| new root causes \d+ \| coverage: \d/3 pipelines compiled a case", on_terminal), on_terminal[-2000:]
+
+
+def test_the_printed_wall_time_is_the_commands_and_its_parts_add_up(tmp_path):
+    """From the process's start to its exit: the failing-pass step and the files included."""
+    import subprocess
+    import sys
+    import time
+
+    from tests.models import torch_chain
+    from tests.test_reduce import CPU
+
+    src = tmp_path / "chain.mlir"
+    src.write_text(torch_chain(8, bad_at=5, bad_op="onnx.NoSuchOp"))
+    start = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "reducer", str(src), "--oracle=compile-error", "--json", "-j", "2", "--", *CPU],
+                          capture_output=True, text=True, check=False)
+    measured = time.monotonic() - start
+    assert done.returncode == 0, done.stderr[-1500:]
+    record = json.loads(done.stdout)
+    assert abs(measured - record["seconds"]) < 1.0, (measured, record["seconds"], record["parts"])
+    assert {"start-up", "original", "passes", "final check", "failing pass"} <= set(record["parts"])
+    assert abs(sum(record["parts"].values()) - record["seconds"]) < 0.05

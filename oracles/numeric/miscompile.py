@@ -25,7 +25,13 @@ from oracles.numeric.arrays import (
     reduction_length_hint,
 )
 from oracles.numeric.compare import compare_outputs
-from oracles.numeric.run import NONDETERMINISTIC, no_module, run_commands, run_module, runnable
+from oracles.numeric.run import (
+    NONDETERMINISTIC,
+    no_module,
+    run_commands,
+    run_module,
+    runnable,
+)
 from oracles.numeric.user_data import program_expected
 from oracles.numeric.wrong_answer import check_share
 from oracles.toolchain.devices import is_gpu, runtime_device

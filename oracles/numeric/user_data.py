@@ -465,7 +465,7 @@ def sizes_run_at(candidate) -> dict[str, int]:
     if not has_inputs(candidate.data):
         return {}
     try:
-        args, dims = argument_types(candidate)
+        _, dims = argument_types(candidate)
     except ValueError:
         return {}
     stored = unpack(candidate.data)

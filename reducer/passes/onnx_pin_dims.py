@@ -22,7 +22,6 @@ from reducer.formats import onnx_model
 from reducer.formats.onnx_shapes import reinferred
 from reducer.passes.base import Proposal, ReductionPass
 
-
 PIN_PASS = "onnx-pin-dynamic-dims"
 
 

@@ -37,7 +37,13 @@ from oracles.numeric.dispatch_trace import (
     first_wrong_dispatch,
     trace_run,
 )
-from oracles.numeric.user_data import INPUT, INTERMEDIATE, pack, program_inputs, same_shape
+from oracles.numeric.user_data import (
+    INPUT,
+    INTERMEDIATE,
+    pack,
+    program_inputs,
+    same_shape,
+)
 from oracles.numeric.wrong_answer import NAN_INF, WRONG_KEY, decode, primary
 from oracles.toolchain.tools import scratch_dir
 from reducer.passes.base import Proposal
