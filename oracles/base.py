@@ -101,6 +101,9 @@ class Oracle(ABC, metaclass=_ConfiguredOnce):
     # Whether it judges a serialised ONNX model itself (it runs the model, e.g. against
     # onnx.reference) instead of the imported MLIR; such an oracle needs ONNX input.
     judges_onnx: ClassVar[bool] = False
+    # Whether it judges a `.pt2` archive itself (it runs the program eagerly) instead of the MLIR
+    # the archive imports to; such an oracle needs `.pt2` input.
+    judges_torch: ClassVar[bool] = False
 
     def __init__(self, options: OracleOptions | None = None) -> None:
         self.options = options or OracleOptions()

@@ -195,6 +195,53 @@ INVALID_ONNX = _entry(
     "{path}: invalid ONNX model: {error}",
     "The file does not load as an ONNX model, or `onnx.checker` / strict shape inference rejects it.",
     "Fix the model (the checker's message says where); a model no runtime accepts cannot be reduced.")
+TORCH_MISSING = _entry(
+    "pt2-torch-missing", INPUT,
+    "{path}: a .pt2 program needs PyTorch: {why}",
+    "A `torch.export` archive is read, edited and run eagerly with PyTorch, which is an optional extra of "
+    "this project (a large download most users of ONNX and MLIR inputs do not need).",
+    "Install the extra with `pip install -e '.[torch]'` (it pins the CPU build of torch 2.13.0), then run "
+    "the same command.")
+PT2_PICKLED = _entry(
+    "pt2-pickled-module", INPUT,
+    "{path}: {error}; export the program instead: torch.export.save(torch.export.export(model.eval(), "
+    "example_args), 'model.pt2')",
+    "The file is what `torch.save` writes (a pickled `nn.Module` or a state dict): Python objects, not a "
+    "program. Only an exported program has a graph to import and reduce.",
+    "Load the model in Python and export it with `torch.export.export` on example inputs, then save the "
+    "`ExportedProgram` with `torch.export.save` and reduce that file.")
+PT2_UNREADABLE = _entry(
+    "pt2-unreadable", INPUT,
+    "{path}: cannot read the torch.export archive: {error}",
+    "The file is no `torch.export.save` archive, or one this torch cannot load (saved by another torch "
+    "version, or with a custom op whose library is not loaded).",
+    "Export the program again with torch 2.13.0 (the version the extra pins), with the custom op's library "
+    "imported, and save it with `torch.export.save`.")
+PT2_NOT_IMPORTABLE = _entry(
+    "pt2-not-importable", INPUT,
+    "{path}: IREE's FX importer cannot import the program: {error}",
+    "The program holds an op the FX importer of this IREE cannot turn into torch-dialect MLIR (a custom op, "
+    "a higher-order op it does not know); reducing it would only reduce the import's failure.",
+    "Replace the custom op with ATen ops (or decompose it with `ExportedProgram.run_decompositions`) before "
+    "exporting; a failure of the importer itself is a bug to report with the program.")
+PT2_OUTPUT_NAME = _entry(
+    "pt2-output-name", INPUT,
+    "-o {output}: name a .pt2 output; the imported MLIR and the repro script go next to it as {mlir} and {script}",
+    "A `.pt2` reduction writes the program, its imported MLIR and a standalone script; `-o` named one of "
+    "the other two paths.",
+    "Give `-o` a path ending in `.pt2`.")
+EAGER_NEEDS_PT2 = _entry(
+    "eager-mismatch-needs-pt2", INPUT,
+    "--oracle=eager-mismatch judges PyTorch programs (.pt2 archives of torch.export); for {kind} compare two "
+    "pipelines with --oracle=miscompile, or an ONNX model with --oracle=reference-mismatch",
+    "The reference of `eager-mismatch` is the program run eagerly by PyTorch, which only an exported program has.",
+    "Give the `.pt2` archive, or use `miscompile` or `reference-mismatch`.")
+ONNX_ORACLE_ON_PT2 = _entry(
+    "onnx-oracle-on-pt2", INPUT,
+    "--oracle={oracle} judges ONNX models; a .pt2 program's answer is judged against PyTorch with "
+    "--oracle=eager-mismatch",
+    "`reference-mismatch` compares with `onnx.reference`, which cannot run a PyTorch program.",
+    "Use `--oracle=eager-mismatch` for a wrong answer of a `.pt2` program.")
 UNPARSEABLE_MLIR = _entry(
     "mlir-unparseable", INPUT,
     "cannot parse {error}",

@@ -19,6 +19,7 @@ from oracles.compiling.ir_phase import (
     TransientCopy,
 )
 from oracles.compiling.lds import LdsLimit
+from oracles.numeric.eager_mismatch import EagerMismatch
 from oracles.numeric.miscompile import Miscompile
 from oracles.numeric.reference_mismatch import ReferenceMismatch
 from oracles.numeric.run_error import RunError
@@ -30,7 +31,7 @@ class OracleRow:
     """One oracle: its class (which holds its name) and its declaration."""
 
     oracle: type[Oracle]
-    inputs: str  # what it judges: MLIR (any level), ONNX (a model, imported per candidate)
+    inputs: str  # what it judges: MLIR (any level), ONNX (a model, imported per candidate), .pt2 (a torch.export program, imported per candidate)
     runs: str  # what one call runs and reads
     summary: str  # when a candidate is interesting
 
@@ -39,7 +40,7 @@ class OracleRow:
         return self.oracle.name
 
 
-MLIR_OR_ONNX = "MLIR, ONNX"
+MLIR_OR_ONNX = "MLIR, ONNX, .pt2"
 
 ORACLE_TABLE: tuple[OracleRow, ...] = (
     OracleRow(LdsLimit, MLIR_OR_ONNX, "full compile; kernel metadata (group_segment_fixed_size, .shared)",
@@ -64,17 +65,20 @@ ORACLE_TABLE: tuple[OracleRow, ...] = (
               "at least --threshold N dispatches at --phase (a missed fusion)"),
     OracleRow(IrMatch, MLIR_OR_ONNX, "--compile-to=--phase; the printed IR",
               "regex --pattern matches the IR at --phase at least --threshold times (default 1)"),
-    OracleRow(Miscompile, "MLIR", "two compiles (--pipeline-a, --pipeline-b) and two iree-run-module runs",
+    OracleRow(Miscompile, "MLIR, .pt2", "two compiles (--pipeline-a, --pipeline-b) and two iree-run-module runs",
               "the two pipelines give different results on the same inputs (seeded, or --inputs) beyond a dtype-aware tolerance; "
               "calibrated, wrong the original's way (kind, output, at least --wrong-share of its fraction and error); "
               "never when the program reads a tensor.empty value; with --expected-outputs and no --pipeline-b, B is the "
               "reference pipeline llvm-cpu-O0 (generic CPU, --iree-opt-level=O0, --iree-opt-data-tiling=false, "
               "--iree-llvmcpu-enable-ukernels=none), which must match them"),
-    OracleRow(ReferenceMismatch, MLIR_OR_ONNX, "import, compile, iree-run-module; onnx.reference on the same inputs",
+    OracleRow(ReferenceMismatch, "MLIR, ONNX", "import, compile, iree-run-module; onnx.reference on the same inputs",
               "IREE's outputs (the flags' pipeline, seeded inputs or --inputs) differ from onnx.reference beyond tolerance; "
               "MLIR must be torch-onnx IR (iree-import-onnx output): it runs as it is, against the ONNX graph it lifts to "
               "(its weights included, arguments bound by position); other IR is refused, naming the op that stops the lift; "
               "calibrated, wrong the original's way (kind, output, at least --wrong-share of its fraction and error)"),
+    OracleRow(EagerMismatch, ".pt2", "compile, iree-run-module; the program run eagerly by PyTorch on the same inputs",
+              "IREE's outputs (the flags' pipeline, seeded inputs, --inputs or --dim sizes) differ from PyTorch eager beyond "
+              "tolerance; calibrated, wrong the original's way (kind, output, at least --wrong-share of its fraction and error)"),
     OracleRow(RunError, MLIR_OR_ONNX, "full compile (generic CPU by default), iree-run-module; its status",
               "the compiled program fails when it runs on seeded inputs (or --inputs): the runtime's status (code and "
               "message, numbers normalised) or its signal; calibrated, the original's; a run that rejects its own inputs "
@@ -96,6 +100,6 @@ def make_oracle(name: str, options: OracleOptions | None = None) -> Oracle:
 
 def table() -> str:
     """The table as `reduce --list-oracles` prints it."""
-    lines = [f"{'oracle':19} {'inputs':11} {'one call runs':72} interesting when"]
-    lines += [f"{row.name:19} {row.inputs:11} {row.runs:72} {row.summary}" for row in ORACLE_TABLE]
+    lines = [f"{'oracle':19} {'inputs':16} {'one call runs':72} interesting when"]
+    lines += [f"{row.name:19} {row.inputs:16} {row.runs:72} {row.summary}" for row in ORACLE_TABLE]
     return "\n".join(lines)

@@ -93,6 +93,20 @@ class Comparison:
         else why it is not."""
         return calibrated_mismatch(reference.metrics if reference is not None else None, self.wrong, self.outputs, share)
 
+    def verdict(self, reference: Verdict | None, share: float, signature: str, against: str, function: str) -> Verdict:
+        """The verdict of an oracle that compares IREE's outputs of @`function` with `against`'s
+        (a reference: onnx.reference, PyTorch eager): interesting when they differ the original's
+        way (`reference`, the calibrated verdict; None: any difference)."""
+        metrics = self.metrics()
+        if self.matches:
+            return Verdict(False, "", f"IREE matches {against} on @{function}: {self.description}", metrics)
+        examples = "; ".join(self.examples[:3])
+        slipped = self.differs_from(reference, share)
+        if slipped:
+            return Verdict(False, "", f"IREE differs from {against} on @{function}, {slipped}", metrics, "\n".join(self.examples))
+        detail = f"IREE differs from {against} on @{function}: {self.description}{self.headline()}"
+        return Verdict(True, signature, detail + (f" ({examples})" if examples else ""), metrics, "\n".join(self.examples))
+
 
 @dataclass
 class _OneOutput:

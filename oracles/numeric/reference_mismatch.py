@@ -32,12 +32,12 @@ import numpy as np
 from oracles import refusals
 from oracles.base import Oracle, OracleOptions, OracleSetupError
 from oracles.candidate import Candidate
-from oracles.compiling.signature import excerpt, first_error
+from oracles.compiling.signature import excerpt
 from oracles.numeric import case_data
 from oracles.numeric.arrays import array_file, entry_function, input_flag
 from oracles.numeric.compare import compare_outputs
 from oracles.numeric.intermediates import Position, smallest_within
-from oracles.numeric.run import NONDETERMINISTIC, run_module
+from oracles.numeric.run import compiled_answer
 from oracles.numeric.user_data import (
     INTERMEDIATE_BYTES,
     expected_for,
@@ -53,7 +53,6 @@ from oracles.onnx.importer import (
     import_model,
     mlir_path_for,
 )
-from oracles.toolchain.devices import is_gpu
 from oracles.toolchain.flags import with_default_target
 from oracles.verdict import Verdict
 
@@ -157,41 +156,14 @@ class ReferenceMismatch(Oracle):
 
     def _iree_answer(self, program: Candidate, function: str, inputs: list, result_types: list[str], workdir: Path) -> list[np.ndarray] | Verdict:
         """The program compiled with the candidate's flags and run on `inputs`; or why not."""
-        compiled = self.compile(program, workdir)
-        if compiled.process.timed_out:
-            return Verdict(False, "", f"compile timed out after {compiled.process.seconds:.0f} s", {"stage": "compile"})
-        if not compiled.ok:
-            stderr = compiled.process.stderr
-            why = first_error(stderr) or compiled.process.signal_name or f"exit {compiled.process.returncode}"
-            return Verdict(False, "", f"fails to compile: {why}", {"stage": "compile"}, excerpt(stderr))
-        device = self.run_device(program.flags)
-        actual = run_module(compiled.output, function, inputs, workdir, self.options.limits, device=device,
-                                result_types=result_types, twice=self.reference is None and is_gpu(device))
-        if isinstance(actual, str) and actual.startswith(NONDETERMINISTIC):
-            return Verdict(False, "", actual, {"stage": NONDETERMINISTIC})
-        if isinstance(actual, str):
-            return Verdict(False, "", f"fails to run @{function} on {device}: {actual}", {"stage": "run"})
-        return actual
+        return compiled_answer(self, program, function, inputs, result_types, workdir)
 
     def _compared(self, model, function: str, expected: list[np.ndarray], actual: list[np.ndarray]) -> Verdict:
         ref = _reference()
         comparison = compare_outputs(
             expected, actual, reduction_length=ref.reduction_length(model), quantized=ref.is_quantized(model)
         )
-        metrics = comparison.metrics()
-        if comparison.matches:
-            return Verdict(False, "", f"IREE matches onnx.reference on @{function}: {comparison.description}", metrics)
-        examples = "; ".join(comparison.examples[:3])
-        slipped = comparison.differs_from(self.reference, self.options.wrong_share)
-        if slipped:
-            return Verdict(False, "", f"IREE differs from onnx.reference on @{function}, {slipped}", metrics, "\n".join(comparison.examples))
-        return Verdict(
-            True,
-            SIGNATURE,
-            f"IREE differs from onnx.reference on @{function}: {comparison.description}{comparison.headline()}" + (f" ({examples})" if examples else ""),
-            metrics,
-            "\n".join(comparison.examples),
-        )
+        return comparison.verdict(self.reference, self.options.wrong_share, SIGNATURE, "onnx.reference", function)
 
     def values_at(self, candidate: Candidate) -> dict[Position, np.ndarray] | str:
         """What onnx.reference computes at each op result of torch-onnx IR on the candidate's data

@@ -231,6 +231,28 @@ def start_run(
     return ModuleRun(run_tool(argv, limits, cwd=str(workdir), stderr_file=stderr_file, resident_cap=is_gpu(device)), outputs)
 
 
+def compiled_answer(oracle, program: Candidate, function: str, inputs: Sequence[np.ndarray | np.generic],
+                    result_types: Sequence[str], workdir: Path) -> list[np.ndarray] | Verdict:
+    """The outputs of `program` compiled by `oracle` (its flags, its warm compiler) and run on its
+    device on `inputs`; or the uninteresting verdict on why there are none. Uncalibrated, a GPU
+    runs it twice: a nondeterministic answer is never the wrong answer a reduction keeps."""
+    compiled = oracle.compile(program, workdir)
+    if compiled.process.timed_out:
+        return Verdict(False, "", f"compile timed out after {compiled.process.seconds:.0f} s", {"stage": "compile"})
+    if not compiled.ok:
+        stderr = compiled.process.stderr
+        why = first_error(stderr) or compiled.process.signal_name or f"exit {compiled.process.returncode}"
+        return Verdict(False, "", f"fails to compile: {why}", {"stage": "compile"}, excerpt(stderr))
+    device = oracle.run_device(program.flags)
+    actual = run_module(compiled.output, function, inputs, workdir, oracle.options.limits, device=device,
+                        result_types=result_types, twice=oracle.reference is None and is_gpu(device))
+    if isinstance(actual, str) and actual.startswith(NONDETERMINISTIC):
+        return Verdict(False, "", actual, {"stage": NONDETERMINISTIC})
+    if isinstance(actual, str):
+        return Verdict(False, "", f"fails to run @{function} on {device}: {actual}", {"stage": "run"})
+    return actual
+
+
 def run_commands(candidate: Candidate, path: str, seed: int, pipelines: Sequence[tuple[str, Sequence[str], str]]) -> str:
     """The shell lines that compile the case at `path` with each (name, flags, device) pipeline and
     run each module on its device on the inputs the oracle used: a candidate with the user's data

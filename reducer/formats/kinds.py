@@ -14,14 +14,17 @@ class InputKind(str, Enum):
     LINALG = "linalg"  # linalg on tensors (StableHLO, TOSA, or IREE's input phase)
     FLOW_STREAM = "flow/stream"  # IREE's own dialects after dispatch formation
     HAL_EXECUTABLE = "hal.executable"  # one dispatch alone, as --iree-hal-dump-executable-sources-to writes it
+    PT2 = "pt2"  # a PyTorch program, as torch.export.save writes it (its FX graph)
 
 
 MLIR_KINDS = frozenset({InputKind.TORCH, InputKind.LINALG, InputKind.FLOW_STREAM, InputKind.HAL_EXECUTABLE})
-EVERY_KIND = MLIR_KINDS | {InputKind.ONNX}
+EVERY_KIND = MLIR_KINDS | {InputKind.ONNX, InputKind.PT2}
 
 
 def input_kind(candidate: Candidate) -> InputKind:
     """The kind of a candidate: its highest-level dialect wins (torch over flow over linalg)."""
+    if candidate.suffix == ".pt2":
+        return InputKind.PT2
     if candidate.binary is not None:
         return InputKind.ONNX
     module = irx.parse(candidate.text)

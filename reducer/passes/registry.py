@@ -32,6 +32,12 @@ from reducer.passes.cut import CutAtValue
 from reducer.passes.drop_results import DropResults
 from reducer.passes.drop_unused_arguments import DropUnusedArguments
 from reducer.passes.flags import ReduceFlags
+from reducer.passes.fx_cut_inputs import FxCutInputs
+from reducer.passes.fx_cut_outputs import FxCutOutputs
+from reducer.passes.fx_drop_outputs import FxDropOutputs
+from reducer.passes.fx_remove_nodes import FxRemoveNodes
+from reducer.passes.fx_replace_with_constant import FxReplaceWithConstant
+from reducer.passes.fx_zero_tensors import FxZeroTensors
 from reducer.passes.onnx_cut_inputs import OnnxCutInputs
 from reducer.passes.onnx_cut_outputs import OnnxCutOutputs
 from reducer.passes.onnx_drop_attributes import OnnxDropAttributes
@@ -73,6 +79,7 @@ ONNX = frozenset({InputKind.ONNX})
 TORCH = frozenset({InputKind.TORCH})
 BELOW_TORCH = frozenset({InputKind.LINALG, InputKind.FLOW_STREAM, InputKind.HAL_EXECUTABLE})
 ONNX_OR_TORCH = ONNX | TORCH
+PT2 = frozenset({InputKind.PT2})
 D, B, S = Search.DDMIN, Search.BISECT, Search.SHRINK
 
 PASSES: tuple[PassRow, ...] = (
@@ -97,6 +104,12 @@ PASSES: tuple[PassRow, ...] = (
     PassRow("onnx-remove-nodes",    "nodes",                D, ONNX,       "remove nodes; their outputs become graph inputs, and what only fed them goes", OnnxRemoveNodes()),
     PassRow("onnx-simplify-initializers", "weights",        D, ONNX,       "initializers and Constant values -> zeros of the same shape and type", OnnxSimplifyInitializers()),
     PassRow("onnx-drop-attributes", "node attributes",      D, ONNX,       "drop node attributes the op schema does not require", OnnxDropAttributes()),
+    PassRow("fx-cut-outputs",       "nodes after a value",  B, PT2,        "make one node's value the program's only output, dropping what it does not need (and buffer updates)", FxCutOutputs()),
+    PassRow("fx-cut-inputs",        "nodes before a cut",   B, PT2,        "drop every node before a cut point; the values crossing it become inputs carrying what the original computes there", FxCutInputs()),
+    PassRow("fx-remove-nodes",      "nodes",                D, PT2,        "remove nodes; each value still read becomes an input carrying what the original computes there", FxRemoveNodes()),
+    PassRow("fx-drop-outputs",      "outputs",              D, PT2,        "drop outputs and buffer updates (and what only they needed)", FxDropOutputs()),
+    PassRow("fx-replace-with-constant", "nodes",            D, PT2,        "replace nodes with a constant of zeros of their shape", FxReplaceWithConstant()),
+    PassRow("fx-zero-tensors",      "weights",              D, PT2,        "parameters, buffers and constants -> zeros of the same shape and type", FxZeroTensors()),
     PassRow("plain-values",         "constant values",      S, ONNX_OR_TORCH, "scales -> 1 or powers of two, zero points -> small integers, data -> small integers, while the wrong answer stays as plain", PlainValues()),
     PassRow(PIN_PASS,               "dynamic dims",         D, ONNX,       "make a dynamic dim static at the size the data runs it at, where the failure stays (else it stays dynamic)", OnnxPinDims()),
     PassRow("shrink-torch-onnx-shapes", "tensor dimensions", S, TORCH,     "lift torch.operator \"onnx.*\" IR to ONNX, shrink its dimensions there, import it again", ShrinkTorchOnnxShapes()),
@@ -113,9 +126,11 @@ ONE_PASS_REPRO_PASSES: tuple[PassRow, ...] = (
 
 
 def passes_for(kind: InputKind | str) -> list[PassRow]:
-    """The rows that apply to an input of `kind` (an InputKind, or a file suffix: `.onnx` or MLIR)."""
+    """The rows that apply to an input of `kind` (an InputKind, or a file suffix: `.onnx`, `.pt2` or MLIR)."""
     if isinstance(kind, str) and not isinstance(kind, InputKind):
-        return [row for row in PASSES if (InputKind.ONNX in row.inputs) == (kind == ".onnx") or row.inputs == EVERY_KIND]
+        if kind in (".onnx", ".pt2"):
+            return passes_for(InputKind.ONNX if kind == ".onnx" else InputKind.PT2)
+        return [row for row in PASSES if (InputKind.ONNX not in row.inputs and row.inputs & MLIR_KINDS) or row.inputs == EVERY_KIND]
     return [row for row in PASSES if kind in row.inputs]
 
 

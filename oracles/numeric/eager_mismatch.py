@@ -1,0 +1,99 @@
+"""eager-mismatch: IREE computes a PyTorch program differently from PyTorch itself.
+
+For a `torch.export` program the right answer is what PyTorch computes when it runs the program
+eagerly, not what a second IREE pipeline computes: this oracle compiles the MLIR the program
+imports to (the candidate carries it, oracles/torch/imported.py) with the candidate's flags (the
+generic CPU when they name no target), runs it on the device the compile targets (or --device)
+on the candidate's inputs (the user's --inputs, the sizes its dynamic dims run at, seeded
+otherwise; every input carries its values, reducer/formats/torch_program.py), runs the program
+eagerly on the same inputs, and compares with `compare_outputs`' dtype-aware tolerance.
+
+A candidate that fails to compile or run, that PyTorch cannot run, or whose eager answer is not
+finite is not interesting: a reduction must keep a wrong answer, not trade it for another
+failure. Calibrated, a candidate must be wrong the original's way: the same kind on the
+corresponding output, with at least `--wrong-share` of its wrong fraction and error
+(oracles/numeric/wrong_answer.py), as `reference-mismatch` pins it.
+"""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+import numpy as np
+
+from oracles import refusals
+from oracles.base import Oracle, OracleOptions, OracleSetupError
+from oracles.candidate import Candidate
+from oracles.numeric.arrays import is_float, looks_quantized, reduction_length_hint
+from oracles.numeric.compare import compare_outputs
+from oracles.numeric.run import compiled_answer, runnable
+from oracles.numeric.wrong_answer import check_share
+from oracles.onnx.importer import mlir_path_for
+from oracles.torch import SUFFIX
+from oracles.torch.imported import imported_program, script_path_for
+from oracles.toolchain.flags import with_default_target
+from oracles.verdict import Verdict
+
+SIGNATURE = "eager-mismatch"
+REFERENCE = "PyTorch eager"
+
+
+class EagerMismatch(Oracle):
+    name = "eager-mismatch"
+    judges_torch = True
+    warm_ok = True  # a compile failure is only "not interesting"; a worker's crash is re-run isolated
+    runs_modules = True
+    output_name = "model.vmfb"
+
+    def __init__(self, options: OracleOptions | None = None) -> None:
+        super().__init__(options)
+        bad_share = check_share(self.options.wrong_share)
+        if bad_share:
+            raise OracleSetupError(refusals.relayed(bad_share))
+
+    def compile_flags(self, user_flags):
+        return with_default_target(list(user_flags))
+
+    def cannot_judge(self, candidate: Candidate) -> str | None:
+        if candidate.suffix != SUFFIX:
+            kind = "an ONNX model" if candidate.suffix == ".onnx" else "MLIR"
+            return refusals.EAGER_NEEDS_PT2.say(kind=kind)
+        return super().cannot_judge(candidate)
+
+    def observe(self, candidate: Candidate, workdir: Path) -> Verdict:
+        program = imported_program(candidate)
+        run = runnable(program, self.options.seed, self.name)
+        if isinstance(run, Verdict):
+            return run
+        expected = eager_answer(candidate.binary, run.inputs)
+        if isinstance(expected, str):
+            return Verdict(False, "", expected, {"stage": "eager"})
+        actual = compiled_answer(self, program, run.function, run.inputs, run.results, workdir)
+        if isinstance(actual, Verdict):
+            return actual
+        comparison = compare_outputs(expected, actual, reduction_length=reduction_length_hint(program.text),
+                                     quantized=looks_quantized(program.text))
+        return comparison.verdict(self.reference, self.options.wrong_share, SIGNATURE, REFERENCE, run.function)
+
+    def reproduce_command(self, candidate: Candidate, path: str) -> str:
+        """The script that compares IREE with PyTorch, then the compile of the imported MLIR."""
+        mlir = mlir_path_for(path)
+        compile_line = shlex.join(["iree-compile", *self.compile_flags(candidate.flags), mlir, "-o", self.output_name])
+        return f"python {script_path_for(path)}\n{compile_line}"
+
+
+def eager_answer(archive: bytes | None, inputs: list) -> list[np.ndarray] | str:
+    """PyTorch's outputs of the archived program on `inputs`, or why there is no exact answer."""
+    if archive is None:
+        return "no PyTorch program to run"
+    from oracles.torch import eager, program  # imported late: torch loads only where a .pt2 is judged
+
+    try:
+        outputs = eager.outputs(program.loaded(archive), inputs)
+    except (eager.EagerError, program.ArchiveError) as err:
+        return str(err)
+    for j, value in enumerate(outputs):
+        if is_float(value.dtype) and not np.all(np.isfinite(value.astype(np.float64))):
+            return f"PyTorch gives NaN or Inf in output {j}: no exact answer to compare with"
+    return outputs

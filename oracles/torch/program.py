@@ -1,0 +1,128 @@
+"""A `.pt2` archive as the tools hold it: its bytes, the ExportedProgram they load to, bytes back.
+
+A candidate is the archive's bytes (`Candidate.binary`, suffix `.pt2`). What the user gave is
+read once and checked here, so that bad input is one line: a pickled module or state dict
+(`torch.save`), an archive this torch cannot load (another torch's, a custom op it does not
+know). Loading is cached by content: the same bytes are read once per process.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import io
+import logging
+import warnings
+import zipfile
+from collections.abc import Iterator
+
+import torch
+from torch.export import ExportedProgram
+
+ARCHIVE_FORMAT = "archive_format"  # the record every torch.export.save archive holds
+PICKLE_RECORD = "data.pkl"  # the record every torch.save zip holds
+
+
+class ArchiveError(ValueError):
+    """Bytes that are no loadable torch.export archive; `str()` is one line."""
+
+
+class PickledModule(ArchiveError):
+    """A `torch.save` file (a pickled module or state dict), not an exported program."""
+
+
+def one_line(error: BaseException) -> str:
+    text = " ".join(str(error).split())
+    return f"{type(error).__name__}: {text}"[:400] if text else type(error).__name__
+
+
+def kind_of(data: bytes) -> str:
+    """'archive' (torch.export.save), 'pickle' (torch.save, zip or legacy), or 'other'."""
+    if data[:2] == b"\x80\x02" or data[:1] == b"\x80":
+        return "pickle"
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            names = archive.namelist()
+    except (zipfile.BadZipFile, OSError, ValueError):
+        return "other"
+    leaves = {name.rsplit("/", 1)[-1] for name in names}
+    if ARCHIVE_FORMAT in leaves:
+        return "archive"
+    if PICKLE_RECORD in leaves:
+        return "pickle"
+    return "other"
+
+
+@contextlib.contextmanager
+def quiet() -> Iterator[None]:
+    """torch's own warnings and log lines (a failed load logs a traceback) kept off the user's terminal."""
+    loggers = [logging.getLogger(name) for name in ("torch", "torch.export", "torch._export", "torch.fx")]
+    levels = [logger.level for logger in loggers]
+    try:
+        for logger in loggers:
+            logger.setLevel(logging.CRITICAL)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            yield
+    finally:
+        for logger, level in zip(loggers, levels):
+            logger.setLevel(level)
+
+
+def load(data: bytes) -> ExportedProgram:
+    """The program in `data` (a fresh object: callers may change it). ArchiveError (one line) when
+    it is no archive or this torch cannot load it; PickledModule for a torch.save file."""
+    kind = kind_of(data)
+    if kind == "pickle":
+        raise PickledModule("a pickled module or state dict (torch.save), not a torch.export archive")
+    if kind == "other":
+        raise ArchiveError("not a torch.export archive (no zip with an archive_format record)")
+    with quiet():
+        try:
+            return torch.export.load(io.BytesIO(data))
+        except Exception as err:  # noqa: BLE001  (torch raises anything for an archive it cannot read)
+            raise ArchiveError(f"torch {torch.__version__} cannot load it: {one_line(err)}") from None
+
+
+@functools.lru_cache(maxsize=8)
+def loaded(data: bytes) -> ExportedProgram:
+    """`load`, cached by content: do not change the result."""
+    return load(data)
+
+
+def save(program: ExportedProgram) -> bytes:
+    """The archive's bytes (the same program saves to the same bytes)."""
+    buffer = io.BytesIO()
+    with quiet():
+        torch.export.save(program, buffer)
+    return buffer.getvalue()
+
+
+def functional(program: ExportedProgram) -> ExportedProgram:
+    """The program with in-place ops made functional (a buffer update becomes a mutation output)
+    and nothing decomposed: what the FX importer takes, with the user's ops as they wrote them."""
+    with quiet():
+        return program.run_decompositions({})
+
+
+def nodes(program: ExportedProgram) -> list[torch.fx.Node]:
+    """The program's ops: its call_function nodes but tuple unpacking (getitem), in graph order."""
+    import operator
+
+    return [n for n in program.graph.nodes if n.op == "call_function" and n.target is not operator.getitem]
+
+
+def op_name(node: torch.fx.Node) -> str:
+    """`aten.linear.default` -> 'linear'."""
+    target = node.target
+    name = getattr(target, "__name__", str(target))
+    return name.split(".")[0] if hasattr(target, "_schema") else name
+
+
+def describe(program: ExportedProgram) -> str:
+    """One line: how many nodes, of which ops."""
+    counts: dict[str, int] = {}
+    for node in nodes(program):
+        counts[op_name(node)] = counts.get(op_name(node), 0) + 1
+    listing = ", ".join(f"{op} x{n}" if n > 1 else op for op, n in counts.items())
+    return f"torch.export program: {sum(counts.values())} nodes ({listing})"

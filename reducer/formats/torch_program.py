@@ -1,0 +1,267 @@
+"""PyTorch programs as the reducer edits them: the FX graph of a `torch.export` archive.
+
+A `.pt2` candidate is an archive's bytes (`Candidate.binary`), the torch-dialect MLIR the FX
+importer makes of it (`Candidate.text`, what the oracles judge) and its inputs' values
+(`Candidate.data`, keyed by position as the imported function's arguments are: `in:argI` the
+user's or seeded, `at:argI` what the original computes where a cut made the input).
+
+An edit works on an `Editable`: the program unlifted to a flat `GraphModule` whose placeholders
+are its inputs in order, whose parameters, buffers and constants are attributes read by
+`get_attr`, and whose buffer updates are `copy_` into the buffer. After the edit the module is
+exported again (`torch.export.export`, then made functional as on load), which re-verifies
+every candidate: shapes, dtypes and dynamic dims are traced anew and a graph PyTorch does not
+accept is no candidate. Only the attributes the graph still reads go into the new archive, so
+unused parameters and buffers drop out of every candidate. The new program is imported once
+here (oracles/torch/importer.py); one the importer rejects is no candidate either.
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+from torch.export import ExportedProgram
+
+from oracles.numeric.user_data import INPUT, INTERMEDIATE, pack, unpack
+from oracles.torch.importer import ImportError_, import_text
+from oracles.torch.program import describe, functional, loaded, nodes, quiet, save
+
+ATEN = torch.ops.aten
+# Runtime checks export adds beside the ops; a re-export adds them again where they still hold.
+ASSERTIONS = frozenset({ATEN._assert_tensor_metadata.default, ATEN._assert_scalar.default,
+                        ATEN.sym_constrain_range_for_size.default, ATEN.sym_constrain_range.default,
+                        ATEN._assert_async.msg})
+CARRIED = "carried"  # a placeholder's meta: (data prefix, array) it runs on
+CUT_FROM = "cut_from"  # a placeholder's meta: the node of the parent whose value it carries
+SMALLEST_EXAMPLE = 2  # export specialises a dynamic dim traced at size 0 or 1
+
+
+class Invalid(Exception):
+    """The edit cannot be made, or PyTorch or the importer rejects its result."""
+
+
+@dataclass
+class Editable:
+    """A program's graph as a flat GraphModule; edits change `module.graph` in place."""
+
+    module: torch.fx.GraphModule
+
+    @property
+    def graph(self) -> torch.fx.Graph:
+        return self.module.graph
+
+    def inputs(self) -> list[torch.fx.Node]:
+        return [n for n in self.graph.nodes if n.op == "placeholder"]
+
+    def ops(self) -> list[torch.fx.Node]:
+        """The program's nodes as `node_count` counts them, buffer updates excluded."""
+        return [n for n in self.graph.nodes if is_op(n) and not is_update(n)]
+
+    def tensor_ops(self) -> list[torch.fx.Node]:
+        """The ops whose value is one tensor: those an input or a constant can stand in for."""
+        return [n for n in self.ops() if isinstance(n.meta.get("val"), torch.Tensor)]
+
+    def updates(self) -> list[torch.fx.Node]:
+        """The buffer updates (`copy_` into a buffer), in order."""
+        return [n for n in self.graph.nodes if is_update(n)]
+
+    def outputs(self) -> list[torch.fx.Node]:
+        return list(output_node(self.graph).args[0])
+
+    def copy(self) -> Editable:
+        """A copy to edit: a new graph; the attributes (weights) are shared until an edit replaces one."""
+        graph = torch.fx.Graph()
+        values: dict[torch.fx.Node, torch.fx.Node] = {}
+        result = graph.graph_copy(self.graph, values)
+        graph.output(result)
+        return Editable(torch.fx.GraphModule(self.module, graph))
+
+
+def is_op(node: torch.fx.Node) -> bool:
+    return node.op == "call_function" and node.target is not operator.getitem and node.target not in ASSERTIONS
+
+
+def is_update(node: torch.fx.Node) -> bool:
+    """A buffer update: the unlifted form of a mutation output, `copy_(buffer, new value)`."""
+    return node.op == "call_function" and node.target is ATEN.copy_.default and node.args[0].op == "get_attr"
+
+
+def output_node(graph: torch.fx.Graph) -> torch.fx.Node:
+    return next(n for n in reversed(graph.nodes) if n.op == "output")
+
+
+def node_count(program: ExportedProgram) -> int:
+    """The program's nodes: its call_function nodes but tuple unpacking and export's own checks."""
+    return sum(1 for n in nodes(program) if n.target not in ASSERTIONS)
+
+
+def editable(program: ExportedProgram, data: tuple[tuple[str, bytes], ...] = ()) -> Editable:
+    """The program as a flat GraphModule, each input carrying its value from `data` (by position)."""
+    with quiet():
+        unlifted = program.module()
+    graph = torch.fx.Graph()
+    values: dict[torch.fx.Node, torch.fx.Node] = {}
+    result = graph.graph_copy(unlifted.graph, values)
+    graph.output(result)
+    for node in list(graph.nodes):
+        if node.op == "call_module" or (node.op == "call_function" and node.target in ASSERTIONS and not node.users):
+            graph.erase_node(node)  # export's guard function and checks: a re-export adds its own
+    module = torch.fx.GraphModule(unlifted, graph)  # takes the attributes the graph reads, nothing else
+    stored = unpack(data)
+    for i, node in enumerate(n for n in graph.nodes if n.op == "placeholder"):
+        for prefix in (INPUT, INTERMEDIATE):
+            if f"{prefix}arg{i}" in stored:
+                node.meta[CARRIED] = (prefix, stored[f"{prefix}arg{i}"])
+                break
+    return Editable(module)
+
+
+def carried_data(ed: Editable) -> tuple[tuple[str, bytes], ...]:
+    """The values the edited program's inputs run on, keyed by their new positions."""
+    arrays = {}
+    for i, node in enumerate(ed.inputs()):
+        carried = node.meta.get(CARRIED)
+        if carried is not None:
+            arrays[f"{carried[0]}arg{i}"] = carried[1]
+    return pack(arrays)
+
+
+def _dynamic_shapes(ed: Editable) -> tuple[list[torch.Tensor], tuple[dict[int, object] | None, ...]]:
+    """Example inputs to trace (zeros at the sizes the program was traced at) and the dynamic dims."""
+    examples, specs = [], []
+    for node in ed.inputs():
+        value = node.meta.get("val")
+        if not isinstance(value, torch.Tensor):
+            raise Invalid(f"input {node.name} is not a tensor")
+        sizes, dynamic = [], {}
+        for axis, size in enumerate(value.shape):
+            if isinstance(size, int):
+                sizes.append(size)
+                continue
+            expression = size.node.expr
+            if not expression.is_Symbol:
+                raise Invalid(f"input {node.name} has the size {expression} on axis {axis}")
+            hint = size.node.hint
+            sizes.append(max(int(hint) if hint is not None else SMALLEST_EXAMPLE, SMALLEST_EXAMPLE))
+            dynamic[axis] = torch.export.Dim.DYNAMIC
+        examples.append(torch.zeros(sizes, dtype=value.dtype))
+        specs.append(dynamic or None)
+    return examples, tuple(specs)
+
+
+def exported(ed: Editable) -> ExportedProgram:
+    """The edited module exported again and made functional; Invalid when PyTorch rejects it."""
+    ed.graph.lint()
+    ed.module.recompile()
+    examples, dynamic = _dynamic_shapes(ed)
+    with quiet():
+        try:
+            program = torch.export.export(ed.module, tuple(examples),
+                                          dynamic_shapes=dynamic if any(d is not None for d in dynamic) else None)
+            return functional(program)
+        except Exception as err:  # noqa: BLE001  (export raises anything for a graph it cannot trace)
+            raise Invalid(f"torch.export rejects it: {type(err).__name__}") from None
+
+
+@dataclass(frozen=True)
+class Built:
+    """A program made from an edit: its archive, its imported MLIR, its node count and description."""
+
+    archive: bytes
+    text: str
+    nodes: int
+    description: str
+
+
+def built(ed: Editable) -> Built:
+    """Exports, saves and imports the edited program; Invalid when any step rejects it."""
+    program = exported(ed)
+    try:
+        text = import_text(program)
+    except ImportError_ as err:
+        raise Invalid(str(err)) from None
+    return Built(save(program), text, node_count(program), describe(program))
+
+
+def normalised(data: bytes) -> Built:
+    """A user's archive as every candidate is made: functional, its inputs flat, exported again
+    from its own graph. ArchiveError (one line; PickledModule, ImportError_) when it cannot be."""
+    program = functional(_fresh(data))
+    text = import_text(program)  # ImportError_ for a program the importer cannot take
+    try:
+        return built(editable(program))
+    except Invalid:  # a program whose graph does not export again: reduced as the user saved it
+        return Built(save(program), text, node_count(program), describe(program))
+
+
+def _fresh(data: bytes) -> ExportedProgram:
+    from oracles.torch.program import load
+
+    return load(data)
+
+
+@functools.lru_cache(maxsize=4)
+def _editable_of(archive: bytes, data: tuple[tuple[str, bytes], ...]) -> Editable:
+    return editable(loaded(archive), data)
+
+
+def editable_of(archive: bytes, data: tuple[tuple[str, bytes], ...] = ()) -> Editable:
+    """A fresh Editable of a candidate's archive and data (parsed once per content)."""
+    return _editable_of(archive, data).copy()
+
+
+def placeholder_for(ed: Editable, node: torch.fx.Node, value: np.ndarray | None) -> torch.fx.Node:
+    """A new last input standing in for `node`'s value (carrying `value`, what the parent computes there)."""
+    last = ed.inputs()[-1] if ed.inputs() else None
+    with ed.graph.inserting_after(last) if last is not None else ed.graph.inserting_before(next(iter(ed.graph.nodes))):
+        placeholder = ed.graph.placeholder(node.name)
+    placeholder.meta["val"] = node.meta["val"]
+    placeholder.meta[CUT_FROM] = node.name
+    if value is not None:
+        placeholder.meta[CARRIED] = (INTERMEDIATE, value)
+    return placeholder
+
+
+def constant_for(ed: Editable, node: torch.fx.Node, value: torch.Tensor) -> torch.fx.Node:
+    """A new buffer holding `value`, read where `node` was."""
+    name = f"_constant_{node.name}"
+    ed.module.register_buffer(name, value)
+    with ed.graph.inserting_before(node):
+        read = ed.graph.get_attr(name)
+    read.meta["val"] = node.meta["val"]
+    return read
+
+
+def prune(ed: Editable) -> None:
+    """Drops what no output or buffer update needs, and inputs nothing reads."""
+    ed.graph.eliminate_dead_code()
+    for node in ed.inputs():
+        if not node.users:
+            ed.graph.erase_node(node)
+    used = {n.target for n in ed.graph.nodes if n.op == "get_attr"}
+    for name in [name for name, _ in [*ed.module.named_parameters(), *ed.module.named_buffers()] if name not in used]:
+        _drop_attribute(ed.module, name)
+
+
+def _drop_attribute(module: torch.nn.Module, name: str) -> None:
+    owner_path, _, leaf = name.rpartition(".")
+    owner = module.get_submodule(owner_path) if owner_path else module
+    if hasattr(owner, leaf):
+        delattr(owner, leaf)
+
+
+def static_shape(node: torch.fx.Node) -> tuple[int, ...] | None:
+    value = node.meta.get("val")
+    if not isinstance(value, torch.Tensor) or not all(isinstance(d, int) for d in value.shape):
+        return None
+    return tuple(value.shape)
+
+
+def zeros_like_node(node: torch.fx.Node) -> torch.Tensor:
+    shape = static_shape(node)
+    if shape is None:
+        raise Invalid(f"{node.name} has a dynamic shape")
+    return torch.zeros(shape, dtype=node.meta["val"].dtype)

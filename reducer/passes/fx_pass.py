@@ -1,0 +1,100 @@
+"""The pass protocol on PyTorch programs (the FX graph of a `.pt2`) and what the FX passes share.
+
+A pass lists its targets on the current best's graph (reducer/formats/torch_program.py) in a
+deterministic order and edits a fresh copy; the copy is exported and imported again, which
+verifies it. An input a cut makes carries what the parent computes at the node it stands in for
+(run eagerly on the parent's inputs), so a program that runs keeps running on the original's
+values. torch is imported inside the functions: the edit worker loads it on the first FX edit.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from reducer.passes.base import Proposal, ReductionPass
+
+# What the parent computes at each node (name -> array), computed on first use.
+Values = Callable[[], dict]
+
+
+class FxPass(ReductionPass):
+    """Targets are plain data (node names, indices) found on the graph; `edit` changes a copy."""
+
+    def targets(self, ed) -> list[Any]:
+        raise NotImplementedError
+
+    def edit(self, ed, chosen: list[Any], values: Values) -> None:
+        """Applies the chosen targets to the Editable `ed` in place; raises Invalid when it cannot."""
+        raise NotImplementedError
+
+    def count(self, current: Proposal, ctx: Any) -> int:
+        if current.candidate.binary is None:
+            return 0
+        from reducer.formats import torch_program
+
+        return len(self.targets(torch_program.editable_of(current.candidate.binary, current.candidate.data)))
+
+    def apply(self, current: Proposal, chosen: Sequence[int], ctx: Any) -> Proposal | None:
+        if current.candidate.binary is None:
+            return None
+        from reducer.formats import torch_program
+
+        ed = torch_program.editable_of(current.candidate.binary, current.candidate.data)
+        targets = self.targets(ed)
+        picked = [targets[i] for i in chosen if i < len(targets)]
+        if not picked:
+            return None
+        try:
+            self.edit(ed, picked, functools.partial(parent_values, current))
+            return fx_proposal(current, ed)
+        except torch_program.Invalid:
+            return None
+
+
+def fx_proposal(current: Proposal, ed) -> Proposal | None:
+    """`current` with its program replaced by the edited one; None when it is the same or is rejected."""
+    from reducer.formats import torch_program
+
+    torch_program.prune(ed)
+    built = torch_program.built(ed)
+    if built.archive == current.candidate.binary:
+        return None
+    candidate = replace(current.candidate, text=built.text, binary=built.archive, data=torch_program.carried_data(ed))
+    return Proposal(candidate, built.nodes)
+
+
+def parent_values(current: Proposal) -> dict:
+    """What the current best computes at each node on the inputs it carries ({} when it carries none:
+    an oracle that does not run the program needs no values)."""
+    if not current.candidate.data:
+        return {}
+    return _values(current.candidate.binary, current.candidate.data)
+
+
+@functools.lru_cache(maxsize=2)
+def _values(archive: bytes, data: tuple[tuple[str, bytes], ...]) -> dict:
+    from oracles.torch.eager import EagerError, node_values
+    from reducer.formats import torch_program
+
+    ed = torch_program.editable_of(archive, data)
+    inputs = []
+    for node in ed.inputs():
+        carried = node.meta.get(torch_program.CARRIED)
+        if carried is None:
+            return {}
+        inputs.append(carried[1])
+    try:
+        return node_values(ed.module, inputs)
+    except EagerError:
+        return {}
+
+
+def torch_proposal(built, flags: Sequence[str], data: tuple[tuple[str, bytes], ...]) -> Proposal:
+    """The Proposal of a built program (the original, loaded)."""
+    from oracles import Candidate
+    from oracles.torch import SUFFIX
+
+    return Proposal(Candidate(built.text, tuple(flags), SUFFIX, built.archive, data), built.nodes)

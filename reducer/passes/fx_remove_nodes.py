@@ -1,0 +1,21 @@
+"""Remove nodes of a PyTorch program; each value still read becomes a new input that carries it."""
+
+from __future__ import annotations
+
+from reducer.passes.fx_pass import FxPass, Values
+
+
+class FxRemoveNodes(FxPass):
+
+    def targets(self, ed) -> list[str]:
+        return [node.name for node in ed.tensor_ops()]
+
+    def edit(self, ed, chosen, values: Values) -> None:
+        from reducer.formats.torch_program import placeholder_for
+
+        gone = set(chosen)
+        computed = values()
+        for node in [n for n in ed.tensor_ops() if n.name in gone]:
+            if node.users:
+                node.replace_all_uses_with(placeholder_for(ed, node, computed.get(node.name)))
+            ed.graph.erase_node(node)
