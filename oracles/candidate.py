@@ -17,7 +17,7 @@ class Candidate:
     text: str
     flags: tuple[str, ...] = ()
     suffix: str = ".mlir"
-    binary: bytes | None = None  # set for binary inputs (ONNX); `text` is then a description
+    binary: bytes | None = None  # set for binary inputs: ONNX (`text` is then a description), .pt2 (`text` is its imported MLIR)
     data: tuple[tuple[str, bytes], ...] = ()
 
     @property
@@ -28,6 +28,11 @@ class Candidate:
         for name, array in self.data:
             digest.update(b"\0" + name.encode() + b"\0" + hashlib.sha256(array).digest())
         return digest.hexdigest()
+
+    @property
+    def is_onnx(self) -> bool:
+        """A serialised ONNX model (every binary candidate but a `.pt2` archive, whose `text` is its imported MLIR)."""
+        return self.binary is not None and self.suffix != ".pt2"
 
     @property
     def size(self) -> int:

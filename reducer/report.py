@@ -31,7 +31,8 @@ class Outcome:
     unit: str = "ops"  # "nodes" for an ONNX model
     imported_path: str | None = None  # ONNX input: the reduced model's iree-import-onnx output
     imported_mlir: str | None = None
-    input_text: str | None = None  # ONNX input: the reduced model in ONNX's textual syntax (if small)
+    input_text: str | None = None  # ONNX: the reduced model in ONNX's textual syntax (if small); .pt2: its repro script
+    script_path: str | None = None  # .pt2 input: the standalone repro script (bug.reduced.py)
     dispatch: IsolatedDispatch | None = None  # the result's failing dispatch, standalone
     culprit: Culprit | None = None  # compile-error / crash: the failing pass, its one-pass repro
     dispatch_config: DispatchConfig | None = None  # lds-limit: how the compiler configured the dispatch
@@ -86,6 +87,7 @@ def summary(outcome: Outcome) -> str:
         f"  IREE          {iree_version()}",
         f"  wrote         {outcome.output_path}",
         *([f"  imported      {outcome.imported_path}"] if outcome.imported_path else []),
+        *([f"  script        {outcome.script_path} (python {outcome.script_path}: torch and IREE only)"] if outcome.script_path else []),
         f"  reproduce     {outcome.command}",
         *_dispatch_lines(outcome.dispatch),
         *_config_lines(outcome.dispatch_config),
@@ -166,6 +168,13 @@ def _reduced_input(outcome: Outcome) -> str:
     head = f"## Reduced input (`{outcome.output_path}`, {b.ops} {outcome.unit}, {b.candidate.size} bytes)"
     if b.candidate.binary is None:
         return f"{head}\n\n```mlir\n{b.candidate.text.strip()}\n```"
+    if not b.candidate.is_onnx:  # a .pt2 program: its repro script, then the MLIR it imports to
+        parts = [head]
+        if outcome.input_text:
+            parts += ["", f"As a PyTorch module (`{outcome.script_path}`, runs with torch and the IREE wheels alone):", "",
+                      "```python", outcome.input_text.strip(), "```"]
+        parts += ["", f"Imported with IREE's FX importer (`{outcome.imported_path}`):", "", "```mlir", b.candidate.text.strip(), "```"]
+        return "\n".join(parts)
     parts = [head, "", b.candidate.text.strip()]
     if outcome.input_text:
         parts += ["", "```", outcome.input_text.strip(), "```"]

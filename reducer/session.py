@@ -21,6 +21,9 @@ from oracles.numeric.user_data import (
     sizes_run_at,
 )
 from oracles.onnx.importer import INNER_DIR, import_model, mlir_path_for, onnx_oracle
+from oracles.torch import SUFFIX as PT2_SUFFIX
+from oracles.torch import torch_missing
+from oracles.torch.imported import script_path_for, torch_oracle
 from oracles.toolchain.tools import ToolNotFound, find_tool, kill_all, scratch_dir
 from oracles.toolchain.warm import WarmCompiler
 from reducer.clock import StepClock
@@ -117,11 +120,21 @@ def _data_to_run_on(request: Request, candidate: Candidate) -> UserData | None:
         if dims:
             raise UserError(refusals.DYNAMIC_WITHOUT_SIZES.say(path=request.input_path, dims=", ".join(d.key for d in dims),
                                                                oracle=request.oracle.name, first=dims[0].key))
+        if is_torch(request.input_path):  # every input carries its values: a cut's carry what the original computes
+            try:
+                return sized_inputs(candidate, {}, request.oracle.options.seed)
+            except UserDataError as err:
+                raise UserError(str(err)) from None
     return request.user_data
 
 
 def is_onnx(path: Path) -> bool:
     return path.suffix == ".onnx"
+
+
+def is_torch(path: Path) -> bool:
+    """A `torch.export.save` archive: its FX graph is reduced."""
+    return path.suffix == PT2_SUFFIX
 
 
 def default_output(input_path: Path) -> Path:
@@ -143,6 +156,8 @@ def load(request: Request, ctx) -> Proposal:
         raise UserError(refusals.EMPTY_INPUT.say(path=path))
     if is_onnx(path):
         return _load_onnx(request)
+    if is_torch(path):
+        return _load_torch(request, raw)
     if raw.startswith(irx.BYTECODE_MAGIC):  # reduced as text: every pass edits text, and a report shows it
         try:
             module = irx.parse_bytecode(raw, ctx, source_name=str(path))
@@ -171,6 +186,31 @@ def _load_onnx(request: Request) -> Proposal:
     return Proposal(candidate, onnx_model.node_count(model))
 
 
+def _load_torch(request: Request, raw: bytes) -> Proposal:
+    """The user's archive, checked and made as every candidate is (reducer/formats/torch_program.py)."""
+    path, output = request.input_path, request.output_path
+    missing = torch_missing()
+    if missing:
+        raise UserError(refusals.TORCH_MISSING.say(path=path, why=missing))
+    mlir, script = Path(mlir_path_for(str(output))), Path(script_path_for(str(output)))
+    if output.suffix != PT2_SUFFIX or {mlir.resolve(), script.resolve()} & {output.resolve(), path.resolve()}:
+        raise UserError(refusals.PT2_OUTPUT_NAME.say(output=output, mlir=mlir.name, script=script.name))
+    from oracles.torch.importer import ImportError_  # imported late: they load torch
+    from oracles.torch.program import ArchiveError, PickledModule
+    from reducer.formats.torch_program import normalised
+    from reducer.passes.fx_pass import torch_proposal
+
+    try:
+        built = normalised(raw)
+    except PickledModule as err:
+        raise UserError(refusals.PT2_PICKLED.say(path=path, error=err)) from None
+    except ImportError_ as err:
+        raise UserError(refusals.PT2_NOT_IMPORTABLE.say(path=path, error=str(err).removeprefix("the FX importer cannot import it: "))) from None
+    except ArchiveError as err:
+        raise UserError(refusals.PT2_UNREADABLE.say(path=path, error=err)) from None
+    return torch_proposal(built, request.flags, ())
+
+
 def _problem(request: Request, original: Proposal, oracle: Oracle, interruption: Interruption,
              checkpoints: Checkpoints, warm: WarmCompiler | None) -> ReductionProblem:
     """The problem on the local pool, or the cluster at `request.scheduler`; with the disk store unless disabled."""
@@ -187,7 +227,9 @@ def _problem(request: Request, original: Proposal, oracle: Oracle, interruption:
         checkpoints.improved(best)
 
     # Candidate edits run in a worker process: a crash in the bindings is a verdict on one edit.
-    editor = IsolatedEditor(oracle.options.limits, oracle.options.opset_version, preload=(Reducer.__module__,))
+    # A .pt2's edits load torch: the worker imports it while the original compiles.
+    preload = (Reducer.__module__, *(("reducer.formats.torch_program",) if is_torch(request.input_path) else ()))
+    editor = IsolatedEditor(oracle.options.limits, oracle.options.opset_version, preload=preload)
     # The editor loads the bindings while the original is judged; the warm compiler's workers load
     # once that verdict is in (see _reduce): loading beside the original's compile slowed it more
     # (its code generation runs on every core) than they then wait.
@@ -210,7 +252,8 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         find_tool("iree-compile")
     except ToolNotFound as err:
         raise UserError(str(err)) from None
-    onnx_input = is_onnx(request.input_path)
+    onnx_input, torch_input = is_onnx(request.input_path), is_torch(request.input_path)
+    graph_input = onnx_input or torch_input  # reduced as a graph of nodes, not as IR ops
     if onnx_input:
         try:
             find_tool("iree-import-onnx")
@@ -221,7 +264,7 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         original = load(request, ctx)
     except irx.ParseError as err:
         raise UserError(refusals.UNPARSEABLE_MLIR.say(error=err)) from None
-    refusal = request.oracle.cannot_judge(original.candidate)
+    refusal = (torch_oracle(request.oracle) if torch_input else request.oracle).cannot_judge(original.candidate)
     if refusal:
         raise UserError(refusals.CANNOT_JUDGE.say(path=request.input_path, why=refusal))
     user_data = _data_to_run_on(request, original.candidate)
@@ -231,7 +274,8 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         except UserDataError as err:
             raise UserError(str(err)) from None
     # ONNX input: each candidate is imported first; the oracle judges the imported MLIR (or the model).
-    oracle = onnx_oracle(request.oracle) if onnx_input else request.oracle
+    # .pt2 input: each candidate carries its imported MLIR; the oracle judges it (or the program).
+    oracle = onnx_oracle(request.oracle) if onnx_input else torch_oracle(request.oracle) if torch_input else request.oracle
 
     check_hang_limit(request.oracle, request.flags)
     kind = input_kind(original.candidate)
@@ -257,7 +301,8 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         observer.phase(what)
         clock.step(part)
 
-    observer.started(problem.stats, "nodes" if onnx_input else "ops")
+    unit = "nodes" if graph_input else "ops"
+    observer.started(problem.stats, unit)
     phase("judging the original", "original")
     try:
         # One compile of the original gives the verdict and, for localisation, where and in which phase it fails.
@@ -279,7 +324,6 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
     if not verdict.interesting:
         stop()
         raise UserError(refusals.NOT_INTERESTING.say(oracle=oracle.name, detail=verdict.detail), refusals.NOT_INTERESTING.exit_code)
-    unit = "nodes" if onnx_input else "ops"
     request.log(f"original: {original.ops} {unit}, {original.candidate.size} bytes: {verdict.detail}")
     if request.verbose:  # what each module is compiled with, the pipelines' own flags last (they win)
         for name, flags, device in request.oracle.run_pipelines(original.candidate.flags):
@@ -332,8 +376,9 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         if not final.interesting:
             raise UserError(refusals.FLAKY.say(detail=final.detail), refusals.FLAKY.exit_code)
         verdict = renamed(final, f"input{problem.best.candidate.suffix}", request.output_path.name)
-        if onnx_input:
-            verdict = renamed(verdict, f"{INNER_DIR}/input.mlir", Path(mlir_path_for(str(request.output_path))).name)
+        if onnx_input or torch_input:
+            inner = f"{INNER_DIR}/input.mlir" if onnx_input else "input.mlir"
+            verdict = renamed(verdict, inner, Path(mlir_path_for(str(request.output_path))).name)
         if wants_dispatch:
             dispatch = _write_dispatch(request, problem, dumped.result() if dumped is not None else None)
     except KeyboardInterrupt:
@@ -349,6 +394,10 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
     best = problem.best
     clock.step("files")
     mlir_path, mlir_text = _write_imported(request, best) if onnx_input else (None, None)
+    script_path, script_text = (None, None)
+    if torch_input:
+        mlir_path, mlir_text = _write_torch_program(request, best)
+        script_path, script_text = _write_script(request, best, verdict)
     wrong_lines = wrong_value.report() if wrong_value is not None else []
     tested = wrong_value.test if wrong_value is not None else None
     if complete and onnx_input and mlir_text and request.oracle.name == "miscompile":  # no MLIR to localise on: the case is the test
@@ -358,7 +407,7 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
     culprit, config = None, None
     if complete and request.culprit:
         clock.step("failing pass")
-        case = best.candidate if not onnx_input else Candidate(mlir_text, best.candidate.flags) if mlir_text else None
+        case = best.candidate if not graph_input else Candidate(mlir_text, best.candidate.flags) if mlir_text else None
         culprit, config = where_it_breaks(request.oracle, case, verdict, request.output_path, request.jobs, request.log,
                                           interruption, request.time_budget_s)
     return Outcome(
@@ -375,10 +424,11 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
         jobs=request.jobs,
         dropped_flags=request.dropped_flags,
         complete=complete,
-        unit="nodes" if onnx_input else "ops",
+        unit=unit,
         imported_path=mlir_path,
         imported_mlir=mlir_text,
-        input_text=onnx_model.to_text(onnx_model.parse(best.candidate.binary)) if onnx_input else None,
+        input_text=onnx_model.to_text(onnx_model.parse(best.candidate.binary)) if onnx_input else script_text,
+        script_path=script_path,
         dispatch=dispatch,
         wrong_value=wrong_lines,
         test_reproduces=tested.reproduces if tested is not None and tested.commands else None,
@@ -439,6 +489,28 @@ def _write_imported(request: Request, best: Proposal) -> tuple[str | None, str |
     if text is None:
         path.unlink(missing_ok=True)  # never leave an MLIR from an earlier run beside this result
         request.log(f"the reduced model does not import; no {path.name} written")
+        return None, None
+    write_atomically(path, text)
+    return str(path), text
+
+
+def _write_torch_program(request: Request, best: Proposal) -> tuple[str, str]:
+    """Writes the reduced program's imported MLIR (the candidate carries it) next to it."""
+    path = Path(mlir_path_for(str(request.output_path)))
+    write_atomically(path, best.candidate.text)
+    return str(path), best.candidate.text
+
+
+def _write_script(request: Request, best: Proposal, verdict: Verdict) -> tuple[str | None, str | None]:
+    """Writes the standalone repro script of the reduced program next to it (`bug.reduced.py`)."""
+    from reducer.formats.torch_script import script  # imported late: it loads torch
+
+    path = Path(script_path_for(str(request.output_path)))
+    try:
+        text = script(best.candidate, request.oracle, verdict.detail)
+    except Exception as err:  # noqa: BLE001  (a program the writer cannot spell is still the result)
+        path.unlink(missing_ok=True)  # never leave a script from an earlier run beside this result
+        request.log(f"no repro script written: {type(err).__name__}: {err}")
         return None, None
     write_atomically(path, text)
     return str(path), text

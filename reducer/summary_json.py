@@ -48,6 +48,8 @@ def summary_record(outcome: Outcome, written: dict[str, str] | None = None) -> d
     files = {"output": outcome.output_path}
     if outcome.imported_path:
         files["imported"] = outcome.imported_path
+    if outcome.script_path:
+        files["script"] = outcome.script_path
     if outcome.dispatch is not None:
         files["dispatch"] = outcome.dispatch.path
     culprit = outcome.culprit

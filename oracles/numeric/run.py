@@ -86,7 +86,7 @@ class Runnable:
 def runnable(candidate: Candidate, seed: int, oracle_name: str) -> Runnable | Verdict:
     """The candidate's entry function and the inputs it runs on (the user's, else seeded), or the
     uninteresting verdict on why it cannot run."""
-    if candidate.binary is not None:
+    if candidate.is_onnx:
         return Verdict(False, "", f"{oracle_name} needs MLIR text; import the model first (iree-import-onnx)")
     try:
         function, args, results = entry_function(candidate.text, dynamic=True)

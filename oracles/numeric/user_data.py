@@ -406,7 +406,7 @@ class DynamicDim:
 def argument_types(candidate) -> tuple[list[tuple[str, ArgType]], list[DynamicDim]]:
     """The candidate's arguments by name (`argI` for MLIR) with their types, a dynamic dim as
     DYNAMIC, and its dynamic dims; ValueError (one line) when it has none to read."""
-    if candidate.binary is not None:
+    if candidate.is_onnx:
         import onnx
 
         from oracles.onnx import reference
@@ -486,7 +486,7 @@ def attach(candidate, user: UserData):
     does not fit); for an ONNX model also the value of every tensor the original computes on it."""
     if user.expected and not user.inputs:
         raise UserDataError("--expected-outputs needs the inputs they were computed from (--inputs SOURCE)")
-    if candidate.binary is not None:
+    if candidate.is_onnx:
         return _attach_onnx(candidate, user)
     try:
         _, arg_types, result_texts = entry_function(candidate.text, dynamic=True)

@@ -22,47 +22,42 @@ from oracles.mlir.locations import location_leaves
 from oracles.torch.program import ArchiveError, nodes, one_line, quiet
 
 FUNCTION = "main"  # the imported function's name
-_ELEMENT_TYPES = {torch.float32: "f32", torch.float16: "f16", torch.bfloat16: "bf16", torch.float64: "f64",
-                  torch.int64: "i64", torch.int32: "i32", torch.int16: "i16", torch.int8: "i8", torch.uint8: "i8",
-                  torch.bool: "i1"}
 
 
 class ImportError_(ArchiveError):
     """The FX importer cannot import the program (a custom op, an op it does not know); one line."""
 
 
-def global_name(target: str) -> str:
-    """A buffer's state-dict name as a global's symbol: `layers.0.cache` -> `layers_0_cache`."""
-    return target.replace(".", "_")
-
-
-def builtin_type(value: torch.Tensor) -> str:
-    element = _ELEMENT_TYPES.get(value.dtype)
-    if element is None:
-        raise ImportError_(f"a buffer updated in place has the element type {value.dtype}, which this import does not hold in a global")
-    return f"tensor<{''.join(f'{d}x' for d in value.shape)}{element}>"
-
-
 class GlobalState(FxImporterHooks):
     """Each buffer the program updates in place becomes a mutable `util.global`, zero-initialised
     (its initial contents are a deployment's business, not the compiler's), loaded where the
-    program reads it and stored where it writes it."""
+    program reads it and stored where it writes it. Self-contained: the repro script a reduction
+    writes carries this class's source."""
+
+    ELEMENT_TYPES = {"float32": "f32", "float16": "f16", "bfloat16": "bf16", "float64": "f64", "int64": "i64",
+                     "int32": "i32", "int16": "i16", "int8": "i8", "uint8": "i8", "bool": "i1"}
 
     def __init__(self) -> None:
-        self.module_op: ir.Operation | None = None
-        self.types: dict[str, ir.Type] = {}
+        self.module_op = None
+        self.types = {}
 
-    def prepare_module(self, module_op: ir.Operation) -> None:
+    def prepare_module(self, module_op):
         self.module_op = module_op
+
+    @staticmethod
+    def symbol(target):
+        """A buffer's state-dict name as a global's symbol: `layers.0.cache` -> `layers_0_cache`."""
+        return target.replace(".", "_")
 
     def resolve_input(self, gni, value, info):
         if info.store_producer_node is None or not isinstance(value, torch.Tensor):
             return None  # parameters and read-only buffers: frozen literals
-        symbol = global_name(info.input_spec.target)
+        symbol = self.symbol(info.input_spec.target)
         context = self.module_op.context
         if symbol not in self.types:
-            kind = ir.Type.parse(builtin_type(value), context)
-            zero = "false" if value.dtype == torch.bool else "0"
+            element = self.ELEMENT_TYPES[str(value.dtype).removeprefix("torch.")]
+            kind = ir.Type.parse(f"tensor<{''.join(f'{d}x' for d in value.shape)}{element}>", context)
+            zero = "false" if element == "i1" else "0.0" if element.startswith(("f", "bf")) else "0"
             with ir.InsertionPoint.at_block_begin(self.module_op.regions[0].blocks[0]), ir.Location.unknown(context):
                 ir.Operation.create("util.global", attributes={
                     "sym_name": ir.StringAttr.get(symbol),
@@ -76,8 +71,8 @@ class GlobalState(FxImporterHooks):
                                      attributes={"global": ir.FlatSymbolRefAttr.get(symbol)})
         return ir.Operation.create("torch_c.from_builtin_tensor", results=[info.ir_type], operands=[loaded.result]).result
 
-    def store_produced_value(self, gni, py_value, produced_ir_value, info) -> None:
-        symbol = global_name(info.input_spec.target)
+    def store_produced_value(self, gni, py_value, produced_ir_value, info):
+        symbol = self.symbol(info.input_spec.target)
         builtin = ir.Operation.create("torch_c.to_builtin_tensor", results=[self.types[symbol]], operands=[produced_ir_value])
         ir.Operation.create("util.global.store", operands=[builtin.result], attributes={"global": ir.FlatSymbolRefAttr.get(symbol)})
 

@@ -129,7 +129,7 @@ def carried_data(ed: Editable) -> tuple[tuple[str, bytes], ...]:
     return pack(arrays)
 
 
-def _dynamic_shapes(ed: Editable) -> tuple[list[torch.Tensor], tuple[dict[int, object] | None, ...]]:
+def trace_inputs(ed: Editable) -> tuple[list[torch.Tensor], tuple[dict[int, object] | None, ...]]:
     """Example inputs to trace (zeros at the sizes the program was traced at) and the dynamic dims."""
     examples, specs = [], []
     for node in ed.inputs():
@@ -156,7 +156,7 @@ def exported(ed: Editable) -> ExportedProgram:
     """The edited module exported again and made functional; Invalid when PyTorch rejects it."""
     ed.graph.lint()
     ed.module.recompile()
-    examples, dynamic = _dynamic_shapes(ed)
+    examples, dynamic = trace_inputs(ed)
     with quiet():
         try:
             program = torch.export.export(ed.module, tuple(examples),

@@ -12,6 +12,8 @@ import onnx
 from iree.compiler import ir
 
 from oracles import Candidate
+from oracles.mlir import ir as irx
+from oracles.mlir.types import read_tensor_type
 from oracles.onnx.lift import NotLiftable, lift
 from reducer.formats import onnx_model
 from reducer.formats.onnx_shapes import Dimension, dimensions, resize, shape_summary
@@ -53,7 +55,9 @@ def lifted_model(text: str) -> onnx.ModelProto | None:
 
 
 def shapes_of(candidate: Candidate) -> str:
-    """The input and constant shapes of an ONNX, torch-onnx or linalg-level candidate ('' for other IR)."""
+    """The input and constant shapes of an ONNX, .pt2, torch-onnx or linalg-level candidate ('' for other IR)."""
+    if candidate.suffix == ".pt2":
+        return torch_shapes(candidate.text)
     if candidate.binary is not None:
         return shape_summary(onnx_model.parse(candidate.binary))
     lifted = lifted_model(candidate.text) if '"onnx.' in candidate.text else None
@@ -62,6 +66,20 @@ def shapes_of(candidate: Candidate) -> str:
     return mlir_shapes.summaries(candidate.text)[0]
 
 
+def torch_shapes(text: str) -> str:
+    """The argument and weight shapes of torch-dialect IR ('?' for a dynamic dim), as the FX importer
+    writes a PyTorch program: its inputs, then its frozen parameters and buffers."""
+    module = irx.parse(text)
+    entry = irx.public_entry(module)
+    block = irx.entry_block(entry) if entry is not None else None
+    if block is None:
+        return ""
+    types = [str(argument.type) for argument in block.arguments]
+    types += [str(op.results[0].type) for op in irx.walk_ops(entry) if op.name == "torch.vtensor.literal"]
+    spelled = [read_tensor_type(t) for t in types]
+    return ", ".join("x".join("?" if d is None else str(d) for d in s.dims) for s in spelled if s is not None and s.dims)
+
+
 def shapes_kept_by(candidate: Candidate) -> str:
     """What keeps dimensions of a linalg-level candidate from shrinking ('' when nothing does)."""
-    return "" if candidate.binary is not None else mlir_shapes.summaries(candidate.text)[1]
+    return "" if candidate.binary is not None else mlir_shapes.summaries(candidate.text)[1]  # a .pt2's too: its text is torch IR
