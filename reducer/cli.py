@@ -54,8 +54,8 @@ examples:
 {where_the_docs_are()}"""
 
 
-DATA_ORACLES = ("miscompile", "reference-mismatch", "run-error")  # the oracles that run a candidate on data
-ANSWER_ORACLES = ("miscompile", "reference-mismatch")  # those that judge its answer
+DATA_ORACLES = ("miscompile", "reference-mismatch", "eager-mismatch", "run-error")  # the oracles that run a candidate on data
+ANSWER_ORACLES = ("miscompile", "reference-mismatch")  # those that judge its answer against expected outputs
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -107,23 +107,23 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--pipeline-a", default="", help="miscompile: flags of the first pipeline (they override the "
                        "same options after --)")
     group.add_argument("--pipeline-b", default="", help="miscompile: flags of the second pipeline (likewise)")
-    group.add_argument("--device", help="miscompile / reference-mismatch / run-error: the runtime device the modules run "
+    group.add_argument("--device", help="miscompile / reference-mismatch / eager-mismatch / run-error: the runtime device the modules run "
                        "on (cuda, hip, vulkan, local-task, local-sync; default: the one the flags target)")
     group.add_argument("--device-a", help="miscompile: the device of pipeline A's module (default --device, else its target's)")
     group.add_argument("--device-b", help="miscompile: the device of pipeline B's module (likewise)")
-    group.add_argument("--seed", type=int, default=0, help="miscompile / reference-mismatch / run-error: input data seed")
+    group.add_argument("--seed", type=int, default=0, help="miscompile / reference-mismatch / eager-mismatch / run-error: input data seed")
     group.add_argument("--inputs", action="append", default=[], metavar="SOURCE",
-                       help="miscompile / reference-mismatch / run-error: run on this data instead of seeded inputs (repeatable): "
+                       help="miscompile / reference-mismatch / eager-mismatch / run-error: run on this data instead of seeded inputs (repeatable): "
                        "an iree-run-module value (2x3xf32=@x.bin, @x.npy, 2x2xi32=1,2,3,4), a flagfile of --input= / "
                        "--expected_output= lines, .npy, .npz (by argument name or order), or ONNX test data "
                        "(test_data_set_0/ or input_0.pb)")
     group.add_argument("--dim", action="append", default=[], metavar="NAME=SIZE",
-                       help="miscompile / reference-mismatch / run-error: run a program with dynamic dims at this size, on "
+                       help="miscompile / reference-mismatch / eager-mismatch / run-error: run a program with dynamic dims at this size, on "
                        "seeded data (repeatable): M=1 for an ONNX dim_param, arg0.1=1 for dim 1 of MLIR argument 0")
     group.add_argument("--expected-outputs", action="append", default=[], metavar="SOURCE",
                        help="miscompile / reference-mismatch: the right answer, in the same formats; the original must "
                        "differ from it and the reference must match it")
-    group.add_argument("--wrong-share", type=float, default=0.5, help="miscompile / reference-mismatch: a candidate must be wrong "
+    group.add_argument("--wrong-share", type=float, default=0.5, help="miscompile / reference-mismatch / eager-mismatch: a candidate must be wrong "
                        "the original's way (kind, output) on at least this share of its wrong fraction and error (default 0.5)")
     group.add_argument("--any-dispatch", action="store_true", help="lds-limit: any dispatch over the limit will do, not only one "
                        "of the original's kind (matmul_like, conv, reduction, ...)")

@@ -39,6 +39,7 @@ from reducer.search.cluster import ClusterError, ClusterExecutor
 from reducer.search.editor import IsolatedEditor
 from reducer.search.engine import Reducer
 from reducer.search.function_slice import Localization
+from reducer.search.fx_localize import localize_fx
 from reducer.search.interrupt import Interruption
 from reducer.search.localize import (
     IsolatedDispatch,
@@ -348,7 +349,7 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
             problem.incorporate(original)
         if saved is None and request.localize:
             phase("localising the failure", "localisation")
-            located = localize(problem, request.input_path.name)
+            located = localize_fx(problem) if torch_input else localize(problem, request.input_path.name)
             if located.site is None and oracle.name in WRONG_VALUE_ORACLES:
                 located, wrong_value = localize_wrong_value(problem, request.input_path.name)
                 if wrong_value is not None and located.start is not None:

@@ -204,8 +204,11 @@ def compare_outputs(
     atol: float | None = None,
     rtol: float | None = None,
     nan_equal: bool = True,
+    computed_in: Sequence[np.dtype] = (),
 ) -> Comparison:
-    """Compares result lists element-wise with `tolerance_for` each output's dtype (or atol/rtol).
+    """Compares result lists element-wise with `tolerance_for` each output's dtype (or atol/rtol);
+    a float output of a program that computes in narrower floats (`computed_in`: an f32 result of
+    f16 matmuls) is compared at the loosest of their tolerances.
 
     Integers of one width compare bit-exactly (signedness may differ between the two sides);
     NaN equals NaN when `nan_equal`, an infinity only the same infinity; NaN against a number,
@@ -217,7 +220,8 @@ def compare_outputs(
     results: list[_OneOutput] = []
     for index, (e, a) in enumerate(zip(expected, actual)):
         e, a = np.asarray(e), np.asarray(a)
-        tolerances = [tolerance_for(d, reduction_length, quantized) for d in (e.dtype, a.dtype)]
+        kinds = (e.dtype, a.dtype, *(computed_in if e.dtype.kind == "f" or e.dtype == BFLOAT16 else ()))
+        tolerances = [tolerance_for(d, reduction_length, quantized) for d in kinds]
         loosest = max(tolerances)
         tolerance = (loosest[0] if atol is None else atol, loosest[1] if rtol is None else rtol)
         results.append(_compare_one(e, a, index, tolerance, nan_equal))

@@ -73,7 +73,7 @@ class EagerMismatch(Oracle):
         if isinstance(actual, Verdict):
             return actual
         comparison = compare_outputs(expected, actual, reduction_length=reduction_length_hint(program.text),
-                                     quantized=looks_quantized(program.text))
+                                     quantized=looks_quantized(program.text), computed_in=computed_in(candidate.binary))
         return comparison.verdict(self.reference, self.options.wrong_share, SIGNATURE, REFERENCE, run.function)
 
     def reproduce_command(self, candidate: Candidate, path: str) -> str:
@@ -81,6 +81,13 @@ class EagerMismatch(Oracle):
         mlir = mlir_path_for(path)
         compile_line = shlex.join(["iree-compile", *self.compile_flags(candidate.flags), mlir, "-o", self.output_name])
         return f"python {script_path_for(path)}\n{compile_line}"
+
+
+def computed_in(archive: bytes) -> list[np.dtype]:
+    """The float types the archived program computes in, as numpy types (its answer is as exact as the narrowest)."""
+    from oracles.torch import eager, program
+
+    return [eager.numpy_type(t) for t in program.float_types(program.loaded(archive))]
 
 
 def eager_answer(archive: bytes | None, inputs: list) -> list[np.ndarray] | str:

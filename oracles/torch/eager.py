@@ -3,13 +3,13 @@ each of its nodes computes (what an input a cut made carries).
 
 Inputs and outputs are numpy arrays (bf16 and f8 as ml_dtypes arrays), flattened in the order
 of the program's inputs and outputs, which is the imported function's argument and result order.
-Runs serialise on one lock: oracle calls come from several threads of one process.
+Runs serialise on the program lock (oracles/torch/program.py): oracle calls come from several
+threads of one process.
 """
 
 from __future__ import annotations
 
 import copy
-import threading
 from collections.abc import Sequence
 
 import numpy as np
@@ -17,9 +17,8 @@ import torch
 from torch.export import ExportedProgram
 
 from oracles.numeric.arrays import ml_dtypes
-from oracles.torch.program import one_line, quiet
+from oracles.torch.program import LOCK, one_line, quiet
 
-_LOCK = threading.Lock()
 _RAW = {torch.bfloat16: "bfloat16", torch.float8_e4m3fn: "float8_e4m3fn", torch.float8_e5m2: "float8_e5m2",
         torch.float8_e4m3fnuz: "float8_e4m3fnuz", torch.float8_e5m2fnuz: "float8_e5m2fnuz"}
 _BITS = {1: torch.uint8, 2: torch.int16}
@@ -38,6 +37,14 @@ def to_torch(value: np.ndarray | np.generic) -> torch.Tensor:
     return torch.from_numpy(array.copy())
 
 
+def numpy_type(dtype: torch.dtype) -> np.dtype:
+    """The numpy element type of a torch one (bf16 and f8 as ml_dtypes types)."""
+    name = _RAW.get(dtype)
+    if name is not None and ml_dtypes is not None:
+        return np.dtype(getattr(ml_dtypes, name))
+    return torch.empty((), dtype=dtype).numpy().dtype
+
+
 def to_numpy(value: torch.Tensor) -> np.ndarray:
     value = value.detach().cpu().contiguous()
     name = _RAW.get(value.dtype)
@@ -54,7 +61,7 @@ def flat_tensors(result: object) -> list[torch.Tensor]:
 
 def outputs(program: ExportedProgram, inputs: Sequence[np.ndarray | np.generic]) -> list[np.ndarray]:
     """The program's outputs on `inputs` as PyTorch computes them; EagerError when it fails."""
-    with _LOCK, quiet(), torch.no_grad():
+    with LOCK, quiet(), torch.no_grad():
         try:
             module = copy.deepcopy(program.module())  # a buffer the program updates starts as saved, every run
             result = module(*[to_torch(value) for value in inputs])
@@ -75,7 +82,7 @@ def node_values(module: torch.fx.GraphModule, inputs: Sequence[np.ndarray | np.g
                 found[node.name] = to_numpy(value)
             return value
 
-    with _LOCK, quiet(), torch.no_grad():
+    with LOCK, quiet(), torch.no_grad():
         try:
             Recorder(copy.deepcopy(module)).run(*[to_torch(value) for value in inputs])
         except Exception as err:  # noqa: BLE001

@@ -74,7 +74,9 @@ class ImportedTorch(Oracle):
 
     def reproduce_command(self, candidate: Candidate, path: str) -> str:
         """The script that shows the failure from PyTorch, then the inner oracle's command on the
-        imported MLIR written beside the result."""
+        imported MLIR written beside the result (an MLIR candidate, a dispatch of it: the command alone)."""
+        if candidate.binary is None:
+            return self.inner.reproduce_command(candidate, path)
         mlir = mlir_path_for(path)
         return f"python {script_path_for(path)}\n{self.inner.reproduce_command(imported_program(candidate), mlir)}"
 

@@ -12,6 +12,7 @@ import contextlib
 import functools
 import io
 import logging
+import threading
 import warnings
 import zipfile
 from collections.abc import Iterator
@@ -19,6 +20,9 @@ from collections.abc import Iterator
 import torch
 from torch.export import ExportedProgram
 
+# torch.export's loader keeps global state (one deserialiser at a time): oracle calls come from
+# several threads of one process, so every use of the program machinery takes this lock.
+LOCK = threading.RLock()
 ARCHIVE_FORMAT = "archive_format"  # the record every torch.export.save archive holds
 PICKLE_RECORD = "data.pkl"  # the record every torch.save zip holds
 
@@ -77,23 +81,28 @@ def load(data: bytes) -> ExportedProgram:
         raise PickledModule("a pickled module or state dict (torch.save), not a torch.export archive")
     if kind == "other":
         raise ArchiveError("not a torch.export archive (no zip with an archive_format record)")
-    with quiet():
+    with LOCK, quiet():
         try:
             return torch.export.load(io.BytesIO(data))
         except Exception as err:  # noqa: BLE001  (torch raises anything for an archive it cannot read)
             raise ArchiveError(f"torch {torch.__version__} cannot load it: {one_line(err)}") from None
 
 
-@functools.lru_cache(maxsize=8)
 def loaded(data: bytes) -> ExportedProgram:
     """`load`, cached by content: do not change the result."""
+    with LOCK:
+        return _loaded(data)
+
+
+@functools.lru_cache(maxsize=8)
+def _loaded(data: bytes) -> ExportedProgram:
     return load(data)
 
 
 def save(program: ExportedProgram) -> bytes:
     """The archive's bytes (the same program saves to the same bytes)."""
     buffer = io.BytesIO()
-    with quiet():
+    with LOCK, quiet():
         torch.export.save(program, buffer)
     return buffer.getvalue()
 
@@ -101,7 +110,7 @@ def save(program: ExportedProgram) -> bytes:
 def functional(program: ExportedProgram) -> ExportedProgram:
     """The program with in-place ops made functional (a buffer update becomes a mutation output)
     and nothing decomposed: what the FX importer takes, with the user's ops as they wrote them."""
-    with quiet():
+    with LOCK, quiet():
         return program.run_decompositions({})
 
 
@@ -110,6 +119,16 @@ def nodes(program: ExportedProgram) -> list[torch.fx.Node]:
     import operator
 
     return [n for n in program.graph.nodes if n.op == "call_function" and n.target is not operator.getitem]
+
+
+def float_types(program: ExportedProgram) -> set[torch.dtype]:
+    """The floating-point element types the program's nodes compute in."""
+    found = set()
+    for node in nodes(program):
+        value = node.meta.get("val")
+        if isinstance(value, torch.Tensor) and value.dtype.is_floating_point:
+            found.add(value.dtype)
+    return found
 
 
 def op_name(node: torch.fx.Node) -> str:

@@ -265,3 +265,32 @@ def zeros_like_node(node: torch.fx.Node) -> torch.Tensor:
     if shape is None:
         raise Invalid(f"{node.name} has a dynamic shape")
     return torch.zeros(shape, dtype=node.meta["val"].dtype)
+
+
+def keep_only(ed: Editable, keep: set[str], values: dict[str, np.ndarray]) -> None:
+    """Keeps the ops named in `keep`: what they read from other ops becomes inputs carrying
+    `values` (what the parent computes there), what others read from them (or the program
+    returns) becomes the outputs; buffer updates of kept values stay. Invalid when nothing is kept."""
+    ops = ed.ops()
+    kept = [n for n in ops if n.name in keep]
+    if not kept:
+        raise Invalid("nothing to keep")
+    kept_set = set(kept)
+    returned = set(ed.outputs())
+    outputs = [n for n in kept if n in returned or any(u not in kept_set and u.op != "output" and not is_update(u) for u in n.users)]
+    updates = [u for u in ed.updates() if u.args[1] in kept_set]
+    for update in ed.updates():
+        if update not in updates:
+            ed.graph.erase_node(update)
+    output_node(ed.graph).args = (tuple(outputs or kept[-1:]),)
+    for node in ops:
+        if node in kept_set or not isinstance(node.meta.get("val"), torch.Tensor):
+            continue
+        readers = [u for u in node.users if u in kept_set]
+        if readers:
+            stand_in = placeholder_for(ed, node, values.get(node.name))
+            for user in readers:
+                user.replace_input_with(node, stand_in)
+    for node in reversed(ops):
+        if node not in kept_set and not node.users:
+            ed.graph.erase_node(node)
