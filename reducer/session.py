@@ -21,11 +21,11 @@ from oracles.numeric.user_data import (
     sizes_run_at,
 )
 from oracles.onnx.importer import INNER_DIR, import_model, mlir_path_for, onnx_oracle
+from oracles.toolchain.tools import ToolNotFound, find_tool, kill_all, scratch_dir
+from oracles.toolchain.warm import WarmCompiler
 from oracles.torch import SUFFIX as PT2_SUFFIX
 from oracles.torch import torch_missing
 from oracles.torch.imported import script_path_for, torch_oracle
-from oracles.toolchain.tools import ToolNotFound, find_tool, kill_all, scratch_dir
-from oracles.toolchain.warm import WarmCompiler
 from reducer.clock import StepClock
 from reducer.culprit import where_it_breaks
 from reducer.formats import onnx_model

@@ -30,9 +30,9 @@ from oracles.numeric.compare import compare_outputs
 from oracles.numeric.run import compiled_answer, runnable
 from oracles.numeric.wrong_answer import check_share
 from oracles.onnx.importer import mlir_path_for
+from oracles.toolchain.flags import with_default_target
 from oracles.torch import SUFFIX
 from oracles.torch.imported import imported_program, script_path_for
-from oracles.toolchain.flags import with_default_target
 from oracles.verdict import Verdict
 
 SIGNATURE = "eager-mismatch"
@@ -94,7 +94,10 @@ def eager_answer(archive: bytes | None, inputs: list) -> list[np.ndarray] | str:
     """PyTorch's outputs of the archived program on `inputs`, or why there is no exact answer."""
     if archive is None:
         return "no PyTorch program to run"
-    from oracles.torch import eager, program  # imported late: torch loads only where a .pt2 is judged
+    from oracles.torch import (  # imported late: torch loads only where a .pt2 is judged
+        eager,
+        program,
+    )
 
     try:
         outputs = eager.outputs(program.loaded(archive), inputs)

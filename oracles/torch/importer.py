@@ -34,12 +34,11 @@ class GlobalState(FxImporterHooks):
     program reads it and stored where it writes it. Self-contained: the repro script a reduction
     writes carries this class's source."""
 
-    ELEMENT_TYPES = {"float32": "f32", "float16": "f16", "bfloat16": "bf16", "float64": "f64", "int64": "i64",
-                     "int32": "i32", "int16": "i16", "int8": "i8", "uint8": "i8", "bool": "i1"}
-
     def __init__(self) -> None:
         self.module_op = None
         self.types = {}
+        self.element_types = {"float32": "f32", "float16": "f16", "bfloat16": "bf16", "float64": "f64", "int64": "i64",
+                              "int32": "i32", "int16": "i16", "int8": "i8", "uint8": "i8", "bool": "i1"}
 
     def prepare_module(self, module_op):
         self.module_op = module_op
@@ -55,7 +54,7 @@ class GlobalState(FxImporterHooks):
         symbol = self.symbol(info.input_spec.target)
         context = self.module_op.context
         if symbol not in self.types:
-            element = self.ELEMENT_TYPES[str(value.dtype).removeprefix("torch.")]
+            element = self.element_types[str(value.dtype).removeprefix("torch.")]
             kind = ir.Type.parse(f"tensor<{''.join(f'{d}x' for d in value.shape)}{element}>", context)
             zero = "false" if element == "i1" else "0.0" if element.startswith(("f", "bf")) else "0"
             with ir.InsertionPoint.at_block_begin(self.module_op.regions[0].blocks[0]), ir.Location.unknown(context):

@@ -137,9 +137,10 @@ def trace_inputs(ed: Editable) -> tuple[list[torch.Tensor], tuple[dict[int, obje
         if not isinstance(value, torch.Tensor):
             raise Invalid(f"input {node.name} is not a tensor")
         sizes, dynamic = [], {}
+        resized = node.meta.get(RESIZED, {})
         for axis, size in enumerate(value.shape):
             if isinstance(size, int):
-                sizes.append(size)
+                sizes.append(resized.get(axis, size))
                 continue
             expression = size.node.expr
             if not expression.is_Symbol:
@@ -294,3 +295,86 @@ def keep_only(ed: Editable, keep: set[str], values: dict[str, np.ndarray]) -> No
     for node in reversed(ops):
         if node not in kept_set and not node.users:
             ed.graph.erase_node(node)
+
+
+RESIZED = "resized"  # a placeholder's meta: axis -> the size a shape edit gave it
+# Size-typed (SymInt) arguments that are no tensor size: a shape edit leaves them as they are.
+NOT_SIZES = frozenset({"stride", "padding", "dilation", "output_padding", "kernel_size", "step", "dim", "dims"})
+
+
+def sizes(ed: Editable) -> set[int]:
+    """The static sizes above 1 of the program's inputs and tensors (parameters, buffers, constants)."""
+    found: set[int] = set()
+    for node in ed.inputs():
+        value = node.meta.get("val")
+        found |= {d for d in getattr(value, "shape", ()) if isinstance(d, int) and d > 1}
+    for node in ed.graph.nodes:
+        if node.op == "get_attr":
+            value = attribute(ed.module, node.target)
+            if isinstance(value, torch.Tensor):
+                found |= {d for d in value.shape if d > 1}
+    return found
+
+
+def resize(ed: Editable, old: int, new: int) -> None:
+    """Every static dim of size `old` of the inputs and tensors becomes `new` (the leading block
+    of their values), and so does every size argument of that size (a view's, a norm's shape);
+    the export that follows re-traces the rest, and refuses a graph whose shapes no longer agree."""
+    for node in ed.inputs():
+        value = node.meta.get("val")
+        axes = {axis for axis, d in enumerate(getattr(value, "shape", ())) if isinstance(d, int) and d == old}
+        if not axes:
+            continue
+        node.meta[RESIZED] = {**node.meta.get(RESIZED, {}), **{axis: new for axis in axes}}
+        carried = node.meta.get(CARRIED)
+        if carried is not None:
+            node.meta[CARRIED] = (carried[0], np.ascontiguousarray(carried[1][_leading(carried[1].ndim, axes, new)]))
+    done: set[str] = set()
+    for node in ed.graph.nodes:
+        if node.op == "get_attr" and node.target not in done:
+            done.add(node.target)
+            value = attribute(ed.module, node.target)
+            axes = {axis for axis, d in enumerate(getattr(value, "shape", ())) if d == old}
+            if axes:
+                set_attribute(ed.module, node.target, value.detach()[_leading(value.dim(), axes, new)].clone())
+        elif node.op == "call_function" and hasattr(node.target, "_schema"):
+            _resize_arguments(node, old, new)
+
+
+def _leading(ndim: int, axes: set[int], size: int) -> tuple[slice, ...]:
+    return tuple(slice(0, size) if axis in axes else slice(None) for axis in range(ndim))
+
+
+def _resize_arguments(node: torch.fx.Node, old: int, new: int) -> None:
+    args, kwargs = list(node.args), dict(node.kwargs)
+    for position, argument in enumerate(node.target._schema.arguments):
+        if "SymInt" not in str(argument.type) or argument.name in NOT_SIZES:
+            continue
+        if position < len(args):
+            args[position] = _swapped(args[position], old, new)
+        elif argument.name in kwargs:
+            kwargs[argument.name] = _swapped(kwargs[argument.name], old, new)
+    node.args, node.kwargs = tuple(args), kwargs
+
+
+def _swapped(value: object, old: int, new: int) -> object:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return new if value == old else value
+    if isinstance(value, (list, tuple)):
+        return type(value)(_swapped(v, old, new) for v in value)
+    return value
+
+
+def attribute(module: torch.nn.Module, name: str) -> object:
+    for part in name.split("."):
+        module = getattr(module, part)
+    return module
+
+
+def set_attribute(module: torch.nn.Module, name: str, value: torch.Tensor) -> None:
+    owner_path, _, leaf = name.rpartition(".")
+    owner = module.get_submodule(owner_path) if owner_path else module
+    if isinstance(getattr(owner, leaf), torch.nn.Parameter):
+        setattr(owner, leaf, torch.nn.Parameter(value, requires_grad=False))
+    else:
+        owner.register_buffer(leaf, value)

@@ -23,7 +23,13 @@ from oracles.numeric.arrays import reduction_length_hint
 from oracles.numeric.compare import tolerance_for
 from oracles.torch.importer import FUNCTION, GlobalState
 from oracles.torch.program import loaded
-from reducer.formats.torch_program import CARRIED, Editable, trace_inputs, editable
+from reducer.formats.torch_program import (
+    CARRIED,
+    Editable,
+    attribute,
+    editable,
+    trace_inputs,
+)
 
 # What a phase oracle's symptom looks like in the IR at its phase (the script prints those lines).
 PHASE_SYMPTOMS = {
@@ -72,7 +78,7 @@ def _module_source(ed: Editable) -> tuple[str, list[str]]:
                 while flat in attributes:
                     flat += "_"
                 renamed[node.target] = flat
-                attributes[flat] = _attribute(ed.module, node.target)
+                attributes[flat] = attribute(ed.module, node.target)
             node.target = renamed[node.target]
     module = torch.fx.GraphModule(dict(attributes), ed.graph)
     forward = textwrap.indent(module.code.strip(), "    ")
@@ -82,12 +88,6 @@ def _module_source(ed: Editable) -> tuple[str, list[str]]:
         lines.append("        pass")
     updated = [str(n.args[0].target) for n in ed.updates()]
     return "\n".join(lines) + "\n\n" + forward + "\n", updated
-
-
-def _attribute(module: torch.nn.Module, name: str) -> torch.Tensor:
-    for part in name.split("."):
-        module = getattr(module, part)
-    return module
 
 
 def _inputs_source(ed: Editable, data: tuple) -> tuple[str, str, str]:
@@ -130,6 +130,7 @@ It exits 1 when the failure shows.
 import base64
 import re
 import sys
+import warnings
 from math import inf, nan  # noqa: F401  (the forward's code may name them)
 
 import numpy as np
@@ -140,6 +141,7 @@ from iree.compiler.tools import CompilerToolError, compile_str
 from torch import device  # noqa: F401  (the forward's code may name it)
 
 FLAGS = {flags!r}
+warnings.filterwarnings("ignore", category=FutureWarning)  # torch's own, on export
 
 
 def tensor(dtype, shape, data=None):

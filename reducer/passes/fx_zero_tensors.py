@@ -10,11 +10,13 @@ class FxZeroTensors(FxPass):
     def targets(self, ed) -> list[str]:
         import torch
 
+        from reducer.formats.torch_program import attribute
+
         found = []
         for node in ed.graph.nodes:
             if node.op != "get_attr" or node.target in found:
                 continue
-            value = _attribute(ed.module, node.target)
+            value = attribute(ed.module, node.target)
             if isinstance(value, torch.Tensor) and value.numel() and bool(torch.any(value != 0)):
                 found.append(node.target)
         return found
@@ -22,18 +24,8 @@ class FxZeroTensors(FxPass):
     def edit(self, ed, chosen, values: Values) -> None:
         import torch
 
+        from reducer.formats.torch_program import attribute, set_attribute
+
         for name in chosen:
-            owner_path, _, leaf = name.rpartition(".")
-            owner = ed.module.get_submodule(owner_path) if owner_path else ed.module
-            value = getattr(owner, leaf)
-            zeros = torch.zeros_like(value)
-            if isinstance(value, torch.nn.Parameter):
-                setattr(owner, leaf, torch.nn.Parameter(zeros, requires_grad=value.requires_grad))
-            else:
-                owner.register_buffer(leaf, zeros)
+            set_attribute(ed.module, name, torch.zeros_like(attribute(ed.module, name)))
 
-
-def _attribute(module, name: str):
-    for part in name.split("."):
-        module = getattr(module, part)
-    return module
