@@ -101,11 +101,13 @@ def _read(source: str, role: str) -> tuple[list[UserArray], list[UserArray]]:
         return _placed(role, [_tensor_proto(path)])
     if path.suffix == ".npy":
         return _placed(role, [UserArray(_load_npy(path), str(path))])
+    if path.suffix == ".pt":
+        return _placed(role, _torch_file(path))
     if _TYPED_VALUE.match(text) or text.startswith("@"):
         return _placed(role, [_value(text, Path.cwd(), source)])
     if path.is_file():
         return _flagfile(path)
-    raise UserDataError(f"cannot read {source}: no such file (give .npy, .npz, .pb, a test_data_set directory, "
+    raise UserDataError(f"cannot read {source}: no such file (give .npy, .npz, .pt, .pb, a test_data_set directory, "
                         "a flagfile, or an iree-run-module value such as 2x3xf32=@x.bin)")
 
 
@@ -206,6 +208,33 @@ def _npz(path: Path) -> list[UserArray]:
         raise UserDataError(f"cannot read {path}: no such file") from None
     except (OSError, ValueError, EOFError) as err:
         raise UserDataError(f"cannot read {path}: {' '.join(str(err).split())}") from None
+
+
+def _torch_file(path: Path) -> list[UserArray]:
+    """The tensors `torch.save` wrote: one, a list or tuple (bound in order) or a dict (by name)."""
+    from oracles.torch import torch_missing
+
+    missing = torch_missing()
+    if missing:
+        raise UserDataError(f"cannot read {path}: {missing}")
+    import torch
+
+    from oracles.torch.eager import to_numpy
+
+    try:
+        saved = torch.load(path, map_location="cpu", weights_only=True)
+    except FileNotFoundError:
+        raise UserDataError(f"cannot read {path}: no such file") from None
+    except Exception as err:  # noqa: BLE001  (torch.load raises anything for a file it cannot read)
+        raise UserDataError(f"cannot read {path}: {' '.join(str(err).split())[:200]}") from None
+    named = saved.items() if isinstance(saved, dict) else enumerate(saved if isinstance(saved, (list, tuple)) else [saved])
+    arrays = []
+    for key, value in named:
+        if not isinstance(value, torch.Tensor):
+            raise UserDataError(f"cannot read {path}: {key!r} holds a {type(value).__name__}, not a tensor "
+                                "(save a tensor, a list or tuple of tensors, or a dict of them)")
+        arrays.append(UserArray(to_numpy(value), f"{path}[{key}]", key if isinstance(key, str) else None))
+    return arrays
 
 
 def _tensor_proto(path: Path) -> UserArray:

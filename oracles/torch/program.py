@@ -81,11 +81,49 @@ def load(data: bytes) -> ExportedProgram:
         raise PickledModule("a pickled module or state dict (torch.save), not a torch.export archive")
     if kind == "other":
         raise ArchiveError("not a torch.export archive (no zip with an archive_format record)")
-    with LOCK, quiet():
+    with LOCK, quiet(), _logged("torch.export") as logged:
         try:
             return torch.export.load(io.BytesIO(data))
         except Exception as err:  # noqa: BLE001  (torch raises anything for an archive it cannot read)
-            raise ArchiveError(f"torch {torch.__version__} cannot load it: {one_line(err)}") from None
+            raise ArchiveError(f"torch {torch.__version__} cannot load it: {_reason(logged) or one_line(err)}") from None
+
+
+class _Records(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.texts: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        text = record.getMessage()
+        if record.exc_info:
+            text += "\n" + logging.Formatter().formatException(record.exc_info)
+        self.texts.append(text)
+
+
+@contextlib.contextmanager
+def _logged(name: str) -> Iterator[list[str]]:
+    """What the logger `name` says inside, kept instead of printed (torch.export.load logs why it
+    failed and raises a generic error)."""
+    logger = logging.getLogger(name)
+    saved = (logger.handlers, logger.level, logger.propagate)
+    records = _Records()
+    logger.handlers, logger.propagate = [records], False
+    logger.setLevel(logging.WARNING)
+    try:
+        yield records.texts
+    finally:
+        logger.handlers, logger.propagate = saved[0], saved[2]
+        logger.setLevel(saved[1])
+
+
+def _reason(logged: list[str]) -> str:
+    """The first error the loader logged, its first sentence (the op it cannot resolve)."""
+    for text in logged:
+        for line in text.splitlines():
+            if "Error: " in line and not line.startswith(" "):
+                reason = line.split("Error: ", 1)[1]
+                return reason.split(". ")[0].strip()[:300]
+    return ""
 
 
 def loaded(data: bytes) -> ExportedProgram:

@@ -198,6 +198,11 @@ def normalised(data: bytes) -> Built:
         return Built(save(program), text, node_count(program), describe(program))
 
 
+def imported_text(archive: bytes) -> str:
+    """The MLIR a saved candidate's archive imports to (what the candidate carried)."""
+    return import_text(loaded(archive))
+
+
 def _fresh(data: bytes) -> ExportedProgram:
     from oracles.torch.program import load
 

@@ -21,6 +21,9 @@ from oracles import Candidate, OracleOptions, Verdict, make_oracle, refusals
 from oracles.compiling.dispatch_config import DispatchConfig
 from oracles.compiling.pass_repro import LitCheck, one_pass_oracle, run_lit_test
 from oracles.onnx.importer import onnx_oracle
+from oracles.torch import SUFFIX as PT2_SUFFIX
+from oracles.torch import torch_missing
+from oracles.torch.imported import torch_oracle
 from oracles.toolchain.tools import iree_version
 from reducer.culprit import Culprit
 
@@ -154,7 +157,9 @@ def load_entries(root: Path) -> list[CorpusEntry]:
 
 def absent_device(entry: CorpusEntry) -> str | None:
     """Why this machine cannot check the entry: a device its modules run on that is not here (one
-    line naming the driver), or None."""
+    line naming the driver), PyTorch for a `.pt2` entry, or None."""
+    if entry.input_file.endswith(PT2_SUFFIX) and torch_missing():
+        return torch_missing()
     return make_oracle(entry.oracle, OracleOptions(**entry.options)).absent_device(entry.flags)
 
 
@@ -166,6 +171,12 @@ def check_entry(entry: CorpusEntry) -> Verdict:
         oracle = onnx_oracle(oracle)
         data = entry.input_path.read_bytes()
         candidate = Candidate(entry.name, tuple(entry.flags), ".onnx", data)
+    elif entry.input_file.endswith(PT2_SUFFIX):
+        from reducer.formats.torch_program import imported_text  # imported late: it loads torch
+
+        oracle = torch_oracle(oracle)
+        data = entry.input_path.read_bytes()
+        candidate = Candidate(imported_text(data), tuple(entry.flags), PT2_SUFFIX, data)
     else:
         candidate = Candidate(entry.input_path.read_text(), tuple(entry.flags))
     if entry.data_file:
