@@ -87,7 +87,8 @@ NODE_FILE = "node:"
 
 def import_module(program: ExportedProgram, context: ir.Context | None = None) -> Imported:
     """The program as torch-dialect MLIR; ImportError_ (one line) when the importer cannot."""
-    for index, node in enumerate(nodes(program)):  # the importer reads a location from each node's stack trace
+    traces = {node: node.meta.get("stack_trace") for node in nodes(program)}
+    for index, node in enumerate(traces):  # the importer reads a location from each node's stack trace
         node.meta["stack_trace"] = f'File "{NODE_FILE}{node.name}", line {index + 1}, in forward'
     importer = FxImporter(context=context or ir.Context(), hooks=GlobalState())
     with quiet():
@@ -95,6 +96,12 @@ def import_module(program: ExportedProgram, context: ir.Context | None = None) -
             importer.import_program(program, func_name=FUNCTION)
         except Exception as err:  # noqa: BLE001  (the importer raises anything for an op it cannot import)
             raise ImportError_(f"the FX importer cannot import it: {one_line(err)}") from None
+        finally:
+            for node, trace in traces.items():  # the program is as it was: its archive is not changed
+                if trace is None:
+                    node.meta.pop("stack_trace", None)
+                else:
+                    node.meta["stack_trace"] = trace
     module = importer.module
     if not irx.verifies(module):
         raise ImportError_("the FX importer's output does not verify")

@@ -37,6 +37,10 @@ ASSERTIONS = frozenset({ATEN._assert_tensor_metadata.default, ATEN._assert_scala
 CARRIED = "carried"  # a placeholder's meta: (data prefix, array) it runs on
 CUT_FROM = "cut_from"  # a placeholder's meta: the node of the parent whose value it carries
 SMALLEST_EXAMPLE = 2  # export specialises a dynamic dim traced at size 0 or 1
+# Where each node was traced from: after a re-export of the reducer's own module only noise, which
+# grows with every edit (and `from_node` holds object ids: the same program would not save to the
+# same bytes). Neither the importer nor PyTorch needs them.
+PROVENANCE = ("stack_trace", "from_node", "nn_module_stack", "source_fn_stack", "torch_fn")
 
 
 class Invalid(Exception):
@@ -160,11 +164,14 @@ def exported(ed: Editable) -> ExportedProgram:
     examples, dynamic = trace_inputs(ed)
     with quiet():
         try:
-            program = torch.export.export(ed.module, tuple(examples),
-                                          dynamic_shapes=dynamic if any(d is not None for d in dynamic) else None)
-            return functional(program)
+            program = functional(torch.export.export(ed.module, tuple(examples),
+                                                     dynamic_shapes=dynamic if any(d is not None for d in dynamic) else None))
         except Exception as err:  # noqa: BLE001  (export raises anything for a graph it cannot trace)
             raise Invalid(f"torch.export rejects it: {type(err).__name__}") from None
+    for node in program.graph.nodes:
+        for key in PROVENANCE:
+            node.meta.pop(key, None)
+    return program
 
 
 @dataclass(frozen=True)
