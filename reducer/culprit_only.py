@@ -17,6 +17,8 @@ from oracles.compiling.dispatch_config import DispatchConfig
 from oracles.mlir import ir as irx
 from oracles.onnx.importer import import_model, onnx_oracle
 from oracles.toolchain.tools import ToolNotFound, find_tool, scratch_dir
+from oracles.torch import SUFFIX as PT2_SUFFIX
+from oracles.torch.imported import imported_program, torch_oracle
 from reducer.culprit import CULPRIT_ORACLES, Culprit, where_it_breaks
 from reducer.search.interrupt import Interruption
 from reducer.session import INTERRUPTED, Request, UserError, is_onnx, load
@@ -47,8 +49,9 @@ def culprit_only(request: Request, base: Path) -> CulpritOnly:
     except irx.ParseError as err:
         raise UserError(refusals.UNPARSEABLE_MLIR.say(error=err)) from None
     start = time.monotonic()
-    onnx_input = case.binary is not None
-    oracle = onnx_oracle(request.oracle) if onnx_input else request.oracle
+    onnx_input = case.is_onnx
+    torch_input = case.suffix == PT2_SUFFIX  # it carries its imported MLIR: the culprit is found on that
+    oracle = onnx_oracle(request.oracle) if onnx_input else torch_oracle(request.oracle) if torch_input else request.oracle
     with Interruption().installed() as interruption:
         verdict = renamed(oracle.judge(case), f"input{case.suffix}", request.input_path.name)
         if interruption.requested:
@@ -56,7 +59,7 @@ def culprit_only(request: Request, base: Path) -> CulpritOnly:
         if not verdict.interesting:
             raise UserError(refusals.CULPRIT_ONLY_NOT_INTERESTING.say(path=request.input_path, oracle=oracle.name, detail=verdict.detail),
                             refusals.CULPRIT_ONLY_NOT_INTERESTING.exit_code)
-        mlir = _imported(case, request) if onnx_input else case
+        mlir = _imported(case, request) if onnx_input else imported_program(case) if torch_input else case
         culprit, config = where_it_breaks(request.oracle, mlir, verdict, base, request.jobs, request.log, interruption)
     return CulpritOnly(oracle.name, str(request.input_path), verdict, culprit, config, time.monotonic() - start)
 

@@ -45,7 +45,7 @@ def reduce_json(capsys, *argv: str) -> tuple[int, dict]:
 
 def run_script(path: Path) -> subprocess.CompletedProcess:
     """The repro script as a user runs it: its own process, isolated from this checkout."""
-    return subprocess.run([sys.executable, "-I", path.name], cwd=path.parent, capture_output=True, text=True, timeout=300)
+    return subprocess.run([sys.executable, "-I", path.name], check=False, cwd=path.parent, capture_output=True, text=True, timeout=300)
 
 
 def imports_of(source: str) -> set[str]:
@@ -170,8 +170,8 @@ class M(torch.nn.Module):
 torch.export.save(torch.export.export(M(), (torch.ones(2),)), "custom.pt2")
 """
     subprocess.run([sys.executable, "-c", code], cwd=tmp_path, check=True, capture_output=True)
-    shown = subprocess.run([sys.executable, "-m", "reducer", "custom.pt2", "--oracle=compile-error"], cwd=tmp_path,
-                           capture_output=True, text=True)
+    shown = subprocess.run([sys.executable, "-m", "reducer", "custom.pt2", "--oracle=compile-error"], check=False,
+                           cwd=tmp_path, capture_output=True, text=True)
     assert shown.returncode == 1 and "Traceback" not in shown.stderr
     line = shown.stderr.strip().removeprefix("reduce: error: ")
     assert refusals.matching(line) is refusals.PT2_UNREADABLE and "mylib" in line

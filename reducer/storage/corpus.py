@@ -21,10 +21,10 @@ from oracles import Candidate, OracleOptions, Verdict, make_oracle, refusals
 from oracles.compiling.dispatch_config import DispatchConfig
 from oracles.compiling.pass_repro import LitCheck, one_pass_oracle, run_lit_test
 from oracles.onnx.importer import onnx_oracle
+from oracles.toolchain.tools import iree_version
 from oracles.torch import SUFFIX as PT2_SUFFIX
 from oracles.torch import torch_missing
 from oracles.torch.imported import torch_oracle
-from oracles.toolchain.tools import iree_version
 from reducer.culprit import Culprit
 
 ENTRY_FILE = "entry.json"
@@ -172,7 +172,9 @@ def check_entry(entry: CorpusEntry) -> Verdict:
         data = entry.input_path.read_bytes()
         candidate = Candidate(entry.name, tuple(entry.flags), ".onnx", data)
     elif entry.input_file.endswith(PT2_SUFFIX):
-        from reducer.formats.torch_program import imported_text  # imported late: it loads torch
+        from reducer.formats.torch_program import (
+            imported_text,  # imported late: it loads torch
+        )
 
         oracle = torch_oracle(oracle)
         data = entry.input_path.read_bytes()

@@ -44,10 +44,13 @@ class ResumeState:
     best_ops: int
     stop_phase: str | None = None  # compiles stopped at this --compile-to phase
     position: Position = field(default_factory=Position)
+    # A .pt2 best's data (its inputs by position change with every cut): [name, base64 of the array]
+    best_data: list[list[str]] | None = None
 
     def best_candidate(self, like: Candidate) -> Candidate:
         binary = base64.b64decode(self.best_binary) if self.best_binary is not None else None
-        return Candidate(self.best_text, tuple(self.best_flags), like.suffix, binary, like.data)
+        data = like.data if self.best_data is None else tuple((name, base64.b64decode(raw)) for name, raw in self.best_data)
+        return Candidate(self.best_text, tuple(self.best_flags), like.suffix, binary, data)
 
 
 class ResumeRefused(Exception):
@@ -78,7 +81,8 @@ def load(path: Path) -> ResumeState | None:
 def _of_candidate(candidate: Candidate) -> dict:
     """The fields of a state that hold a best candidate."""
     binary = base64.b64encode(candidate.binary).decode() if candidate.binary is not None else None
-    return {"best_text": candidate.text, "best_binary": binary, "best_flags": list(candidate.flags)}
+    data = [[name, base64.b64encode(raw).decode()] for name, raw in candidate.data] if candidate.suffix == ".pt2" else None
+    return {"best_text": candidate.text, "best_binary": binary, "best_flags": list(candidate.flags), "best_data": data}
 
 
 class Checkpoints:
