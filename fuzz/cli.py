@@ -242,7 +242,7 @@ def _reduce_findings(args: argparse.Namespace, known: frozenset[str] = frozenset
 def _root_causes(args: argparse.Namespace, seen: dict[str, int]) -> RootCauses:
     db = FindingsDB(args.out / DB_NAME)
     try:
-        causes = assign_root_causes(db, seen, load_entries(args.corpus) if args.corpus.is_dir() else [])
+        causes = assign_root_causes(db, seen, load_entries(args.corpus) if args.corpus.is_dir() else [], args.out)
     finally:
         db.close()
     for line in causes.lines():
