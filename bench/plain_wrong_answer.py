@@ -32,10 +32,10 @@ from onnx import TensorProto, helper, numpy_helper, version_converter
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench import results  # noqa: E402
-from oracles import Candidate, OracleOptions  # noqa: E402
-from oracles.numeric.reference_mismatch import ReferenceMismatch  # noqa: E402
-from oracles.numeric.wrong_answer import decode, primary  # noqa: E402
+from bench import results
+from oracles import Candidate, OracleOptions
+from oracles.numeric.reference_mismatch import ReferenceMismatch
+from oracles.numeric.wrong_answer import decode, primary
 
 LIGHT = Path(onnx.__file__).parent / "backend" / "test" / "data" / "light" / "light_squeezenet.onnx"
 BRANCH_FROM = "r16"  # fire3's concatenated output, 1x128x55x55

@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench import results  # noqa: E402
+from bench import results
 
 DEFAULT_ORACLE = ["--oracle=lds-limit", "--lds-bytes", "32768"]
 
