@@ -108,12 +108,14 @@ def machine() -> str:
 
 
 def commit(tree: Path = ROOT) -> str:
-    """The checkout's commit, with "+changes" when its tracked files differ from it."""
+    """The checkout's commit, with "+changes" when its tracked files differ from it (results files
+    aside: one benchmark's written results change nothing the next one measures)."""
     def git(*words: str) -> str:
         return subprocess.run(["git", "-C", str(tree), *words], check=False, capture_output=True, text=True).stdout.strip()
 
     found = git("rev-parse", "--short", "HEAD") or tree.name
-    return found + ("+changes" if git("status", "--porcelain", "--untracked-files=no") else "")
+    changed = git("status", "--porcelain", "--untracked-files=no", "--", ".", f":!{RESULTS.relative_to(ROOT).as_posix()}")
+    return found + ("+changes" if changed else "")
 
 
 def command_line(script: str, argv: Sequence[str]) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -52,3 +53,21 @@ def test_every_benchmark_can_write_its_results(script):
     source = script.read_text()
     assert "results.add_option(parser)" in source and "results.write(__file__" in source, (
         f"bench/{script.name}: add results.add_option(parser) and results.write(__file__, tables, ...) (bench/results.py)")
+
+
+def test_the_commit_says_changes_to_the_code_not_to_results_files(tmp_path):
+    def git(*words: str) -> None:
+        subprocess.run(["git", "-C", str(tmp_path), *words], check=True, capture_output=True)
+
+    (tmp_path / "docs" / "results").mkdir(parents=True)
+    (tmp_path / "code.py").write_text("x = 1\n")
+    (tmp_path / "docs" / "results" / "a.md").write_text("old\n")
+    git("init", "-q")
+    git("add", ".")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "c")
+    clean = results.commit(tmp_path)
+    assert re.fullmatch(r"[0-9a-f]{7,}", clean)
+    (tmp_path / "docs" / "results" / "a.md").write_text("another benchmark's run\n")
+    assert results.commit(tmp_path) == clean
+    (tmp_path / "code.py").write_text("x = 2\n")
+    assert results.commit(tmp_path) == clean + "+changes"
