@@ -390,7 +390,7 @@ def case_row(name: str, label: str, runs: dict[int, dict], every: dict[int, list
     if len(runs) > 1:
         row[f"-j {max(runs)} / -j {min(runs)}"] = f"{last['seconds'] / first['seconds']:.2f}"
         row[f"extra calls -j {max(runs)}"] = str(last["calls"] - first["calls"])
-        row["same bytes"] = "yes" if len({done["digest"] for done in sum(every.values(), [])}) == 1 else "NO"
+        row["same bytes"] = "yes" if len({done["digest"] for runs_of_one in every.values() for done in runs_of_one}) == 1 else "NO"
     return row
 
 

@@ -124,7 +124,9 @@ def command_line(script: str, argv: Sequence[str]) -> str:
 
 
 def provenance(script: str, argv: Sequence[str]) -> dict[str, str]:
-    from oracles.toolchain.tools import iree_version  # late: a script may put another checkout's code first
+    from oracles.toolchain.tools import (
+        iree_version,  # late: a script may put another checkout's code first
+    )
 
     return {
         "command": f"`{command_line(script, argv)}`",

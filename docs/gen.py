@@ -73,8 +73,8 @@ def passes_page() -> str:
 
 def pipelines_page() -> str:
     lines = [_header("fuzz/pipelines.py (PIPELINES, GROUPS, DEFAULT_PIPELINES, DEFAULT_TARGETS)"),
-             f"Default pipelines: {', '.join(map(_code, DEFAULT_PIPELINES))}; default GPU targets: "
-             f"{', '.join(map(_code, DEFAULT_TARGETS))}.", "",
+             (f"Default pipelines: {', '.join(map(_code, DEFAULT_PIPELINES))}; default GPU targets: "
+             f"{', '.join(map(_code, DEFAULT_TARGETS))}."), "",
              "| name | kind | runs on | what it is | flags |", "|---|---|---|---|---|"]
     for p in PIPELINES.values():
         if any(p.name in members for members in GROUPS.values()):
@@ -117,8 +117,8 @@ def _options_table(parser: argparse.ArgumentParser) -> list[str]:
 
 def reduce_options_page() -> str:
     parser = reduce_cli.build_parser()
-    lines = [_header("reducer/cli.py (build_parser)"), f"`{parser.prog} INPUT --oracle=NAME [options] [-- iree-compile flags]`: "
-             f"{parser.description}", ""]
+    lines = [_header("reducer/cli.py (build_parser)"), (f"`{parser.prog} INPUT --oracle=NAME [options] [-- iree-compile flags]`: "
+             f"{parser.description}"), ""]
     return "\n".join(lines + _options_table(parser)) + "\n"
 
 
@@ -152,8 +152,8 @@ def corpus_page(entries_dir: Path = ROOT / "corpus" / "entries") -> str:
     entries = [json.loads(path.read_text()) for path in sorted(entries_dir.glob("*/entry.json"))]
     same = _same_bug(entries_dir)
     lines = [_header("corpus/entries/*/entry.json"), f"{len(entries)} entries.", "",
-             "\"Same bug as\" names the entries with the same root-cause key (target, failing pass and error; a wrong "
-             "answer's op, pipeline and dtype: fuzz/root_cause.py): one bug reached through another graph.", "",
+             ("\"Same bug as\" names the entries with the same root-cause key (target, failing pass and error; a wrong "
+             "answer's op, pipeline and dtype: fuzz/root_cause.py): one bug reached through another graph."), "",
              "| entry | oracle | flags / target | state | what fails | same bug as |", "|---|---|---|---|---|---|"]
     lines += [f"| `{e['name']}` | {_oracle(e)} | {_target(e)} | {e.get('state', '')} | {_cell(e.get('description', ''))} | "
               f"{', '.join(f'`{n}`' for n in same.get(e['name'], [])) or '-'} |" for e in entries]
