@@ -67,6 +67,11 @@ def duration(text: str) -> float:
     return float(match.group(1)) * {"": 1, "s": 1, "m": 60, "h": 3600}[match.group(2)]
 
 
+# The project's own corpus, wherever the command runs: a campaign run from another directory
+# would otherwise call every known bug new.
+PROJECT_CORPUS = Path(__file__).resolve().parent.parent / "corpus" / "entries"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="fuzz", description="Differential fuzzer for IREE: conv / matmul / quantization graphs.",
                                      epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -100,13 +105,15 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument("--reduce-budget", type=duration, default=300.0, help="time for reducing one finding (default 5m)")
         command.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run cases on this Dask scheduler's cluster (default: local pool)")
         command.add_argument("-q", "--quiet", action="store_true", help="no progress: neither the lines nor the live status line")
-    nightly.add_argument("--corpus", type=Path, default=Path("corpus/entries"), help="corpus entries to re-check (default corpus/entries)")
-    run.add_argument("--corpus", type=Path, default=Path("corpus/entries"), help="corpus entries that name known root causes (default corpus/entries)")
+    nightly.add_argument("--corpus", type=Path, default=PROJECT_CORPUS, help="corpus entries to re-check (default: the project's corpus/entries)")
+    run.add_argument("--corpus", type=Path, default=PROJECT_CORPUS,
+                     help="corpus entries that name known root causes (default: the project's corpus/entries)")
     left = sub.add_parser("reduce", help="reduce the findings of a campaign directory that no reduction has finished for")
     left.add_argument("out", type=Path)
     left.add_argument("--reduce-jobs", type=int, default=os.cpu_count() or 1)
     left.add_argument("--reduce-budget", type=duration, default=300.0, help="time for reducing one finding (default 5m)")
-    left.add_argument("--corpus", type=Path, default=Path("corpus/entries"), help="corpus entries that name known root causes (default corpus/entries)")
+    left.add_argument("--corpus", type=Path, default=PROJECT_CORPUS,
+                      help="corpus entries that name known root causes (default: the project's corpus/entries)")
     left.add_argument("-q", "--quiet", action="store_true", help="no progress: neither the lines nor the live status line")
     show = sub.add_parser("show", help="list the findings of a campaign directory")
     show.add_argument("out", type=Path)
