@@ -1,7 +1,6 @@
 """Compares `reduce` with C-Vise and Shrink Ray: same cases, same interestingness test, same budget.
 
-    python bench/compare_reducers.py [--budget 300] [--jobs 2] [--only CASE ...] [--tools T,...]
-                                     [--update-docs [--page docs/performance.md]]
+    python bench/compare_reducers.py [--budget 300] [--jobs 2] [--only CASE ...] [--tools T,...] [--results]
 
 Text reducers cannot delete an SSA op without also deleting its users, so on IR they stall
 where `reduce` (which edits through the MLIR bindings) does not; this measures by how much.
@@ -23,13 +22,13 @@ oracle built in (its own summary gives its calls), and again with `--oracle=scri
 same script. Every tool gets the same `-j`/`--n`/`--parallelism` and the same wall-clock
 budget, after which its process group gets SIGINT and, 10 s later, SIGKILL. Results are
 measured the same way: the file the tool left, parsed through the MLIR bindings (ops), its
-bytes, and a fresh in-process re-judge (still interesting?).
+bytes, and a fresh in-process re-judge (still interesting?). `--results` writes the table to
+docs/results/compare_reducers.md (bench/results.py), which docs/performance.md includes.
 """
 
 from __future__ import annotations
 
 import argparse
-import datetime
 import os
 import re
 import shlex
@@ -48,17 +47,17 @@ sys.path.insert(0, str(ROOT))
 
 import onnx
 
+from bench import results
 from oracles import Candidate, make_oracle
 from oracles.cli.judge import load_spec, write_spec
 from oracles.mlir import ir as irx
-from oracles.toolchain.tools import find_tool, iree_version
+from oracles.toolchain.tools import find_tool
 from reducer.cli import build_parser, oracle_options
 from tests.models import global_cache_update, linalg_chain, torch_chain
 from tests.test_reduce_onnx import conv_det_network
 
 CPU = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu"]
 GFX942 = ["--iree-hal-target-device=hip", "--iree-rocm-target=gfx942"]
-BEGIN, END = "<!-- compare-reducers:begin -->", "<!-- compare-reducers:end -->"
 GRACE_S = 10.0  # between SIGINT and SIGKILL at the budget
 CASE_NAME = "case.mlir"  # C-Vise runs the test beside a copy of the file under this name
 
@@ -293,15 +292,13 @@ def compare(cases: list[Case], tools: list[Tool], jobs: int, budget: float, keep
     return rows
 
 
-def markdown(rows: list[list[str]], missing: list[Tool], jobs: int, budget: float) -> str:
-    head = ["case", "tool", "wall s", "oracle calls", "final ops", "final bytes", "still interesting"]
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
-    notes = [
-        (
-            f"Measured {datetime.date.today().isoformat()} on {os.cpu_count()} cores, {iree_version()}; "
-            f"budget {budget:g} s per tool and case, {jobs} jobs each (`-j` / `--n` / `--parallelism`)."
-        ),
+COLUMNS = ["case", "tool", "wall s", "oracle calls", "final ops", "final bytes", "still interesting"]
+
+
+def notes(missing: list[Tool], jobs: int, budget: float) -> list[str]:
+    """What the table's rows mean, and the peers that were not installed."""
+    found = [
+        f"Budget {budget:g} s per tool and case, {jobs} jobs each (`-j` / `--n` / `--parallelism`).",
         (
             "`reduce (built-in oracle)` runs with the case's oracle built in (and its own speed-ups, such as "
             "stopping compiles at the failing phase) and counts its own calls; "
@@ -313,38 +310,22 @@ def markdown(rows: list[list[str]], missing: list[Tool], jobs: int, budget: floa
             "best file it had written. Ops are counted on the result parsed through the MLIR bindings; "
             "`still interesting` re-judges it."
         ),
-        "Regenerate: `python bench/compare_reducers.py --update-docs` (see its docstring for installing the peers).",
     ]
-    notes += [f"{tool.label} was not installed: `{tool.install}`." for tool in missing]
-    return "\n".join(lines) + "\n\n" + "\n".join(f"- {note}" for note in notes) + "\n"
+    return found + [f"{tool.label} was not installed: `{tool.install}`." for tool in missing]
 
 
-def update_readme(readme: Path, table: str) -> None:
-    text = readme.read_text()
-    if BEGIN not in text or END not in text or text.index(BEGIN) > text.index(END):
-        raise SystemExit(f"compare_reducers: {readme} has no {BEGIN} ... {END} markers; add them where the table goes")
-    before, rest = text.split(BEGIN, 1)
-    after = rest.split(END, 1)[1]
-    readme.write_text(f"{before}{BEGIN}\n{table}{END}{after}")
-
-
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--budget", type=float, default=300.0, help="seconds per tool and case (default 300)")
     parser.add_argument("--jobs", type=int, default=2, help="parallel candidates for every tool (default 2)")
     parser.add_argument("--only", action="append", choices=list(CASES), help="run only this case (repeatable)")
     parser.add_argument("--tools", default=",".join(TOOLS), help=f"comma-separated subset of {','.join(TOOLS)}")
-    parser.add_argument("--update-docs", "--update-readme", dest="update_readme", action="store_true",
-                        help="write the table between the markers in --page")
-    parser.add_argument("--page", "--readme", dest="readme", type=Path, default=ROOT / "docs" / "performance.md",
-                        help="the page that holds the table (default docs/performance.md)")
     parser.add_argument("--keep", type=Path, help="work in this new folder and keep it (scripts, tool logs, results)")
-    args = parser.parse_args()
+    results.add_option(parser)
+    args = parser.parse_args(argv)
     unknown = [t for t in args.tools.split(",") if t not in TOOLS]
     if unknown:
         raise SystemExit(f"compare_reducers: unknown tool {unknown[0]!r}; valid: {','.join(TOOLS)}")
-    if args.update_readme and not args.readme.is_file():
-        raise SystemExit(f"compare_reducers: cannot read {args.readme}")
     chosen = [TOOLS[t] for t in args.tools.split(",")]
     missing = [tool for tool in chosen if tool.version() is None]
     for tool in missing:
@@ -353,11 +334,10 @@ def main() -> None:
     if args.keep is not None and args.keep.exists():
         raise SystemExit(f"compare_reducers: --keep {args.keep} exists; name a new folder")
     rows = compare([CASES[name] for name in args.only or CASES], present, args.jobs, args.budget, args.keep)
-    table = markdown(rows, missing, args.jobs, args.budget)
-    if args.update_readme:
-        update_readme(args.readme, table)
-        print(f"compare_reducers: wrote the table into {args.readme}", file=sys.stderr)
-    print(table)
+    table, explained = results.Table(COLUMNS, rows), notes(missing, args.jobs, args.budget)
+    print(table.markdown() + "\n" + "\n".join(f"- {note}" for note in explained))
+    if args.results:
+        results.write(__file__, [table], explained, argv)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,8 @@ reads), with the two pipelines that disagree on it:
    MLIR: each op turned into an argument, replace-with-argument) or halving any static dimension
    (the shape pass of its kind) must lose the failure.
 
-One table per step is printed; --out keeps the results and a JSON record.
+One table per step is printed; --out keeps the results and a JSON record, --results writes the
+tables to docs/results/dynamic_minimality.md (bench/results.py).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
+from bench import results
 from oracles import Candidate, OracleOptions, Verdict, make_oracle
 from oracles.mlir import ir as irx
 from oracles.numeric.user_data import (
@@ -60,6 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-j", "--jobs", type=int, default=2)
     parser.add_argument("--sizes", default="1,2,3,4,5,8,16", help="sizes the dynamic model is also judged at")
     parser.add_argument("--out", type=Path, help="where the results go (default: a fresh temporary directory)")
+    results.add_option(parser)
     args = parser.parse_args(argv)
     out = args.out or Path(tempfile.mkdtemp(prefix="dynamic-"))
     out.mkdir(parents=True, exist_ok=True)
@@ -78,8 +81,11 @@ def main(argv: list[str] | None = None) -> int:
         reduced["minimal"] = _minimality(reduced, kind, original, _judge(start, options), options)
         record["reductions"][kind] = reduced
     (out / "record.json").write_text(json.dumps(record, indent=2) + "\n")
-    print(_tables(record))
-    print(f"\nresults in {out}")
+    notes, table = _size_lines(record), _reductions(record)
+    print("\n".join(notes) + "\n\n" + table.markdown())
+    print(f"results in {out}")
+    if args.results:
+        results.write(__file__, [table], notes, argv)
     return 0
 
 
@@ -169,24 +175,26 @@ def _minimality(reduced: dict, kind: str, original: Candidate, reference: Verdic
     return {"removals": tried, "halvings": halvings, "keep_the_failure": kept, "minimal": not kept}
 
 
-def _tables(record: dict) -> str:
+def _size_lines(record: dict) -> list[str]:
     sizes = record["sizes"]
-    lines = [f"the original at {sizes['run_at']}: dynamic -> {sizes['dynamic']}",
-             f"  made static there -> {sizes['static']}",
-             "  the dynamic model at other sizes (seeded data): " + ", ".join(f"{s}: {v}" for s, v in sizes["other_sizes"].items()),
-             "",
-             f"{'input':6} {'before':>6} {'after':>5} {'bytes':>15} {'calls':>5} {'seconds':>7}  sizes after  locally minimal"]
+    return [f"the original at {sizes['run_at']}: dynamic -> {sizes['dynamic']}",
+            f"made static there -> {sizes['static']}",
+            "the dynamic model at other sizes (seeded data): " + ", ".join(f"{s}: {v}" for s, v in sizes["other_sizes"].items())]
+
+
+def _reductions(record: dict) -> results.Table:
+    columns = ["input", "before", "after", "bytes", "calls", "seconds", "sizes after", "locally minimal"]
+    rows = []
     for kind, row in record["reductions"].items():
         if "error" in row:
-            lines.append(f"{kind:6} {row['error']}")
+            rows.append([kind, row["error"], *[""] * (len(columns) - 2)])
             continue
         minimal = row["minimal"]
         verdict = minimal.get("error") or (f"yes ({minimal['removals']} removals, {minimal['halvings']} halvings lose it)"
                                             if minimal["minimal"] else f"NO: {', '.join(minimal['keep_the_failure'])}")
-        lines.append(f"{kind:6} {row['before']:>6} {row['after']:>5} {row['bytes_before']:>7} -> {row['bytes_after']:<5} "
-                     f"{row['calls']:>5} {row['seconds']:>7.1f}  {json.dumps(row['sizes']):12} {verdict}")
-    return "\n".join(lines)
-
+        rows.append([kind, row["before"], row["after"], f"{row['bytes_before']} -> {row['bytes_after']}", row["calls"],
+                     f"{row['seconds']:.1f}", json.dumps(row["sizes"]), verdict])
+    return results.Table(columns, rows, "the reductions (uncached), each result checked locally minimal:")
 
 if __name__ == "__main__":
     sys.exit(main())

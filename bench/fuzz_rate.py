@@ -10,7 +10,8 @@ known (`--no-feedback` for plain swarm testing). On a shared machine the wall ra
 what else runs, so each row also gives the load average over the run and the CPU seconds the
 campaign spent (this process and its workers, their start-up and any isolated re-runs included)
 per case and per fully compared case, and from them what the same cases would take on idle
-cores (`cores x 60 / CPU seconds per fully compared case`).
+cores (`cores x 60 / CPU seconds per fully compared case`). `--results` also writes the table to
+docs/results/fuzz_rate.md (bench/results.py).
 """
 
 from __future__ import annotations
@@ -26,11 +27,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench import results
 from fuzz.campaign import DB_NAME, CampaignSettings, known_signatures, run_campaign
 from fuzz.pipelines import DEFAULT_PIPELINES
 
+COLUMNS = ["pipelines", "jobs", "load average", "cases", "cases/min", "fully compared", "fully compared/min", "CPU s per case",
+           "CPU s per fully compared case", "fully compared/min on idle cores", "known failures seen again", "distinct findings"]
 
-def main() -> None:
+
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=float, default=120.0)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
@@ -38,15 +43,13 @@ def main() -> None:
     parser.add_argument("--pipelines", action="append", help="comma-separated; repeat to compare sets")
     parser.add_argument("--no-feedback", action="store_true", help="plain swarm testing (no coverage feedback)")
     parser.add_argument("--corpus", type=Path, default=ROOT / "corpus" / "entries", help="corpus entries whose signatures are known")
-    args = parser.parse_args()
+    results.add_option(parser)
+    args = parser.parse_args(argv)
     cores = os.cpu_count() or 1
     known = known_signatures(args.corpus)
-    print(f"fuzz throughput, {args.seconds:.0f} s per row, {cores} cores, {len(known)} known signatures")
-    print(
-        "| pipelines | jobs | load average | cases | cases/min | fully compared | fully compared/min | CPU s per case "
-        "| CPU s per fully compared case | fully compared/min on idle cores | known failures seen again | distinct findings |"
-    )
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    table = results.Table(COLUMNS, title=f"fuzz throughput, {args.seconds:.0f} s per row, seed {args.seed}, {cores} cores, "
+                                         f"{len(known)} known signatures{', no feedback' if args.no_feedback else ''}")
+    table.print_head()
     for names in args.pipelines or [",".join(DEFAULT_PIPELINES)]:
         with tempfile.TemporaryDirectory() as tmp:
             settings = CampaignSettings(
@@ -68,11 +71,10 @@ def main() -> None:
         full = sum(complete)
         per_full = cpu / full if full else float("inf")
         idle = cores * 60 / per_full if full else 0.0
-        print(
-            f"| {names} | {args.jobs} | {load:.1f} | {stats.cases} | {stats.per_minute:.1f} | {full} | "
-            f"{60 * full / stats.seconds:.1f} | {cpu / max(stats.cases, 1):.2f} | {per_full:.2f} | {idle:.1f} | {stats.repeats} | {distinct} |",
-            flush=True,
-        )
+        table.add([names, args.jobs, f"{load:.1f}", stats.cases, f"{stats.per_minute:.1f}", full, f"{60 * full / stats.seconds:.1f}",
+                   f"{cpu / max(stats.cases, 1):.2f}", f"{per_full:.2f}", f"{idle:.1f}", stats.repeats, distinct])
+    if args.results:
+        results.write(__file__, [table], argv=argv)
 
 
 def _tree_cpu_seconds() -> float:

@@ -9,7 +9,8 @@ that only the GPU computes (the CPU pipeline agreed with onnx.reference) is redu
 with the oracle the fuzzer's triage picks (`miscompile`, the GPU pipeline against the CPU one),
 and its test of the reduced case runs on the GPU. Last, each result is judged once more: still
 wrong on the GPU (the final check), and right on the CPU (`reference-mismatch` on the CPU finds
-no wrong answer). One table is printed, and written as JSON with --json-out.
+no wrong answer). One table is printed, written as JSON with --json-out and, with --results, to
+docs/results/gpu_check.md (bench/results.py).
 
 --dry-run plays the GPU's part with a CPU pipeline on `local-sync`, so every step runs on a
 machine without a GPU (a campaign rarely finds a CPU-only wrong answer in seconds: the table may
@@ -29,6 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import results
 from fuzz.campaign import DB_NAME, CampaignSettings, run_campaign
 from fuzz.cli import duration
 from fuzz.execute import MISMATCH
@@ -71,6 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-j", "--jobs", type=int, default=None, help="cases and candidates at once (default: all cores)")
     parser.add_argument("--out", type=Path, help="campaign directory (default: a fresh temporary one)")
     parser.add_argument("--json-out", type=Path, help="also write the table here as JSON")
+    results.add_option(parser)
     args = parser.parse_args(argv)
     start = time.monotonic()
     jobs = args.jobs or os.cpu_count() or 1
@@ -104,7 +107,11 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(_reduce_one(finding, case, out, jobs, args.budget, driver if args.dry_run else None))
         _write(rows, stats, args, target.name, driver, start)
     _write(rows, stats, args, target.name, driver, start)
-    print(table(rows, stats.cases, len(chosen), target.name, driver))
+    found = table(rows, stats.cases, len(chosen), target.name, driver)
+    print(found.markdown())
+    if args.results:
+        results.write(__file__, [found], [f"{target.name} on {driver}: {note}",
+                                          f"campaign {stats.cases} cases in {stats.seconds:.0f} s, seed {args.seed}, -j {jobs}"], argv)
     return 0
 
 
@@ -151,14 +158,13 @@ def _right_on_cpu(candidate: Candidate, options: OracleOptions) -> bool | None:
     return not verdict.interesting and "matches onnx.reference" in verdict.detail
 
 
-def table(rows: list[Row], cases: int, found: int, target: str, driver: str) -> str:
-    header = (f"{'finding':60} {'oracle':12} {'before':>6} {'after':>5} {'calls':>5} {'s':>6} {'wrong on ' + driver:>14} "
-              f"{'right on CPU':>12} {'test alone':>10}  note")
-    lines = [f"{cases} cases, {found} wrong answers only {target} computes on {driver}; {len(rows)} reduced:", header]
-    for r in rows:
-        lines.append(f"{r.finding:60} {r.oracle:12} {r.before:>6} {r.after:>5} {r.calls:>5} {r.seconds:>6.1f} "
-                     f"{_yes(r.wrong_on_device):>14} {_yes(r.right_on_cpu):>12} {_yes(r.test_reproduces):>10}  {r.note}")
-    return "\n".join(lines)
+def table(rows: list[Row], cases: int, found: int, target: str, driver: str) -> results.Table:
+    columns = ["finding", "oracle", "nodes before", "after", "calls", "seconds", f"wrong on {driver}", "right on CPU",
+               f"test alone on {driver}", "note"]
+    cells = [[r.finding, r.oracle, r.before, r.after, r.calls, f"{r.seconds:.1f}", _yes(r.wrong_on_device),
+              _yes(r.right_on_cpu), _yes(r.test_reproduces), r.note] for r in rows]
+    return results.Table(columns, cells, f"{cases} cases, {found} wrong answers only {target} computes on {driver}; "
+                                         f"{len(rows)} reduced:")
 
 
 def _yes(value: bool | None) -> str:

@@ -23,6 +23,7 @@ everything it ran), oracle calls
 candidates it spent. `--no-cache` judges every candidate afresh (no verdict cache at all);
 without it each run still starts from an empty cache of its own. The machine's load average at
 the start and the end is printed with the table: wall times are only comparable on an idle one.
+`--results` also writes the table to docs/results/ir_symptoms_at_scale.md (bench/results.py).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench import results
 from oracles import Candidate, make_oracle
 from oracles.compiling.symptoms import METRIC, decode
 
@@ -78,26 +80,31 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def row(name: str, oracle: str, record: dict) -> str:
+COLUMNS = ["case", "oracle", "ops", "seconds", "CPU seconds", "oracle calls (cache hits)", "symptoms in the original",
+           "ops after localisation"]
+
+
+def row(name: str, oracle: str, record: dict) -> list[str]:
     if record.get("status") != "reduced":
-        return f"| {name} | {oracle} | failed: {record.get('error')} | | | | | | |"
+        return [name, oracle, f"failed: {record.get('error')}", *[""] * (len(COLUMNS) - 3)]
     symptoms = record.get("symptoms") or []
     kinds = len({line.split(". ", 1)[1].split(" in ")[0] for line in symptoms})
     localised = record.get("localised")
     where = f"{localised['size']} in {localised['candidates']} candidates" if localised else "none kept"
-    return (f"| {name} | {oracle} | {record['original']['size']} -> {record['reduced']['size']} | {record['seconds']:.1f} | {record['cpu_seconds']:.0f} | "
-            f"{record['oracle_calls']} ({record['cache_hits']}) | {len(symptoms)} of {kinds} kinds | {where} |")
+    return [name, oracle, f"{record['original']['size']} -> {record['reduced']['size']}", f"{record['seconds']:.1f}",
+            f"{record['cpu_seconds']:.0f}", f"{record['oracle_calls']} ({record['cache_hits']})", f"{len(symptoms)} of {kinds} kinds", where]
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", "-j", type=int, default=2)
     parser.add_argument("--no-cache", action="store_true", help="pass --no-cache to every reduce")
     parser.add_argument("--only", nargs="*", help="case names to run (default: all)")
-    args = parser.parse_args()
+    results.add_option(parser)
+    args = parser.parse_args(argv)
     load = os.getloadavg()[0]
-    rows = ["| case | oracle | ops | seconds | CPU seconds | oracle calls (cache hits) | symptoms in the original | ops after localisation |",
-            "|---|---|---|---|---|---|---|---|"]
+    table = results.Table(COLUMNS)
+    table.print_head()
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         llama = work / "toy_llama_paged.mlir"
@@ -115,12 +122,12 @@ def main() -> int:
             options = extra()
             record = run_reduce(source, oracle, options, args.jobs, args.no_cache, work / f"{name}.reduced.mlir")
             label = f"{oracle} {' '.join(options)}".strip()
-            rows.append(row(name, label, record))
-            print(rows[-1], flush=True)
-    print()
-    print("\n".join(rows))
-    print(f"\n-j {args.jobs}{', --no-cache' if args.no_cache else ''}; load average {load:.1f} at the start, "
-          f"{os.getloadavg()[0]:.1f} at the end, {os.cpu_count()} cores")
+            table.add(row(name, label, record))
+    table.title = (f"-j {args.jobs}{', --no-cache' if args.no_cache else ''}; load average {load:.1f} at the start, "
+                   f"{os.getloadavg()[0]:.1f} at the end, {os.cpu_count()} cores")
+    print(f"\n{table.markdown()}")
+    if args.results:
+        results.write(__file__, [table], argv=argv)
     return 0
 
 

@@ -11,7 +11,8 @@ verdicts: the GIL-bound serial share; compiles run in other processes); then the
 of each job count over the first and whether every run wrote the same bytes. The load average
 and what two CPU-bound processes gain over one (the machine's ceiling for any -j 2 speedup) are
 printed before and after: on a shared machine a busy neighbour changes every number. No
-verdict cache: every run compiles every candidate.
+verdict cache: every run compiles every candidate. `--results` also writes the table and those
+lines to docs/results/parallel_speedup.md (bench/results.py).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 from reduce_cases import CASES as REDUCE_CASES  # bench/ is the script's own directory
 from reduce_cases import text_file
 
+from bench import results
 from oracles import OracleOptions, make_oracle
 from reducer.passes.registry import passes_for
 from reducer.session import Request, reduce_file
@@ -126,37 +128,44 @@ def run(name: str, jobs: int, warm: bool) -> dict:
     }
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--jobs", default="1,2", help="comma-separated job counts; the first is the baseline")
     parser.add_argument("--repeat", type=int, default=2, help="runs per job count, interleaved")
     parser.add_argument("--only", action="append", choices=list(CASES))
     parser.add_argument("--no-warm", action="store_true", help="every compile its own iree-compile process (reduce --no-warm)")
-    args = parser.parse_args()
+    results.add_option(parser)
+    args = parser.parse_args(argv)
     counts = [int(j) for j in args.jobs.split(",")]
     load = os.getloadavg()[0]
     compiles = "iree-compile processes" if args.no_warm else "warm compiler"
-    print(f"reduce -j {args.jobs}, {compiles}, {os.cpu_count()} cores, load average {load:.1f} at start, {args.repeat} runs each")
-    print(f"two CPU-bound processes do {two_process_ceiling():.2f}x the work of one on this machine now (the ceiling)")
-    print("| case | -j | ops | oracle calls | wall s | reducer process CPU s |")
-    print("|---|---|---|---|---|---|")
+    table = results.Table(["case", "-j", "ops", "oracle calls", "wall s", "reducer process CPU s"],
+                          title=f"reduce -j {args.jobs}, {compiles}, {os.cpu_count()} cores, load average {load:.1f} at start, "
+                                f"{args.repeat} runs each")
+    notes: list[str] = []
+
+    def note(line: str) -> None:
+        notes.append(line)
+        print(line, flush=True)
+
+    note(f"two CPU-bound processes do {two_process_ceiling():.2f}x the work of one on this machine at the start (the ceiling)")
+    table.print_head()
     for name in args.only or list(SWEEPS):
         runs: dict[int, list[dict]] = {j: [] for j in counts}
         for _ in range(args.repeat):
             for jobs in counts:
                 row = run(name, jobs, warm=not args.no_warm)
                 runs[jobs].append(row)
-                print(
-                    f"| {name} | {jobs} | {row['ops']} | {row['calls']} | {row['seconds']:.1f} | {row['own']:.1f} |",
-                    flush=True,
-                )
+                table.add([name, jobs, row["ops"], row["calls"], f"{row['seconds']:.1f}", f"{row['own']:.1f}"])
         base = statistics.median(r["seconds"] for r in runs[counts[0]])
         for jobs in counts[1:]:
             median = statistics.median(r["seconds"] for r in runs[jobs])
-            print(f"{name}: -j {jobs} median {median:.1f} s vs -j {counts[0]} median {base:.1f} s: speedup {base / median:.2f}x")
+            note(f"{name}: -j {jobs} median {median:.1f} s vs -j {counts[0]} median {base:.1f} s: speedup {base / median:.2f}x")
         same = len({r["result"] for rs in runs.values() for r in rs}) == 1
-        print(f"{name}: every run wrote the same result: {'yes' if same else 'NO'}")
-    print(f"load average at end {os.getloadavg()[0]:.1f}; two-process ceiling now {two_process_ceiling():.2f}x")
+        note(f"{name}: every run wrote the same result: {'yes' if same else 'NO'}")
+    note(f"load average at end {os.getloadavg()[0]:.1f}; two-process ceiling then {two_process_ceiling():.2f}x")
+    if args.results:
+        results.write(__file__, [table], notes, argv)
 
 
 if __name__ == "__main__":

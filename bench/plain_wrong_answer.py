@@ -12,13 +12,15 @@ is right.
 
 writes OUT_DIR/squeezenet_qhead.onnx, reduces it with `reduce --oracle=reference-mismatch`, and
 prints the wrong answer before and after (kind, fraction of elements, largest error in LSBs),
-the nodes, the oracle calls and the seconds.
+the nodes, the oracle calls and the seconds; `--results` also writes that table to
+docs/results/plain_wrong_answer.md (bench/results.py).
 """
 
 from __future__ import annotations
 
 import argparse
 import re
+import shlex
 import subprocess
 import sys
 import time
@@ -28,6 +30,9 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper, version_converter
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench import results
 from oracles import Candidate, OracleOptions
 from oracles.numeric.reference_mismatch import ReferenceMismatch
 from oracles.numeric.wrong_answer import decode, primary
@@ -82,11 +87,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out", type=Path)
     parser.add_argument("-j", "--jobs", type=int, default=2)
+    results.add_option(parser)
     options = parser.parse_args(args[: args.index("--")] if "--" in args else args)
     options.out.mkdir(parents=True, exist_ok=True)
     source = options.out / "squeezenet_qhead.onnx"
     onnx.save(squeezenet_with_quantized_head(), source)
     before, nodes = wrong_answer(source)
+    table = results.Table(["", "nodes", "wrong answer", "oracle calls", "seconds"], [["original", nodes, before, "-", "-"]],
+                          f"reduce --oracle=reference-mismatch -j {options.jobs} --no-cache {shlex.join(extra)}".rstrip())
     print(f"before: {nodes} nodes; {before}", flush=True)
     start = time.monotonic()
     command = [sys.executable, "-m", "reducer", str(source), "--oracle=reference-mismatch", "-j", str(options.jobs), "--no-cache", *extra]
@@ -99,9 +107,13 @@ def main(argv: list[str] | None = None) -> int:
     calls = re.search(r"oracle calls\s+(\d+)", run.stdout)
     after, reduced_nodes = wrong_answer(options.out / "squeezenet_qhead.reduced.onnx")
     reduced = onnx.load(options.out / "squeezenet_qhead.reduced.onnx")
-    print(f"after: {reduced_nodes} node(s) ({', '.join(n.op_type for n in reduced.graph.node)}); {after}")
+    kept = ", ".join(n.op_type for n in reduced.graph.node)
+    table.rows.append(["reduced", f"{reduced_nodes} ({kept})", after, calls.group(1) if calls else "?", f"{seconds:.0f}"])
+    print(f"after: {reduced_nodes} node(s) ({kept}); {after}")
     print(f"oracle calls {calls.group(1) if calls else '?'}, {seconds:.0f} s with -j {options.jobs}")
     print(onnx.printer.to_text(reduced.graph))
+    if options.results:
+        results.write(__file__, [table], argv=args)
     return 0
 
 

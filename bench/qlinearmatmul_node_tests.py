@@ -7,9 +7,10 @@ refused (a non-positive scale). Each is reduced as a user would, `reduce model.o
 and the result is checked: how plainly it is still wrong on its (cut) data (elements wrong of
 all), and every dimension of the result one step smaller (`reduce_cases.minimal_dimensions`,
 judged as the reduction judged: pinned to the original's wrong answer): how many of them lose
-it; all of them when the result is locally minimal.
+it; all of them when the result is locally minimal. `--results` also writes the table to
+docs/results/qlinearmatmul_node_tests.md (bench/results.py).
 
-    python bench/qlinearmatmul_node_tests.py [--jobs 2] [--only NAME ...]
+    python bench/qlinearmatmul_node_tests.py [--jobs 2] [--only NAME ...] [--results]
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.reduce_cases import minimal_dimensions, print_table
+from bench import results
+from bench.reduce_cases import minimal_dimensions
 from oracles import OracleOptions, make_oracle
 from oracles.numeric.user_data import read_sources
 from reducer.passes.registry import passes_for
@@ -60,14 +62,18 @@ def run_case(name: str, jobs: int) -> dict:
     }
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--only", action="append", choices=QLINEARMATMUL_3D)
-    args = parser.parse_args()
-    print(f"reduce --oracle=reference-mismatch --inputs test_data_set_0, -j {args.jobs}, {os.cpu_count()} cores, "
-          f"load average {os.getloadavg()[0]:.1f}")
-    print_table(run_case(name, args.jobs) for name in args.only or QLINEARMATMUL_3D)
+    results.add_option(parser)
+    args = parser.parse_args(argv)
+    title = (f"reduce --oracle=reference-mismatch --inputs test_data_set_0, -j {args.jobs}, {os.cpu_count()} cores, "
+             f"load average {os.getloadavg()[0]:.1f} at the start")
+    print(title)
+    rows = results.stream(run_case(name, args.jobs) for name in args.only or QLINEARMATMUL_3D)
+    if args.results:
+        results.write(__file__, [results.Table.of_dicts(rows, title)], argv=argv)
 
 
 if __name__ == "__main__":

@@ -24,7 +24,8 @@ whose speed drifts by a tenth from run to run, one pair of runs can say -j 2 gai
 lose the failure (all of them, when the result is locally minimal). `--passes-only` turns off
 failure localisation and the warm compiler: the passes alone, for a before/after comparison.
 Every result is checked for degenerate tensors (a zero-sized dim, a window past its padded
-input); the "degenerate" column lists any.
+input); the "degenerate" column lists any. `--results` also writes the tables to
+docs/results/reduce_cases.md (bench/results.py).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,6 +58,7 @@ def _code_root(argv: list[str]) -> Path:
 sys.path.insert(0, str(_code_root(sys.argv)))
 
 import onnx
+import results  # bench/ itself: --tree may put an older checkout, without this module, first on the path
 
 from oracles import Oracle, OracleOptions, make_oracle
 from oracles.mlir import ir as irx
@@ -365,15 +367,6 @@ def run_in_child(name: str, jobs: int, args: argparse.Namespace, tree: Path) -> 
         return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def tree_label(tree: Path) -> str:
-    """The checkout's commit (and "+changes" when its files differ from it)."""
-    def git(*words: str) -> str:
-        return subprocess.run(["git", "-C", str(tree), *words], check=False, capture_output=True, text=True).stdout.strip()
-
-    commit = git("rev-parse", "--short", "HEAD") or tree.name
-    return commit + ("+changes" if git("status", "--porcelain", "--untracked-files=no") else "")
-
-
 SIZE_COLUMNS = ("ops/nodes", "bytes", "flags", "shapes", "largest tensor", "dims minimal", "degenerate")
 
 
@@ -397,7 +390,7 @@ def case_row(name: str, label: str, runs: dict[int, dict], every: dict[int, list
     if len(runs) > 1:
         row[f"-j {max(runs)} / -j {min(runs)}"] = f"{last['seconds'] / first['seconds']:.2f}"
         row[f"extra calls -j {max(runs)}"] = str(last["calls"] - first["calls"])
-        row["same bytes"] = "yes" if len({done["digest"] for done in sum(every.values(), [])}) == 1 else "NO"
+        row["same bytes"] = "yes" if len({done["digest"] for runs_of_one in every.values() for done in runs_of_one}) == 1 else "NO"
     return row
 
 
@@ -410,18 +403,7 @@ def part_row(name: str, label: str, jobs: int, run: dict) -> dict[str, str]:
     return row
 
 
-def print_table(rows: Iterable[dict]) -> None:
-    """Markdown rows as they come (the first row's keys are the columns), each printed at once."""
-    columns = None
-    for row in rows:
-        if columns is None:
-            columns = list(row)
-            print("| " + " | ".join(columns) + " |")
-            print("|" + "---|" * len(columns))
-        print("| " + " | ".join(str(row.get(c, "")) for c in columns) + " |", flush=True)
-
-
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--jobs", default=str(os.cpu_count() or 1), help="job counts, comma-separated (e.g. 1,2)")
     parser.add_argument("--only", action="append", choices=list(CASES))
@@ -432,7 +414,8 @@ def main() -> None:
     parser.add_argument("--tree", type=Path, help="measure the code of this checkout (default: this one)")
     parser.add_argument("--before", type=Path, help="measure this checkout's code first, then this one's")
     parser.add_argument("--child", choices=list(CASES), help=argparse.SUPPRESS)  # one run, JSON on stdout
-    args = parser.parse_args()
+    results.add_option(parser)
+    args = parser.parse_args(argv)
     job_counts = [int(j) for j in args.jobs.split(",")]
     if args.child:
         row = run_case(args.child, job_counts[0], args.check_minimal, args.passes_only)
@@ -440,11 +423,12 @@ def main() -> None:
         return
     trees = [t.resolve() for t in (args.before, args.tree or ROOT) if t is not None]
     mode = "passes only (no localisation, no warm compiler)" if args.passes_only else "localisation + warm compiler"
-    print(f"reduce, -j {args.jobs}, {os.cpu_count()} cores, {mode}, uncached, load average {os.getloadavg()[0]:.1f}")
+    title = f"reduce, -j {args.jobs}, {os.cpu_count()} cores, {mode}, uncached, load average {os.getloadavg()[0]:.1f} at the start"
+    print(title)
     rows, parts = [], []
     for name in args.only or CASES:
         for tree in trees:
-            label = tree_label(tree)
+            label = results.commit(tree)
             every: dict[int, list[dict]] = {jobs: [] for jobs in job_counts}
             for _ in range(max(1, args.repeat)):
                 for jobs in job_counts:
@@ -453,13 +437,15 @@ def main() -> None:
             rows.append(case_row(name, label, runs, every))
             parts += [part_row(name, label, jobs, run) for jobs, run in runs.items()]
             if len(rows) == 1:
-                columns = list(rows[0])
-                print("| " + " | ".join(columns) + " |")
-                print("|" + "---|" * len(columns))
-            print("| " + " | ".join(rows[-1].get(c, "") for c in rows[0]) + " |", flush=True)
+                print("\n".join(results.head_lines(list(rows[0]))))
+            print(results.row_line([rows[-1].get(c, "") for c in rows[0]]), flush=True)
+    tables = [results.Table.of_dicts(rows, title)]
     if args.phases:
-        print(f"\nwhere the time goes (wall s, oracle calls, CPU s of the process tree); load average {os.getloadavg()[0]:.1f}")
-        print_table(parts)
+        where = f"where the time goes (wall s, oracle calls, CPU s of the process tree); load average {os.getloadavg()[0]:.1f}"
+        print(f"\n{where}")
+        tables.append(results.Table.of_dicts(results.stream(parts), where))
+    if args.results:
+        results.write(__file__, tables, argv=argv)
 
 
 if __name__ == "__main__":

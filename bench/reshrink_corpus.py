@@ -1,12 +1,13 @@
 """Re-reduces the corpus's linalg-level entries with the linalg shape pass and prints their sizes.
 
-    python bench/reshrink_corpus.py [--jobs 2] [--only NAME ...] [--update]
+    python bench/reshrink_corpus.py [--jobs 2] [--only NAME ...] [--update] [--results]
 
 For every MLIR entry the pass can shrink (linalg / tensor IR: torch entries shrink through ONNX
 already), runs `reduce` with the entry's oracle, options and flags, and prints the largest
 tensor and the elements of all function arguments and constants before and after. `--update`
 writes a result back only when it still reproduces as the entry says (`corpus/test_corpus.py`'s
-check, pinned to the stored signature).
+check, pinned to the stored signature). `--results` also writes the table to
+docs/results/reshrink_corpus.md (bench/results.py).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from iree.compiler import ir
 
+from bench import results
 from oracles import OracleOptions, make_oracle
 from oracles.mlir import ir as irx
 from reducer.passes.registry import passes_for
@@ -59,15 +61,18 @@ def shrinkable(text: str) -> bool:
         return bool(mlir_shapes.targets(module))
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--only", action="append")
     parser.add_argument("--update", action="store_true", help="write results that still reproduce back to their entries")
     parser.add_argument("--budget", type=float, default=600.0, help="seconds per entry")
-    args = parser.parse_args()
-    print("| entry | oracle | largest tensor | argument + constant elements | shapes | calls | seconds | still reproduces |")
-    print("|---|---|---|---|---|---|---|---|")
+    results.add_option(parser)
+    args = parser.parse_args(argv)
+    table = results.Table(["entry", "oracle", "largest tensor", "argument + constant elements", "shapes", "calls", "seconds",
+                           "still reproduces"], title=f"-j {args.jobs}, {os.cpu_count()} cores, --budget {args.budget:g} s per entry, "
+                                                      f"load average {os.getloadavg()[0]:.1f} at the start")
+    table.print_head()
     for entry in load_entries(ENTRIES):
         if args.only and entry.name not in args.only or not entry.input_file.endswith(".mlir"):
             continue
@@ -84,7 +89,7 @@ def main() -> None:
             try:
                 outcome = reduce_file(request)
             except UserError as err:  # e.g. a timing oracle whose final re-check lands the other side
-                print(f"| {entry.name} | {entry.oracle} | - | - | - | - | {time.monotonic() - start:.1f} | reduction failed: {err} |")
+                table.add([entry.name, entry.oracle, "-", "-", "-", "-", f"{time.monotonic() - start:.1f}", f"reduction failed: {err}"])
                 continue
             seconds = time.monotonic() - start
             result = outcome.best.candidate.text
@@ -96,11 +101,10 @@ def main() -> None:
                 if problem is None and args.update:
                     entry.input_path.write_text(result)
         (big0, in0, shapes0), (big1, in1, shapes1) = sizes(text), sizes(result)
-        print(
-            f"| {entry.name} | {entry.oracle} | {big0} -> {big1} | {in0} -> {in1} | {shapes0} -> {shapes1} | "
-            f"{outcome.stats.oracle_calls} | {seconds:.1f} | {reproduces} |",
-            flush=True,
-        )
+        table.add([entry.name, entry.oracle, f"{big0} -> {big1}", f"{in0} -> {in1}", f"{shapes0} -> {shapes1}",
+                   outcome.stats.oracle_calls, f"{seconds:.1f}", reproduces])
+    if args.results:
+        results.write(__file__, [table], argv=argv)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@
 Runs the case once uninterrupted (`--no-cache`), then, for each fraction, starts the same run,
 kills it with SIGKILL at that fraction of the uninterrupted wall time, and resumes it with
 `--resume` (`--no-cache`). Prints ops, bytes and oracle calls of each, and whether the result's
-bytes equal the uninterrupted run's. Every number is measured in this run.
+bytes equal the uninterrupted run's. Every number is measured in this run; `--results` also writes
+the table to docs/results/resume.md (bench/results.py).
 """
 
 from __future__ import annotations
@@ -23,6 +24,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench import results
+
 DEFAULT_ORACLE = ["--oracle=lds-limit", "--lds-bytes", "32768"]
 
 
@@ -50,12 +55,13 @@ def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--case", type=Path, default=ROOT / "examples" / "conv_chain.mlir")
     parser.add_argument("--at", type=float, nargs="+", default=[0.25, 0.5, 0.75])
     parser.add_argument("oracle", nargs="*", help="the oracle arguments (default: --oracle=lds-limit --lds-bytes 32768)")
-    args = parser.parse_args()
+    results.add_option(parser)
+    args = parser.parse_args(argv)
     oracle_args = args.oracle or DEFAULT_ORACLE
     with tempfile.TemporaryDirectory(prefix="resume-bench-") as tmp:
         work = Path(tmp)
@@ -73,12 +79,15 @@ def main() -> int:
             resumed, took = run(reduce_command(src, oracle_args, "--resume"), work)
             same = "yes" if digest(output) == expected else "NO"
             rows.append((f"killed at {fraction:.0%} ({fraction * seconds:.0f} s)", left, resumed, took, same))
-    print(f"case {args.case.name}, {' '.join(oracle_args)}, -j 2, --no-cache, uninterrupted result {expected}")
-    print(f"{'run':28} {'ops at kill':>11} {'ops':>9} {'bytes':>13} {'calls':>6} {'seconds':>8} {'same bytes':>10}")
-    for name, left, summary, took, same in rows:
-        ops = f"{summary['original']['size']}->{summary['reduced']['size']}"
-        size = f"{summary['original']['bytes']}->{summary['reduced']['bytes']}"
-        print(f"{name:28} {left!s:>11} {ops:>9} {size:>13} {summary['oracle_calls']:>6} {took:>8.1f} {same:>10}")
+    table = results.Table(
+        ["run", "ops at kill", "ops", "bytes", "oracle calls", "seconds", "same bytes"],
+        [[name, left, f"{summary['original']['size']} -> {summary['reduced']['size']}",
+          f"{summary['original']['bytes']} -> {summary['reduced']['bytes']}", summary["oracle_calls"], f"{took:.1f}", same]
+         for name, left, summary, took, same in rows],
+        f"case {args.case.name}, {' '.join(oracle_args)}, -j 2, --no-cache, uninterrupted result {expected}")
+    print(table.markdown())
+    if args.results:
+        results.write(__file__, [table], argv=argv)
     return 0
 
 

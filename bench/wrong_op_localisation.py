@@ -24,6 +24,7 @@ model).
 For each variant: the model's ops, the program runs localisation took (the bound the issue
 sets: 2 x log2(ops) + 5), whether the named source op is the added one, whether the
 dispatch-level test reproduces alone, and the seconds to the localisation and in all.
+`--results` also writes the table to docs/results/wrong_op_localisation.md (bench/results.py).
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from onnx import TensorProto, helper, numpy_helper, shape_inference, version_con
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench import results
 from oracles.mlir import ir as irx
 
 LIGHT = Path(onnx.__file__).parent / "backend" / "test" / "data" / "light" / "light_inception_v1.onnx"
@@ -271,14 +273,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--levels", nargs="+", default=["onnx", "torch", "linalg"])
     parser.add_argument("-j", "--jobs", type=int, default=2)
     parser.add_argument("--time-budget", type=float, default=120.0)
+    results.add_option(parser)
     options = parser.parse_args(argv)
     options.out.mkdir(parents=True, exist_ok=True)
-    print(f"-j {options.jobs}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}", flush=True)
-    for op in options.ops:
-        for level in (lv for lv in LEVELS[op] if lv in options.levels):
-            for variant in options.variants:
-                row = run_case(options.out, variant, op, level, options.jobs, options.time_budget)
-                print("  ".join(f"{k}={v:.1f}" if isinstance(v, float) else f"{k}={v}" for k, v in row.items()), flush=True)
+    title = (f"-j {options.jobs}, --time-budget {options.time_budget:g}, {os.cpu_count()} cores, "
+             f"load average {os.getloadavg()[0]:.1f} at the start")
+    print(title, flush=True)
+
+    def rows():
+        for op in options.ops:
+            for level in (lv for lv in LEVELS[op] if lv in options.levels):
+                for variant in options.variants:
+                    row = run_case(options.out, variant, op, level, options.jobs, options.time_budget)
+                    yield {k: f"{v:.1f}" if isinstance(v, float) else v for k, v in row.items()}
+
+    done = results.stream(rows())
+    if options.results:
+        results.write(__file__, [results.Table.of_dicts(done, title)], argv=argv)
     return 0
 
 

@@ -22,14 +22,16 @@ COMMAND = "python docs/gen.py"
 if str(ROOT) not in sys.path:  # run as a script from anywhere: the project's packages come from this checkout
     sys.path.insert(0, str(ROOT))
 
-from fuzz import cli as fuzz_cli  # noqa: E402
-from fuzz.pipelines import DEFAULT_PIPELINES, DEFAULT_TARGETS, GROUPS, PIPELINES  # noqa: E402
-from oracles import refusals  # noqa: E402
-from oracles.registry import ORACLE_TABLE  # noqa: E402
-from reducer import cli as reduce_cli  # noqa: E402
-from reducer.formats.kinds import InputKind  # noqa: E402
-from reducer.passes.registry import ONE_PASS_REPRO_PASSES, PASSES  # noqa: E402
-from reducer.storage.verdict_store import default_cache_dir  # noqa: E402
+from fuzz import cli as fuzz_cli
+from fuzz.pipelines import DEFAULT_PIPELINES, DEFAULT_TARGETS, GROUPS, PIPELINES
+from fuzz.root_cause import corpus_groups
+from oracles import refusals
+from oracles.registry import ORACLE_TABLE
+from reducer import cli as reduce_cli
+from reducer.formats.kinds import InputKind
+from reducer.passes.registry import ONE_PASS_REPRO_PASSES, PASSES
+from reducer.storage.corpus import load_entries
+from reducer.storage.verdict_store import default_cache_dir
 
 
 def _header(source: str) -> str:
@@ -71,8 +73,8 @@ def passes_page() -> str:
 
 def pipelines_page() -> str:
     lines = [_header("fuzz/pipelines.py (PIPELINES, GROUPS, DEFAULT_PIPELINES, DEFAULT_TARGETS)"),
-             f"Default pipelines: {', '.join(map(_code, DEFAULT_PIPELINES))}; default GPU targets: "
-             f"{', '.join(map(_code, DEFAULT_TARGETS))}.", "",
+             (f"Default pipelines: {', '.join(map(_code, DEFAULT_PIPELINES))}; default GPU targets: "
+             f"{', '.join(map(_code, DEFAULT_TARGETS))}."), "",
              "| name | kind | runs on | what it is | flags |", "|---|---|---|---|---|"]
     for p in PIPELINES.values():
         if any(p.name in members for members in GROUPS.values()):
@@ -115,8 +117,8 @@ def _options_table(parser: argparse.ArgumentParser) -> list[str]:
 
 def reduce_options_page() -> str:
     parser = reduce_cli.build_parser()
-    lines = [_header("reducer/cli.py (build_parser)"), f"`{parser.prog} INPUT --oracle=NAME [options] [-- iree-compile flags]`: "
-             f"{parser.description}", ""]
+    lines = [_header("reducer/cli.py (build_parser)"), (f"`{parser.prog} INPUT --oracle=NAME [options] [-- iree-compile flags]`: "
+             f"{parser.description}"), ""]
     return "\n".join(lines + _options_table(parser)) + "\n"
 
 
@@ -148,11 +150,20 @@ def _oracle(entry: dict) -> str:
 
 def corpus_page(entries_dir: Path = ROOT / "corpus" / "entries") -> str:
     entries = [json.loads(path.read_text()) for path in sorted(entries_dir.glob("*/entry.json"))]
+    same = _same_bug(entries_dir)
     lines = [_header("corpus/entries/*/entry.json"), f"{len(entries)} entries.", "",
-             "| entry | oracle | flags / target | state | what fails |", "|---|---|---|---|---|"]
-    lines += [f"| `{e['name']}` | {_oracle(e)} | {_target(e)} | {e.get('state', '')} | {_cell(e.get('description', ''))} |"
-              for e in entries]
+             ("\"Same bug as\" names the entries with the same root-cause key (target, failing pass and error; a wrong "
+             "answer's op, pipeline and dtype: fuzz/root_cause.py): one bug reached through another graph."), "",
+             "| entry | oracle | flags / target | state | what fails | same bug as |", "|---|---|---|---|---|---|"]
+    lines += [f"| `{e['name']}` | {_oracle(e)} | {_target(e)} | {e.get('state', '')} | {_cell(e.get('description', ''))} | "
+              f"{', '.join(f'`{n}`' for n in same.get(e['name'], [])) or '-'} |" for e in entries]
     return "\n".join(lines) + "\n"
+
+
+def _same_bug(entries_dir: Path) -> dict[str, list[str]]:
+    """Each entry's fellow entries under one root-cause key."""
+    groups = corpus_groups(load_entries(entries_dir))
+    return {name: [other for other in names if other != name] for names in groups.values() if len(names) > 1 for name in names}
 
 
 def _spelled(template: str) -> str:

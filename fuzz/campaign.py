@@ -49,6 +49,10 @@ class CampaignSettings:
     feedback: bool = True  # swarm feature probabilities follow what cases reached (fuzz.swarm)
     known: frozenset[str] = frozenset()  # failure signatures already known (the corpus's): feedback steers away from them
     required: tuple[str, ...] = ()  # generator features on in every case (`--require dynamic`)
+    # The command's time budget (fuzz/budget.py): when to stop drawing, by the new findings waiting
+    # for a reduction, and when cases still running are dropped. None: `seconds` alone decides.
+    stop_drawing: Callable[[int], bool] | None = None
+    cut_off: float | None = None
 
 
 @dataclass
@@ -65,6 +69,7 @@ class CampaignStats:
     cpu_seconds: float = 0.0  # the workers' CPU time for the cases
     rewarded: int = 0  # cases that reached a rare configuration or a new signature
     repeats: int = 0  # cases whose every finding was known already (the corpus, an earlier case or run)
+    split: dict[str, float] = field(default_factory=dict)  # the command's wall time: campaign, reductions (fuzz/cli.py)
 
     @property
     def per_minute(self) -> float:
@@ -122,6 +127,9 @@ def run_campaign(
         for index in itertools.count():
             if time.monotonic() >= deadline or (settings.max_cases is not None and index >= settings.max_cases):
                 return
+            waiting = sum(1 for signature, _ in stats.new if signature not in settings.known)
+            if settings.stop_drawing is not None and settings.stop_drawing(waiting):
+                return
             yield case_seed(settings.seed, index), swarm.probabilities()
 
     def finish(case: CaseResult, ran_again: bool) -> None:
@@ -151,7 +159,7 @@ def run_campaign(
             progress(stats)
 
     try:
-        run_with_isolated_reruns(work, seeds(), finish, settings.jobs, settings.case_timeout_s, cluster, slots)
+        run_with_isolated_reruns(work, seeds(), finish, settings.jobs, settings.case_timeout_s, cluster, slots, settings.cut_off)
     finally:
         stats.seconds = time.monotonic() - start
         settings_record = {"seed": settings.seed, "pipelines": list(settings.pipelines), "feedback": settings.feedback}

@@ -11,6 +11,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from fuzz.budget import CommandBudget
 from fuzz.campaign import (
     DB_NAME,
     CampaignSettings,
@@ -43,6 +44,7 @@ from fuzz.root_cause import RootCauses, assign_root_causes
 from fuzz.triage import reduce_finding
 from oracles import refusals
 from oracles.toolchain.devices import drivers_with_a_device
+from reducer.clock import process_start
 from reducer.docs_site import where_the_docs_are
 from reducer.progress import ReductionProgress
 from reducer.session import INTERRUPTED
@@ -65,6 +67,11 @@ def duration(text: str) -> float:
     return float(match.group(1)) * {"": 1, "s": 1, "m": 60, "h": 3600}[match.group(2)]
 
 
+# The project's own corpus, wherever the command runs: a campaign run from another directory
+# would otherwise call every known bug new.
+PROJECT_CORPUS = Path(__file__).resolve().parent.parent / "corpus" / "entries"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="fuzz", description="Differential fuzzer for IREE: conv / matmul / quantization graphs.",
                                      epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -72,7 +79,8 @@ def build_parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="run a campaign for a time budget")
     nightly = sub.add_parser("nightly", help="a campaign, its findings reduced, the corpus re-checked, summary.md written")
     for command in (run, nightly):
-        command.add_argument("--time", type=duration, default=600.0, help="campaign length: 90s, 10m, 2h (default 10m)")
+        command.add_argument("--time", type=duration, default=600.0,
+                             help="the whole command's wall-clock time, its reductions and report included: 90s, 10m, 2h (default 10m)")
         command.add_argument("--seed", type=int, default=0, help="campaign seed; case i uses a seed derived from it")
         command.add_argument("--out", type=Path, default=Path("findings"), help="findings database and reduced repros (default findings/)")
         command.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="cases at once (default: all cores)")
@@ -97,13 +105,15 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument("--reduce-budget", type=duration, default=300.0, help="time for reducing one finding (default 5m)")
         command.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run cases on this Dask scheduler's cluster (default: local pool)")
         command.add_argument("-q", "--quiet", action="store_true", help="no progress: neither the lines nor the live status line")
-    nightly.add_argument("--corpus", type=Path, default=Path("corpus/entries"), help="corpus entries to re-check (default corpus/entries)")
-    run.add_argument("--corpus", type=Path, default=Path("corpus/entries"), help="corpus entries that name known root causes (default corpus/entries)")
+    nightly.add_argument("--corpus", type=Path, default=PROJECT_CORPUS, help="corpus entries to re-check (default: the project's corpus/entries)")
+    run.add_argument("--corpus", type=Path, default=PROJECT_CORPUS,
+                     help="corpus entries that name known root causes (default: the project's corpus/entries)")
     left = sub.add_parser("reduce", help="reduce the findings of a campaign directory that no reduction has finished for")
     left.add_argument("out", type=Path)
     left.add_argument("--reduce-jobs", type=int, default=os.cpu_count() or 1)
     left.add_argument("--reduce-budget", type=duration, default=300.0, help="time for reducing one finding (default 5m)")
-    left.add_argument("--corpus", type=Path, default=Path("corpus/entries"), help="corpus entries that name known root causes (default corpus/entries)")
+    left.add_argument("--corpus", type=Path, default=PROJECT_CORPUS,
+                      help="corpus entries that name known root causes (default: the project's corpus/entries)")
     left.add_argument("-q", "--quiet", action="store_true", help="no progress: neither the lines nor the live status line")
     show = sub.add_parser("show", help="list the findings of a campaign directory")
     show.add_argument("out", type=Path)
@@ -152,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
         return INTERRUPTED
 
 
-def _campaign(args: argparse.Namespace, known: frozenset[str] = frozenset()) -> tuple[CampaignStats, CampaignSettings, RootCauses]:
+def _campaign(args: argparse.Namespace, budget: CommandBudget, known: frozenset[str] = frozenset()) -> tuple[CampaignStats, CampaignSettings, RootCauses]:
     """The campaign, then each new finding reduced (but the `known` signatures), then its root
     causes (deduped on the reduced cases, named by the corpus); shared by `run` and `nightly`."""
     targets = "" if args.targets.strip().lower() == "none" else args.targets
@@ -181,6 +191,8 @@ def _campaign(args: argparse.Namespace, known: frozenset[str] = frozenset()) -> 
         feedback=not args.no_feedback,
         known=known_signatures(args.corpus),
         required=tuple(f.strip() for f in args.require.split(",") if f.strip()),
+        stop_drawing=budget.stop_drawing,
+        cut_off=budget.cut_off,
     )
     with CampaignProgress(settings.pipelines, sys.stderr, quiet=args.quiet) as progress:
         stats = run_campaign(settings, progress.update, progress.case)
@@ -192,24 +204,40 @@ def _campaign(args: argparse.Namespace, known: frozenset[str] = frozenset()) -> 
     print(coverage_table(stats.configs))
     for target, (used, kernel) in sorted(stats.lds.items()):
         print(f"fuzz: {target}: largest workgroup memory {used} bytes ({kernel})")
-    if not args.no_reduce:
-        _reduce_findings(args, known)  # this run's new findings, and any an earlier run left unreduced
-    return stats, settings, _root_causes(args, dict(stats.by_signature))
+    split = {"campaign": time.monotonic() - budget.started}
+    if not args.no_reduce:  # this run's new findings, and any an earlier run left unreduced, in the time left
+        _reduce_findings(args, known, budget, settings.known)
+    split["reductions"] = time.monotonic() - budget.started - split["campaign"]
+    causes = _root_causes(args, dict(stats.by_signature))
+    stats.split = split
+    return stats, settings, causes
 
 
-def _reduce_findings(args: argparse.Namespace, known: frozenset[str] = frozenset()) -> list[str]:
+def _reduce_findings(args: argparse.Namespace, known: frozenset[str] = frozenset(), budget: CommandBudget | None = None,
+                     in_corpus: frozenset[str] = frozenset()) -> list[str]:
     """Reduces every finding of `args.out` no reduction has finished for, but the `known`
     signatures; a reduction a killed run left half done continues from its state (reduce --resume).
+    New failures go first, those a corpus entry has already (`in_corpus`) last; with a `budget`,
+    each gets a share of the command's time left, and what is left when it runs out is listed.
     Returns the signatures reduced."""
     db = FindingsDB(args.out / DB_NAME)
     done = []
     try:
-        for finding, case in db.unreduced():
-            if finding.signature in known:
-                continue
-            print(f"fuzz: reducing {finding.kind} ({finding.pipeline}): {finding.signature[:100]}", file=sys.stderr, flush=True)
+        waiting = sorted((pair for pair in db.unreduced() if pair[0].signature not in known),
+                         key=lambda pair: pair[0].signature in in_corpus)
+        for position, (finding, case) in enumerate(waiting):
+            seconds = args.reduce_budget if budget is None else budget.reduction_budget(len(waiting) - position)
+            if seconds is None:
+                left = waiting[position:]
+                print(f"fuzz: --time is up: {len(left)} findings left unreduced; `fuzz reduce {args.out}` goes on with them",
+                      file=sys.stderr)
+                for unreduced, _ in left:
+                    print(f"  unreduced: {unreduced.kind} ({unreduced.pipeline}): {unreduced.signature[:100]}", file=sys.stderr)
+                break
+            print(f"fuzz: reducing {finding.kind} ({finding.pipeline}, {seconds:.0f} s): {finding.signature[:100]}",
+                  file=sys.stderr, flush=True)
             with ReductionProgress(sys.stderr, quiet=args.quiet) as watching:
-                triage = reduce_finding(finding, case, args.out, jobs=args.reduce_jobs, time_budget_s=args.reduce_budget, observer=watching)
+                triage = reduce_finding(finding, case, args.out, jobs=args.reduce_jobs, time_budget_s=seconds, observer=watching)
             db.set_reduction(finding.signature, str(triage.directory), triage.reduced_size, triage.result)
             done.append(finding.signature)
             print(f"  -> {triage.directory}: {triage.reduced_size}")
@@ -221,7 +249,7 @@ def _reduce_findings(args: argparse.Namespace, known: frozenset[str] = frozenset
 def _root_causes(args: argparse.Namespace, seen: dict[str, int]) -> RootCauses:
     db = FindingsDB(args.out / DB_NAME)
     try:
-        causes = assign_root_causes(db, seen, load_entries(args.corpus) if args.corpus.is_dir() else [])
+        causes = assign_root_causes(db, seen, load_entries(args.corpus) if args.corpus.is_dir() else [], args.out)
     finally:
         db.close()
     for line in causes.lines():
@@ -239,16 +267,28 @@ def _reduce_left(args: argparse.Namespace) -> int:
     return 0
 
 
+def _budget(args: argparse.Namespace) -> CommandBudget:
+    """The command's time, from its process's start (the imports count: the user waits for them too)."""
+    return CommandBudget(process_start(), args.time, not args.no_reduce, args.reduce_budget)
+
+
+def _split_line(stats: CampaignStats, budget: CommandBudget) -> str:
+    parts = {**stats.split, "report": time.monotonic() - budget.started - sum(stats.split.values())}
+    return (f"fuzz: done in {time.monotonic() - budget.started:.0f} s of --time {budget.seconds:.0f} s: "
+            + ", ".join(f"{name} {seconds:.0f} s" for name, seconds in parts.items()))
+
+
 def _run(args: argparse.Namespace) -> int:
-    start = time.monotonic()
-    _campaign(args)
-    print(f"fuzz: done in {time.monotonic() - start:.0f} s; fuzz show {args.out}")
+    budget = _budget(args)
+    stats, _, _ = _campaign(args, budget)
+    print(f"{_split_line(stats, budget)}; fuzz show {args.out}")
     return 0
 
 
 def _nightly(args: argparse.Namespace) -> int:
+    budget = _budget(args)
     entries = load_entries(args.corpus)
-    stats, settings, causes = _campaign(args, frozenset(entry.signature for entry in entries))  # in the corpus: reduced already
+    stats, settings, causes = _campaign(args, budget, frozenset(entry.signature for entry in entries))  # in the corpus: reduced already
     changes = corpus_changes(entries)
     db = FindingsDB(args.out / DB_NAME)
     findings = db.all()
@@ -257,6 +297,7 @@ def _nightly(args: argparse.Namespace) -> int:
     (args.out / "summary.md").write_text(summary)
     report = write_report(_read_campaign(args.out), args.out)
     print(f"fuzz: summary in {args.out / 'summary.md'}, report in {report}; {len(entries)} corpus entries, {len(changes)} changed state")
+    print(_split_line(stats, budget))
     for change in changes:
         print(f"fuzz: corpus: {change.problem}", file=sys.stderr)
     return 3 if changes else 0

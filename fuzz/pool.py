@@ -57,8 +57,12 @@ def run_with_isolated_reruns(
     timeout_s: float,
     cluster: Executor | None = None,
     slots: int | None = None,
+    cut_off: float | None = None,
 ) -> None:
     """Calls `finish(work(item, isolated=...), ran_again)` for every item, `slots` (default `jobs`) at once.
+
+    At `cut_off` (a time.monotonic() value) the items still running are dropped, their workers
+    killed: the command's time is up (fuzz/budget.py).
 
     `work` must be picklable (a module-level function or a partial of one): workers are spawned.
     `items` is read only when a slot is free, so a generator can stop at a deadline. On a
@@ -89,7 +93,10 @@ def run_with_isolated_reruns(
                 submit(slot, item, False)
             if not in_flight:
                 return
-            done, _ = wait(list(in_flight), timeout=min(5.0, timeout_s), return_when=FIRST_COMPLETED)
+            if cut_off is not None and time.monotonic() >= cut_off:
+                return  # the finally below kills every worker, the running items with them
+            wait_s = min(5.0, timeout_s) if cut_off is None else max(0.0, min(5.0, timeout_s, cut_off - time.monotonic()))
+            done, _ = wait(list(in_flight), timeout=wait_s, return_when=FIRST_COMPLETED)
             lost: list[_Running] = []
             for future in done:
                 running = in_flight.pop(future)

@@ -1,13 +1,18 @@
-"""One finding per root cause: dedupe on the reduced case, not on the graph the fuzzer drew.
+"""One finding per root cause: dedupe on what failed where, not on the graph the fuzzer drew.
 
 A finding's signature says how a compile failed (or, for a wrong answer, which ops the whole
-graph had), so one wrong QLinearConv in five different graphs is five signatures. Once each is
-reduced, its root cause is the reduced model in a canonical form (each node's op type, the
-dtype class (width and kind: int8 and uint8 alike) and rank class of each input, its attributes reduced to what distinguishes bugs: pads
-symmetric or not, strides and dilations one or more, a 1x1 kernel, a group or none) plus the
-failure (the error's normalised signature; "wrong answer" for any mismatch, "LDS overrun" for
-any overrun the compiler reports, whose message names the dispatch and its shapes). Findings with one
-key are one root cause; a key a corpus entry's repro also has names that entry: a known bug.
+graph had), so one wrong QLinearConv in five graphs is five signatures, and one VMVX lowering
+that cannot legalize `arith.fptoui` is a new finding in every graph that reaches it with another
+op in front. The root cause of a compile error or crash is its target (the CPU backend or the GPU
+architecture), the failing pass the culprit step names on the reduced case, and the normalised
+error (which names the op or ONNX operator); an error on a whole function ("failed to distribute")
+also keeps the kind of the reduced graph's root op (a matmul and a convolution that fail to
+distribute are two bugs until shown otherwise). Only where the failing pass is unknown does the
+reduced graph's canonical form (each node's op type, dtype and rank class of its inputs, the
+attributes that tell bugs apart) separate two findings. A wrong answer's root cause is the op that
+computes it (the reduced graph's contraction, else its ops), the pipeline and device that compute
+it wrongly (target, device, the flags that change codegen) and its dtype. A corpus entry has a key
+made the same way: a finding with an entry's key is a known bug.
 """
 
 from __future__ import annotations
@@ -21,14 +26,15 @@ import onnx
 from onnx import helper, shape_inference
 
 from fuzz.execute import LDS_OVERRUN, MISMATCH, TIMEOUT
+from fuzz.pipelines import PIPELINES
 from oracles.compiling.signature import is_follow_on
-from reducer.storage.corpus import CorpusEntry
+from oracles.toolchain.devices import runtime_device
+from reducer.storage.corpus import CorpusEntry, load_entries
 
 WRONG_ANSWER = "wrong answer"
 # Ops whose operands' rank decides how they lower (a 4-D matmul is a different bug from a 3-D one);
 # for the others a tensor is a tensor.
 CONTRACTIONS = frozenset({"MatMul", "MatMulInteger", "QLinearMatMul", "Gemm", "Conv", "ConvInteger", "QLinearConv", "ConvTranspose"})
-_ORACLE_KIND = {"reference-mismatch": WRONG_ANSWER, "miscompile": WRONG_ANSWER, "timeout": "timeout"}
 UNREDUCED = "unreduced"
 
 
@@ -117,31 +123,105 @@ def canonical_form(model: onnx.ModelProto) -> str:
     return "; ".join(sorted(nodes))
 
 
-def root_cause_key(kind: str, signature: str, reduced: onnx.ModelProto | None) -> str:
-    """The dedup key of a finding: its reduced form and failure; an unreduced one is its own."""
-    if reduced is None:
-        return f"{UNREDUCED} | {signature}"
-    return f"{failure_part(kind, signature)} | {canonical_form(reduced)}"
+# Flags that pick a target, not how it is compiled: the target says them.
+_TARGET_FLAGS = ("--iree-hal-target-device=", "--iree-hal-target-backends=", "--iree-hal-local-target-device-backends=",
+                 "--iree-rocm-target=", "--iree-cuda-target=", "--iree-vulkan-target=", "--iree-llvmcpu-target-cpu=")
+# An error reported on a whole function rather than an op: the root op's kind tells bugs apart.
+_WHOLE_FUNCTION = "'func.func' op"
 
 
-def entry_key(entry: CorpusEntry) -> str | None:
-    """The same key for a corpus entry whose repro is an ONNX model (None for an MLIR one)."""
-    if not entry.input_file.endswith(".onnx") or not entry.input_path.is_file():
-        return None
-    part = _ORACLE_KIND.get(entry.oracle, entry.signature)
+def target_of(flags: Iterable[str]) -> str:
+    """The GPU architecture or CPU backend `flags` compile for ('gfx942', 'sm_80', 'vulkan valhall', 'vmvx', 'llvm-cpu')."""
+    flags = list(flags)
+    for prefix, shown in (("--iree-rocm-target=", "{}"), ("--iree-cuda-target=", "{}"), ("--iree-vulkan-target=", "vulkan {}")):
+        value = next((f[len(prefix):] for f in reversed(flags) if f.startswith(prefix)), None)
+        if value:
+            return shown.format(value)
+    backends = next((f.split("=", 1)[1] for f in reversed(flags) if f.startswith("--iree-hal-local-target-device-backends=")), "")
+    if "vmvx" in backends:
+        return "vmvx"
+    device = runtime_device(flags)
+    return "llvm-cpu" if device == "local-task" else device
+
+
+def _codegen_flags(flags: Iterable[str]) -> str:
+    """The flags that change how a target is compiled (data tiling, microkernels, opt level), sorted."""
+    return " ".join(sorted(f for f in flags if not f.startswith(_TARGET_FLAGS)))
+
+
+def _computing_op(reduced: onnx.ModelProto) -> str:
+    """The op that computes a wrong answer (or fails on a whole function): the reduced graph's
+    contractions, else its ops other than casts and constants, else all of them."""
+    ops = [node.op_type for node in reduced.graph.node]
+    chosen = [op for op in ops if op in CONTRACTIONS] or [op for op in ops if op not in ("Cast", "Constant")] or ops
+    return "+".join(sorted(set(chosen)))
+
+
+def _computing_dtype(reduced: onnx.ModelProto) -> str:
+    """The element type the computing op works in (its first operand's), else the outputs'."""
+    types, op = _types(reduced), _computing_op(reduced).split("+")
+    operands = [node.input[0] for node in reduced.graph.node if node.op_type in op and node.input]
+    names = operands or [o.name for o in reduced.graph.output]
+    return ",".join(sorted({_dtype_class(types.get(name, ("?", -1))[0]) for name in names}))
+
+
+@dataclass(frozen=True)
+class FailureFacts:
+    """What a finding or corpus entry says about its failure: how, for which target and flags, in
+    which pass (the culprit step's, where it concluded), and its reduced ONNX graph."""
+
+    kind: str
+    signature: str
+    flags: tuple[str, ...] = ()  # the compile flags that fail (a wrong answer: the wrong pipeline's)
+    failing_pass: str = ""
+    reduced: onnx.ModelProto | None = None
+
+
+def root_cause_key(facts: FailureFacts) -> str:
+    """The dedup key of a failure (module docstring); an unreduced one without a pass is its own."""
+    target = target_of(facts.flags)
+    if facts.kind == MISMATCH:
+        if facts.reduced is None:
+            return f"{UNREDUCED} | {facts.signature}"
+        device = runtime_device(facts.flags)
+        how = " ".join(filter(None, (target, f"on {device}", _codegen_flags(facts.flags))))
+        return f"{WRONG_ANSWER} | {how} | {_computing_op(facts.reduced)} in {_computing_dtype(facts.reduced)}"
+    part = failure_part(facts.kind, facts.signature)
+    if facts.failing_pass:
+        key = f"{part} | {target} | pass {facts.failing_pass}"
+        if _WHOLE_FUNCTION in facts.signature and facts.reduced is not None:
+            key += f" | root {_computing_op(facts.reduced)}"
+        return key
+    if facts.reduced is None:
+        return f"{UNREDUCED} | {facts.signature}"
+    return f"{part} | {target} | {canonical_form(facts.reduced)}"
+
+
+def entry_facts(entry: CorpusEntry) -> FailureFacts:
+    """A corpus entry's failure: its oracle, the flags that fail (miscompile: pipeline B's), its
+    failing pass and, for an ONNX repro, the graph."""
+    kind = {"reference-mismatch": MISMATCH, "miscompile": MISMATCH, "timeout": TIMEOUT}.get(entry.oracle, "compile error")
     if entry.oracle == "lds-limit" and "lds_bytes" not in entry.options:
-        part = "LDS overrun"
-    return f"{part} | {canonical_form(onnx.load(entry.input_path))}"
+        kind = LDS_OVERRUN
+    flags = tuple(entry.options.get("pipeline_b") or ()) + tuple(entry.flags) if entry.oracle == "miscompile" else tuple(entry.flags)
+    reduced = onnx.load(entry.input_path) if entry.input_file.endswith(".onnx") and entry.input_path.is_file() else None
+    return FailureFacts(kind, entry.signature, flags, (entry.culprit or {}).get("pass", ""), reduced)
+
+
+def corpus_groups(entries: Iterable[CorpusEntry]) -> dict[str, list[str]]:
+    """key -> the names of the entries with that key (one bug; several where entries repeat one),
+    for the entries that have a key (an MLIR repro with no failing pass has none)."""
+    groups: dict[str, list[str]] = {}
+    for entry in entries:
+        facts = entry_facts(entry)
+        if facts.reduced is not None or facts.failing_pass:
+            groups.setdefault(root_cause_key(facts), []).append(entry.name)
+    return groups
 
 
 def corpus_keys(entries: Iterable[CorpusEntry]) -> dict[str, str]:
-    """key -> entry name, for the entries that have one."""
-    keys: dict[str, str] = {}
-    for entry in entries:
-        key = entry_key(entry)
-        if key is not None:
-            keys.setdefault(key, entry.name)
-    return keys
+    """key -> the entry that names it (the first, where several share it)."""
+    return {key: names[0] for key, names in corpus_groups(entries).items()}
 
 
 def reduced_model(directory: Path | str | None) -> onnx.ModelProto | None:
@@ -184,28 +264,43 @@ class RootCauses:
         graphs, causes = self.mismatches()
         named = sorted(set(self.known_as.values()))
         return [
-            (f"root causes: {len(self.distinct)} distinct from {len(self.key)} signatures (deduped on the reduced case); "
+            (f"root causes: {len(self.distinct)} distinct from {len(self.key)} signatures (by target, failing pass and error; a wrong answer by its op, pipeline and dtype); "
              f"{len(self.new)} new, {len(self.known)} known ({', '.join(named) or 'none'})"),
             f"wrong answers: {graphs} graphs collapse into {causes} root cause{'' if causes == 1 else 's'}",
         ]
 
 
-def assign_root_causes(db, seen: dict[str, int], entries: Iterable[CorpusEntry]) -> RootCauses:
+def finding_facts(finding, directory_entries: dict[str, CorpusEntry]) -> FailureFacts:
+    """A stored finding's failure: the first pipeline that showed it, and what its reduction found
+    (the reduced graph, and the failing pass in the corpus entry the reduction saved)."""
+    pipeline = PIPELINES.get(finding.pipeline.split(",")[0])
+    flags = tuple(pipeline.flags) if pipeline is not None else ()
+    entry = directory_entries.get(Path(finding.directory).name) if finding.directory else None
+    failing_pass = (entry.culprit or {}).get("pass", "") if entry is not None else ""
+    return FailureFacts(finding.kind, finding.signature, flags, failing_pass, reduced_model(finding.directory))
+
+
+def assign_root_causes(db, seen: dict[str, int], entries: Iterable[CorpusEntry], out: Path | None = None) -> RootCauses:
     """Keys for every signature seen this run (reduced now or in an earlier run), stored in the
-    database with the corpus entry each one matches: by reduced form, or, for a finding left
-    unreduced, by its signature (the corpus entry was reduced from the same failure)."""
+    database with the corpus entry each one matches: by key, or, for a finding left unreduced
+    with no pass known, by its signature and target (the corpus entry was reduced from the same
+    failure there).
+    `out`: the campaign directory, whose `corpus/` holds each reduction's entry (its failing pass)."""
     entries = list(entries)
-    by_key, by_signature = corpus_keys(entries), {e.signature: e.name for e in entries}
+    by_key = corpus_keys(entries)
+    by_signature = {(e.signature, target_of(entry_facts(e).flags)): e.name for e in entries}
+    saved = load_entries(out / "corpus") if out is not None and (out / "corpus").is_dir() else []
+    directory_entries = {entry.name.rsplit("-", 1)[-1]: entry for entry in saved}
     causes = RootCauses(seen=dict(seen))
     findings = [f for f in db.all() if f.signature in seen]
-    reduced = {f.signature: reduced_model(f.directory) for f in findings}
-    forms = {canonical_form(m): root_cause_key(f.kind, f.signature, m) for f in findings if (m := reduced[f.signature]) and not is_follow_on(f.signature)}
+    facts = {f.signature: finding_facts(f, directory_entries) for f in findings}
+    keyed = {f.signature: root_cause_key(facts[f.signature]) for f in findings}
+    forms = {canonical_form(fact.reduced): keyed[s] for s, fact in facts.items() if fact.reduced is not None and not is_follow_on(s)}
     for finding in findings:
-        model = reduced[finding.signature]
-        key = root_cause_key(finding.kind, finding.signature, model)
-        if model is not None and is_follow_on(finding.signature):  # names no bug of its own: the error it follows does
-            key = forms.get(canonical_form(model), key)
-        known = by_key.get(key) if model is not None else by_signature.get(finding.signature)
+        fact, key = facts[finding.signature], keyed[finding.signature]
+        if fact.reduced is not None and is_follow_on(finding.signature):  # names no bug of its own: the error it follows does
+            key = forms.get(canonical_form(fact.reduced), key)
+        known = by_key.get(key) if not key.startswith(UNREDUCED) else by_signature.get((finding.signature, target_of(fact.flags)))
         causes.key[finding.signature], causes.kind[finding.signature] = key, finding.kind
         if known:
             causes.known_as[finding.signature] = known

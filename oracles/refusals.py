@@ -18,12 +18,14 @@ from dataclasses import dataclass
 COMMAND_LINE = "The command line and its limits"
 INPUT = "The input file"
 ORACLE_OPTIONS = "Oracle options"
+USER_DATA = "Your data and sizes (--inputs, --expected-outputs, --dim)"
+ARGUMENTS = "The program's arguments and types"
 NOT_THE_COMPILER = "A failure that is not the compiler's"
 DEVICES = "Devices and GPUs"
 STATE = "Resume state, verdict cache, cluster, corpus"
 OUTCOME = "The original and the result"
 FUZZ = "fuzz"
-TOPICS = (COMMAND_LINE, INPUT, ORACLE_OPTIONS, NOT_THE_COMPILER, DEVICES, STATE, OUTCOME, FUZZ)
+TOPICS = (COMMAND_LINE, INPUT, ORACLE_OPTIONS, USER_DATA, ARGUMENTS, NOT_THE_COMPILER, DEVICES, STATE, OUTCOME, FUZZ)
 
 
 @dataclass(frozen=True)
@@ -157,7 +159,7 @@ DURATION = _entry(
 NO_SUCH_INPUT = _entry(
     "input-missing", INPUT,
     "cannot read {path}: no such file",
-    "The input path does not exist.",
+    "The input path, or a data file `--inputs` / `--expected-outputs` names, does not exist.",
     "Check the path; it is relative to the directory `reduce` runs in.")
 OUTPUT_IS_INPUT = _entry(
     "output-is-input", INPUT,
@@ -330,6 +332,206 @@ WRONG_SHARE_RANGE = _entry(
     "--wrong-share must lie between 0 and 1 (a share of the original's wrong fraction and error), not {share!r}",
     "`--wrong-share` is a fraction of the original's wrong answer a candidate must keep.",
     "Give a value from 0 to 1 (default 0.5).")
+
+# --- Your data and sizes (oracles/numeric/user_data.py) -------------------------------------------
+
+DATA_SOURCE_MISSING = _entry(
+    "data-source-missing", USER_DATA,
+    "cannot read {source}: no such file (give .npy, .npz, .pt, .pb, a test_data_set directory, a flagfile, or an "
+    "iree-run-module value such as 2x3xf32=@x.bin)",
+    "`--inputs` / `--expected-outputs` names no file or directory, and is not an `iree-run-module` value either.",
+    "Fix the path, or write the value as `iree-run-module` takes it (`2x3xf32=@x.bin`, `2x2xi32=1,2,3,4`).")
+DATA_UNREADABLE = _entry(
+    "data-unreadable", USER_DATA,
+    "cannot read {path}: {error}",
+    "A data file is there but does not load: a flagfile that is not text, an .npy / .npz that is damaged "
+    "or holds Python objects (they are never unpickled).",
+    "Save the arrays again with `numpy.save` / `numpy.savez` (plain numeric dtypes), or fix the flagfile.")
+DATA_PT_NOT_TENSORS = _entry(
+    "data-pt-not-tensors", USER_DATA,
+    "cannot read {path}: {key!r} holds a {kind}, not a tensor (save a tensor, a list or tuple of tensors, or a dict of them)",
+    "A `.pt` file given to `--inputs` holds something other than tensors (a module, a number, a nested structure).",
+    "Save the inputs with `torch.save((x, y), 'inputs.pt')` or `torch.save({'x': x}, 'inputs.pt')`.")
+DATA_NOT_TENSOR_PROTO = _entry(
+    "data-not-tensor-proto", USER_DATA,
+    "cannot read {path}: not a serialised TensorProto ({error})",
+    "A `.pb` file does not parse as an ONNX `TensorProto`.",
+    "Write it with `onnx.numpy_helper.from_array(...).SerializeToString()`, as the ONNX test data is.")
+DATA_NO_TEST_SET = _entry(
+    "data-no-test-data-set", USER_DATA,
+    "{path}: no input_0.pb and no test_data_set_0 directory in it",
+    "A directory given as data is neither an ONNX test-data set nor a test that holds one.",
+    "Give the `test_data_set_N` directory (with `input_0.pb`, `output_0.pb`), or its parent.")
+FLAGFILE_UNKNOWN_FLAG = _entry(
+    "flagfile-unknown-flag", USER_DATA,
+    "{where}: unknown flag {flag!r} in a flagfile (known: {known})",
+    "A flagfile line has a flag that is neither data (`--input`, `--expected_output`) nor one known to say "
+    "nothing about it; it is refused rather than skipped, since it may change what runs.",
+    "Remove the line, or pass that setting another way (the pasted flags after `--`).")
+VALUE_NEEDS_TYPE = _entry(
+    "value-needs-type", USER_DATA,
+    "{where}: {spec} needs its type (SHAPExTYPE=@{name}); only .npy files carry one",
+    "A raw file (`@x.bin`) was given without its shape and element type.",
+    "Write it as `SHAPExTYPE=@file`, e.g. `2x3xf32=@x.bin`, or save it as .npy.")
+VALUE_UNREADABLE = _entry(
+    "value-unreadable", USER_DATA,
+    "{where}: cannot read the value {spec!r} (expected @x.npy, 2x3xf32=@x.bin or 2x2xi32=1,2,3,4)",
+    "A value is not in one of the forms `iree-run-module` takes.",
+    "Use one of the forms the message lists.")
+VALUE_WRONG_BYTES = _entry(
+    "value-wrong-byte-count", USER_DATA,
+    "{where}: {name} holds {size} bytes; {type} needs {needed}",
+    "A raw file's size is not the shape times the element size.",
+    "Fix the shape or element type in front of `=@`, or the file.")
+VALUE_NOT_NUMBERS = _entry(
+    "value-not-numbers", USER_DATA,
+    "{where}: {text!r} is not a list of {element} numbers",
+    "An inline value (`2x2xi32=1,2,3,4`) holds something that is not a number of that type.",
+    "Write numbers separated by commas or spaces (integers for integer types).")
+VALUE_WRONG_COUNT = _entry(
+    "value-wrong-element-count", USER_DATA,
+    "{where}: {count} elements for the type {type}, which has {wanted}",
+    "An inline value or a file holds more or fewer elements than its shape (one value is a splat).",
+    "Give exactly as many values as the shape has elements, or a single one to fill it.")
+NAMED_FILE_MISSING = _entry(
+    "data-named-file-missing", USER_DATA,
+    "{where}: cannot read {name}: no such file",
+    "A value names a file that is neither beside the flagfile nor in the current directory.",
+    "Fix the path; in a flagfile it is relative to the flagfile.")
+TOO_MANY_VALUES = _entry(
+    "too-many-values", USER_DATA,
+    "{count} {what} values for {wanted} {what}s; the first extra is {source}",
+    "More arrays were given than the program has arguments (or results, for `--expected-outputs`).",
+    "Drop the extra ones, or name the arrays after the arguments (an .npz's keys, the ONNX inputs' names).")
+VALUE_MISSING = _entry(
+    "value-missing", USER_DATA,
+    "{what} {position} {name!r} ({type}) has no value: {count} given for {wanted} {what}s",
+    "Fewer arrays were given than the program has arguments, or the names do not cover them all.",
+    "Give one array per argument, in order or by name.")
+VALUE_WRONG_DTYPE = _entry(
+    "value-wrong-dtype", USER_DATA,
+    "{what} {name!r} expects {type}; {source} holds {dtype} elements",
+    "An array's element type is not the argument's (or the result's).",
+    "Convert the array (`x.astype(...)`) or give the one meant for this argument.")
+VALUE_WRONG_SHAPE = _entry(
+    "value-wrong-shape", USER_DATA,
+    "{what} {name!r} expects {type}; {source} has shape {shape}",
+    "An array's shape is not the argument's; a dynamic dim takes any size, a static one only its own.",
+    "Give data of the argument's shape, or check the order of the arrays.")
+EXPECTED_WITHOUT_INPUTS = _entry(
+    "expected-outputs-without-inputs", USER_DATA,
+    "--expected-outputs needs the inputs they were computed from (--inputs SOURCE)",
+    "Expected outputs say what the right answer is on some inputs; without them there is nothing to compare.",
+    "Add `--inputs` with the data the outputs were computed from.")
+CANNOT_BIND_INPUTS = _entry(
+    "cannot-bind-inputs", USER_DATA,
+    "cannot bind inputs: {error}",
+    "The program's arguments cannot be read, so the data cannot be matched to them; the reason follows.",
+    "Do what the reason says (its entry is under \"The program's arguments and types\").")
+CANNOT_BIND_EXPECTED = _entry(
+    "cannot-bind-expected-outputs", USER_DATA,
+    "cannot bind expected outputs: {error}",
+    "The program's result types cannot be read (unranked, or with no numpy counterpart), so expected "
+    "outputs cannot be matched to them.",
+    "Leave out `--expected-outputs`; the oracle's reference then judges alone.")
+DIM_MALFORMED = _entry(
+    "dim-malformed", USER_DATA,
+    "--dim {text}: give NAME=SIZE with a positive size (M=1 for an ONNX dim_param, arg0.1=4 for dim 1 of MLIR "
+    "argument 0)",
+    "`--dim` is not NAME=SIZE with a positive whole number.",
+    "Write it as the message shows.")
+CANNOT_SIZE = _entry(
+    "cannot-size-inputs", USER_DATA,
+    "cannot size the inputs: {error}",
+    "The program's arguments cannot be read, so `--dim` cannot say their sizes; the reason follows.",
+    "Do what the reason says (its entry is under \"The program's arguments and types\").")
+DIM_UNKNOWN = _entry(
+    "dim-unknown", USER_DATA,
+    "--dim {key}=...: the program has no dynamic dimension {key} (its dynamic dimensions: {known})",
+    "`--dim` names a dim the program does not have, or one that is static.",
+    "Use a name from the list: the ONNX dim_param, else `input.axis`, or `argI.axis` for MLIR.")
+DIM_NOT_GIVEN = _entry(
+    "dim-not-given", USER_DATA,
+    "--dim names no size for the dynamic dimension {key}: add --dim {key}=SIZE",
+    "With `--dim` every dynamic dim needs a size, and this one has none.",
+    "Add `--dim` for it.")
+
+# --- The program's arguments and types (oracles/numeric/arrays.py, oracles/onnx/reference.py) ----
+
+ELEMENT_TYPE_UNSUPPORTED = _entry(
+    "element-type-unsupported", ARGUMENTS,
+    "{where}: element type {name} is not supported (supported: {supported})",
+    "An argument, result or value has an element type the tool cannot make numpy data for.",
+    "Use a supported element type; a reduction cannot run a program it cannot feed.")
+NEEDS_ML_DTYPES = _entry(
+    "needs-ml-dtypes", ARGUMENTS,
+    "{where}: {name} needs the ml_dtypes package (pip install ml_dtypes)",
+    "bf16 and the f8 types have numpy counterparts only through `ml_dtypes`, which is missing.",
+    "Install it into the environment the tool runs from.")
+TYPE_NOT_STATIC = _entry(
+    "type-not-static", ARGUMENTS,
+    "{where} {why} ({text}); the program needs static shapes",
+    "An argument or result is unranked, a torch tensor without sizes, or (where the oracle needs static shapes) "
+    "has a dynamic dim.",
+    "Give the function typed, ranked arguments; for a dynamic dim give its size with `--dim` or `--inputs`.")
+TYPE_NO_NUMPY = _entry(
+    "type-no-numpy-counterpart", ARGUMENTS,
+    "{where} has type {text}, which has no numpy counterpart",
+    "An argument or result is not a tensor or scalar of a numeric element type (a list, a string, a custom type).",
+    "Reduce a function whose arguments are tensors, or an oracle that does not run the program (`compile-error`).")
+PROGRAM_UNPARSEABLE = _entry(
+    "program-unparseable", ARGUMENTS,
+    "cannot parse the program: {error}",
+    "The MLIR does not parse with this IREE's bindings; the message has the location.",
+    "Fix the IR at that location, or export it again with this IREE's version.")
+NOTHING_TO_RUN = _entry(
+    "nothing-to-run", ARGUMENTS,
+    "no public func.func or util.func with a body: nothing to run",
+    "The module has no public function with a body to call.",
+    "Make the entry function public (drop `private`) and give it a body.")
+ARGUMENT_DYNAMIC = _entry(
+    "argument-dynamic-shape", ARGUMENTS,
+    "argument {position} has a dynamic shape ({shape}): give --inputs with the sizes to run it at, or "
+    "--dim arg{position}.{axis}=SIZE",
+    "An MLIR argument has a dynamic dim and no data says the size to run it at.",
+    "Give `--inputs` whose shapes are the sizes, or `--dim argI.AXIS=SIZE`.")
+NO_INPUTS_FOR_DTYPE = _entry(
+    "no-inputs-for-dtype", ARGUMENTS,
+    "no inputs for dtype {dtype}",
+    "An argument's element type has a numpy counterpart the seeded inputs cannot draw (complex, string).",
+    "Give the data yourself with `--inputs`, or reduce a program with numeric arguments.")
+INPUT_NOT_TENSOR = _entry(
+    "onnx-input-not-tensor", ARGUMENTS,
+    "input {name!r} is not a tensor",
+    "An ONNX graph input is a sequence, map or optional, which the tool cannot feed.",
+    "Reduce a model whose inputs are tensors.")
+INPUT_NO_SHAPE = _entry(
+    "onnx-input-no-shape", ARGUMENTS,
+    "input {name!r} has no shape (not even its rank): give the model typed inputs",
+    "An ONNX graph input declares no shape, so no data can be made or checked for it.",
+    "Give the input a shape in the model (its rank at least, with `dim_param`s for sizes that vary).")
+INPUT_ELEMENT_TYPE = _entry(
+    "onnx-input-element-type", ARGUMENTS,
+    "input {name!r} has element type {element}, which has no numpy counterpart",
+    "An ONNX graph input's element type is undefined or has no numpy counterpart.",
+    "Give the input a numeric element type.")
+INPUT_DYNAMIC = _entry(
+    "onnx-input-dynamic-dimension", ARGUMENTS,
+    "input {name!r} has a dynamic dimension {param} ({shape}): give --inputs with data at the size to run it at, "
+    "or --dim {param}=SIZE",
+    "An ONNX input has a dynamic dim and no data says the size to run it at.",
+    "Give `--inputs` whose shapes are the sizes, or `--dim NAME=SIZE` (the dim_param, else `input.axis`).")
+SCALE_NOT_POSITIVE = _entry(
+    "reference-scale-not-positive", ARGUMENTS,
+    "{op} scale {name!r} is not positive ({values})",
+    "A quantization scale the model computes is zero, negative or not finite, so the exact reference has no "
+    "answer a quantized model can mean (it follows `onnx.reference fails:`).",
+    "Give the model positive scales, or `--inputs` on which they are.")
+REFERENCE_FAILS = _entry(
+    "onnx-reference-fails", ARGUMENTS,
+    "onnx.reference fails: {error}",
+    "`onnx.reference` cannot evaluate the model (an op it does not implement, a scale that is not positive).",
+    "Judge with `--oracle=miscompile` against another pipeline, or with `--expected-outputs`.")
 
 # --- A failure that is not the compiler's (oracles/toolchain/tool_errors.py) ---------------------
 

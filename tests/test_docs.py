@@ -82,6 +82,26 @@ def test_help_ends_with_three_examples_and_where_the_docs_are(parser, command):
     assert epilog.rstrip().splitlines()[-1].strip().endswith("site/index.html")
 
 
+# --- The benchmarks' results ---------------------------------------------------------------------
+
+RESULTS = ROOT / "docs" / "results"
+PROVENANCE = ("command", "machine", "date", "IREE", "commit")  # what bench/results.py heads a file with
+
+
+def test_the_performance_page_includes_every_benchmarks_results():
+    page = (ROOT / "docs" / "performance.md").read_text()
+    included = re.findall(r'^--8<-- "results/([\w-]+)\.md"$', page, re.MULTILINE)
+    files = {path.stem for path in RESULTS.glob("*.md")}
+    writers = {path.stem for path in (ROOT / "bench").glob("*.py") if "results.write(__file__" in path.read_text()}
+    assert len(writers) >= 14
+    assert writers <= files, f"no results yet: run python bench/SCRIPT.py ... --results for {sorted(writers - files)}"
+    assert sorted(included) == sorted(files), "include each docs/results/*.md once in docs/performance.md"
+    for stem in sorted(files):
+        text = (RESULTS / f"{stem}.md").read_text()
+        assert all(f"\n- **{key}**: " in text for key in PROVENANCE), f"{stem}.md lacks its provenance header"
+        assert f"python bench/{stem}.py" in text, f"{stem}.md does not say the command that reproduces it"
+
+
 # --- The built site ------------------------------------------------------------------------------
 
 def _mkdocs(config: Path, site: Path) -> subprocess.CompletedProcess:
@@ -187,6 +207,8 @@ def test_the_pages_a_user_looks_for_are_there(site):
     trouble = (site / "troubleshooting.html").read_text()
     assert all(f'id="{entry.id}"' in trouble for entry in refusals.CATALOGUE)
     assert "<table>" in (site / "reduce" / "oracles.html").read_text()  # the generated table was included
+    performance = (site / "performance.html").read_text()  # every benchmark's results, with where they come from
+    assert performance.count("<strong>machine</strong>") == len(list(RESULTS.glob("*.md")))
 
 
 @pytest.mark.parametrize("page", ["index.html", "troubleshooting.html"])

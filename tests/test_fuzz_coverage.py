@@ -20,7 +20,16 @@ from fuzz.execute import (
     run_case,
 )
 from fuzz.pipelines import GROUPS, PIPELINES, resolve
-from fuzz.root_cause import WRONG_ANSWER, canonical_form, corpus_keys, root_cause_key
+from fuzz.root_cause import (
+    WRONG_ANSWER,
+    FailureFacts,
+    canonical_form,
+    corpus_groups,
+    corpus_keys,
+    entry_facts,
+    root_cause_key,
+    target_of,
+)
 from fuzz.spec import Const, DynamicDim, GraphSpec, Node, Tensor
 from fuzz.strategies import BASE_PROBABILITY
 from fuzz.swarm import SwarmFeedback
@@ -129,20 +138,36 @@ def _qlinear_conv(x_shape: tuple[int, ...], w_rows: int, pads: tuple[int, ...]) 
     return build_model(spec)
 
 
-def test_root_cause_is_the_reduced_form_not_the_graph():
-    """Two wrong QLinearConvs of different sizes are one root cause; asymmetric pads, another
-    type or another failure are not; the corpus names a key its repro has."""
-    a = root_cause_key(MISMATCH, "mismatch: QLinearConv", _qlinear_conv((1, 4, 8, 8), 8, (1, 1, 1, 1)))
-    b = root_cause_key(MISMATCH, "mismatch: DequantizeLinear+QLinearConv+Relu", _qlinear_conv((2, 2, 5, 7), 3, (1, 1, 1, 1)))
-    assert a == b and a.startswith(WRONG_ANSWER)
-    assert root_cause_key(MISMATCH, "mismatch: QLinearConv", _qlinear_conv((1, 4, 8, 8), 8, (0, 1, 1, 0))) != a
-    assert root_cause_key("compile error", "error: 'func.func' op failed to distribute", _qlinear_conv((1, 4, 8, 8), 8, (1, 1, 1, 1))) != a
+def test_a_wrong_answer_is_keyed_by_the_op_that_computes_it_and_the_pipeline_that_gets_it_wrong():
+    """Two wrong QLinearConvs of different sizes and pads on one pipeline are one root cause; on
+    another pipeline, or another failure, they are not."""
+    cpu, tiled = PIPELINES["cpu"].flags, PIPELINES["cpu-data-tiling"].flags
+    a = root_cause_key(FailureFacts(MISMATCH, "mismatch: QLinearConv", cpu, reduced=_qlinear_conv((1, 4, 8, 8), 8, (1, 1, 1, 1))))
+    b = root_cause_key(FailureFacts(MISMATCH, "mismatch: DequantizeLinear+QLinearConv+Relu", cpu,
+                                    reduced=_qlinear_conv((2, 2, 5, 7), 3, (0, 1, 1, 0))))
+    assert a == b and a.startswith(WRONG_ANSWER) and "QLinearConv in i8" in a and "llvm-cpu on local-task" in a
+    assert root_cause_key(FailureFacts(MISMATCH, "mismatch: QLinearConv", tiled, reduced=_qlinear_conv((1, 4, 8, 8), 8, (1, 1, 1, 1)))) != a
+    distribute = FailureFacts("compile error", "error: 'func.func' op failed to distribute", PIPELINES["sm_80"].flags,
+                              "iree-llvmgpu-vector-distribute", _qlinear_conv((1, 4, 8, 8), 8, (1, 1, 1, 1)))
+    assert root_cause_key(distribute).endswith("| sm_80 | pass iree-llvmgpu-vector-distribute | root QLinearConv")
+
+
+def test_a_compile_error_is_keyed_by_target_pass_and_error_so_another_op_in_front_is_the_same_bug():
+    """The corpus's VMVX fptoui entry and a finding whose reduced graph has another op in front:
+    one bug, once the failing pass is known; while it is not, the graphs tell them apart."""
     entries = load_entries(CORPUS)
     keys = corpus_keys(entries)
     entry = next(e for e in entries if e.name == "fuzz-vmvx-quantizelinear-uint8-fptoui")
-    reduced = onnx.load(entry.input_path)
-    assert keys[root_cause_key("compile error", entry.signature, reduced)] == entry.name
-    assert canonical_form(reduced) == "QuantizeLinear(f32:tensor,f32:scalar,i8:scalar)[]->i8"
+    facts = entry_facts(entry)
+    assert facts.failing_pass and target_of(facts.flags) == "vmvx"
+    other_graph = _qlinear_conv((1, 4, 8, 8), 8, (1, 1, 1, 1))
+    finding = FailureFacts("compile error", entry.signature, PIPELINES["vmvx"].flags, facts.failing_pass, other_graph)
+    assert keys[root_cause_key(finding)] in corpus_groups(entries)[root_cause_key(facts)]
+    # The QLinearConv entry is the same VMVX fptoui bug through another op: the key says so.
+    assert set(corpus_groups(entries)[root_cause_key(facts)]) == {entry.name, "fuzz-vmvx-qlinearconv-uint8-fptoui"}
+    unknown_pass = FailureFacts("compile error", entry.signature, PIPELINES["vmvx"].flags, "", other_graph)
+    assert root_cause_key(unknown_pass) not in keys
+    assert canonical_form(facts.reduced) == "QuantizeLinear(f32:tensor,f32:scalar,i8:scalar)[]->i8"
 
 
 def test_swarm_feedback_moves_probability_towards_features_that_reach_new_ground():

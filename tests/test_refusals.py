@@ -22,9 +22,14 @@ PACKAGES = ("oracles", "reducer", "fuzz")
 
 # Exceptions whose message reaches the user as `reduce: error: ...` / `fuzz: error: ...`.
 USER_FACING = {"UserError", "OracleSetupError", "ResumeRefused", "ToolNotFound", "StoreError", "ClusterError",
-               "PasteError", "ArgumentTypeError"}
+               "PasteError", "ArgumentTypeError", "UserDataError"}
 # Modules where a plain ValueError or KeyError is such a message (fuzz's CLI prints every ValueError).
+# arrays.py and reference.py read a program's arguments and make its data: every ValueError they
+# raise ends up, through str(err), in a UserDataError, a refusal or an oracle's "not interesting"
+# line, so the whole module is enforced: a new literal ValueError there fails, wherever it is added.
 USER_FACING_IN = {
+    "oracles/numeric/arrays.py": {"ValueError"},
+    "oracles/onnx/reference.py": {"ValueError"},
     "fuzz/cli.py": {"ValueError"},
     "fuzz/pipelines.py": {"ValueError"},
     "fuzz/conformance.py": {"ValueError"},
@@ -88,6 +93,21 @@ def test_the_scan_fails_on_a_literal_refusal(source):
     assert uncatalogued(source, "reducer/session.py")
 
 
+@pytest.mark.parametrize(("source", "path"), [
+    ('raise UserDataError(f"{where}: a new complaint about {source}")', "oracles/numeric/user_data.py"),
+    ('raise UserDataError("a new complaint")', "reducer/cli.py"),
+    ('raise ValueError(f"argument {i} is odd")', "oracles/numeric/arrays.py"),
+    ('def helper():\n    raise ValueError("input is odd")', "oracles/onnx/reference.py"),
+    ('raise ValueError(refusals.INPUT_DYNAMIC.say(name=n, shape=s))', "oracles/onnx/reference.py"),  # `param` missing
+])
+def test_the_scan_fails_on_a_literal_data_refusal(source, path):
+    assert uncatalogued(source, path)
+
+
+def test_a_plain_value_error_elsewhere_is_not_a_refusal():
+    assert not uncatalogued('raise ValueError("internal")', "oracles/numeric/compare.py")
+
+
 def test_the_scan_takes_catalogued_and_relayed_messages():
     assert not uncatalogued("raise UserError(refusals.NO_SUCH_INPUT.say(path=p))\n"
                             "raise UserError(str(err))\nraise OracleSetupError(refusals.relayed(text))", "reducer/session.py")
@@ -117,6 +137,11 @@ def test_reduce_prints_catalogued_refusals_word_for_word(capsys, tmp_path):
         ([str(missing), "--oracle=script"], refusals.SCRIPT_NEEDS_CMD,
          "--oracle=script needs --cmd 'COMMAND {}' (exit 0 = interesting)"),
         ([str(missing), "--oracle=lds-limit"], refusals.NO_SUCH_INPUT, f"cannot read {missing}: no such file"),
+        ([str(missing), "--oracle=run-error", "--dim", "M=0"], refusals.DIM_MALFORMED,
+         "--dim M=0: give NAME=SIZE with a positive size (M=1 for an ONNX dim_param, arg0.1=4 for dim 1 of MLIR argument 0)"),
+        ([str(missing), "--oracle=run-error", "--inputs", str(tmp_path / "x.xyz")], refusals.DATA_SOURCE_MISSING,
+         (f"cannot read {tmp_path / 'x.xyz'}: no such file (give .npy, .npz, .pb, a test_data_set directory, a flagfile, "
+         "or an iree-run-module value such as 2x3xf32=@x.bin)")),
     ]
     for argv, entry, expected in cases:
         code, message = _reduce_error(capsys, argv)

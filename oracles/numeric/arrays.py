@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
+from oracles import refusals
 from oracles.mlir.types import read_tensor_type
 
 try:  # ships with onnx; numpy has no bfloat16 of its own
@@ -64,11 +65,11 @@ _QUANTIZED_MARKERS = re.compile(
 
 def dtype_named(name: str, where: str) -> np.dtype:
     if name not in ELEMENT_TYPES:
-        raise ValueError(f"{where}: element type {name} is not supported (supported: {', '.join(sorted(ELEMENT_TYPES))})")
+        raise ValueError(refusals.ELEMENT_TYPE_UNSUPPORTED.say(where=where, name=name, supported=", ".join(sorted(ELEMENT_TYPES))))
     numpy_name = ELEMENT_TYPES[name]
     if numpy_name in RAW_ELEMENT_TYPES.values():
         if ml_dtypes is None:
-            raise ValueError(f"{where}: {name} needs the ml_dtypes package (pip install ml_dtypes)")
+            raise ValueError(refusals.NEEDS_ML_DTYPES.say(where=where, name=name))
         return np.dtype(getattr(ml_dtypes, numpy_name))
     return np.dtype(numpy_name)
 
@@ -89,15 +90,15 @@ def parse_type(text: str, where: str = "type", dynamic: bool = False) -> ArgType
     if tensor is not None:
         if tensor.dims is None:
             why = "is unranked" if not tensor.torch else "has no static shape"
-            raise ValueError(f"{where} {why} ({text}); the program needs static shapes")
+            raise ValueError(refusals.TYPE_NOT_STATIC.say(where=where, why=why, text=text))
         if not tensor.static and not dynamic:
-            raise ValueError(f"{where} has a dynamic shape ({text}); the program needs static shapes")
+            raise ValueError(refusals.TYPE_NOT_STATIC.say(where=where, why="has a dynamic shape", text=text))
         return tuple(DYNAMIC if d is None else int(d) for d in tensor.dims), dtype_named(tensor.element, where)
     if text in _TORCH_SCALARS:
         return None, np.dtype(_TORCH_SCALARS[text])
     if text in ELEMENT_TYPES:
         return None, dtype_named(text, where)
-    raise ValueError(f"{where} has type {text}, which has no numpy counterpart")
+    raise ValueError(refusals.TYPE_NO_NUMPY.say(where=where, text=text))
 
 
 def entry_function(mlir_text: str, dynamic: bool = False) -> tuple[str, list[ArgType], list[str]]:
@@ -110,7 +111,7 @@ def entry_function(mlir_text: str, dynamic: bool = False) -> tuple[str, list[Arg
     try:
         module = irx.parse(mlir_text, source_name="line")
     except irx.ParseError as err:
-        raise ValueError(f"cannot parse the program: {err}") from None
+        raise ValueError(refusals.PROGRAM_UNPARSEABLE.say(error=err)) from None
     operation = irx.public_entry(module)
     if operation is not None:
         attrs = operation.attributes
@@ -118,7 +119,7 @@ def entry_function(mlir_text: str, dynamic: bool = False) -> tuple[str, list[Arg
         function_type = ir.FunctionType(ir.TypeAttr(attrs["function_type"]).value)
         args = [parse_type(str(t), f"@{name} argument {i}", dynamic) for i, t in enumerate(function_type.inputs)]
         return name, args, [str(t) for t in function_type.results]
-    raise ValueError("no public func.func or util.func with a body: nothing to run")
+    raise ValueError(refusals.NOTHING_TO_RUN.say())
 
 
 def entry_signature(mlir_text: str) -> tuple[str, list[ArgType]]:
@@ -172,8 +173,8 @@ def inputs_for_signature(
     values: list[np.ndarray | np.generic] = []
     for position, (shape, dtype) in enumerate(arg_types):
         if shape is not None and DYNAMIC in shape:
-            raise ValueError(f"argument {position} has a dynamic shape ({spelled_shape(shape)}): give --inputs with the sizes "
-                             f"to run it at, or --dim arg{position}.{shape.index(DYNAMIC)}=SIZE")
+            raise ValueError(refusals.ARGUMENT_DYNAMIC.say(position=position, shape=spelled_shape(shape),
+                                                           axis=shape.index(DYNAMIC)))
         dtype = np.dtype(dtype)
         size = () if shape is None else tuple(shape)
         if dtype == np.bool_:
@@ -185,7 +186,7 @@ def inputs_for_signature(
         elif is_float(dtype):
             array = rng.integers(-float_range, float_range + 1, size=size).astype(np.float32).astype(dtype)
         else:
-            raise ValueError(f"no inputs for dtype {dtype}")
+            raise ValueError(refusals.NO_INPUTS_FOR_DTYPE.say(dtype=dtype))
         values.append(array[()] if shape is None else np.asarray(array))
     return values
 

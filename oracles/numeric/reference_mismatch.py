@@ -145,7 +145,7 @@ class ReferenceMismatch(Oracle):
         try:
             expected = ref.reference_outputs(model, inputs, strict=True)
         except Exception as err:  # noqa: BLE001  (onnx.reference raises anything for a graph it cannot run)
-            return Verdict(False, "", f"onnx.reference fails: {_one_line(err)}", {"stage": "reference"})
+            return Verdict(False, "", refusals.REFERENCE_FAILS.say(error=_one_line(err)), {"stage": "reference"})
         bad = ref.non_finite_output(expected)
         if bad is not None:
             return Verdict(False, "", f"onnx.reference gives NaN or Inf in output {bad}: no exact answer to compare with", {"stage": "reference"})

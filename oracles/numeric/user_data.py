@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from oracles import refusals
 from oracles.numeric.arrays import (
     DYNAMIC,
     ELEMENT_TYPES,
@@ -107,8 +108,7 @@ def _read(source: str, role: str) -> tuple[list[UserArray], list[UserArray]]:
         return _placed(role, [_value(text, Path.cwd(), source)])
     if path.is_file():
         return _flagfile(path)
-    raise UserDataError(f"cannot read {source}: no such file (give .npy, .npz, .pt, .pb, a test_data_set directory, "
-                        "a flagfile, or an iree-run-module value such as 2x3xf32=@x.bin)")
+    raise UserDataError(refusals.DATA_SOURCE_MISSING.say(source=source))
 
 
 def _placed(role: str, arrays: list[UserArray]) -> tuple[list[UserArray], list[UserArray]]:
@@ -121,7 +121,7 @@ def _flagfile(path: Path) -> tuple[list[UserArray], list[UserArray]]:
     try:
         lines = path.read_text().splitlines()
     except (OSError, UnicodeDecodeError) as err:
-        raise UserDataError(f"cannot read {path}: {err}") from None
+        raise UserDataError(refusals.DATA_UNREADABLE.say(path=path, error=err)) from None
     found: dict[str, list[UserArray]] = {INPUT: [], OUTPUT: []}
     for number, line in enumerate(lines, 1):
         line = line.strip()
@@ -132,7 +132,8 @@ def _flagfile(path: Path) -> tuple[list[UserArray], list[UserArray]]:
         if flag in DATA_FLAGS:
             found[DATA_FLAGS[flag]].append(_value(value, path.parent, where))
         elif flag not in IGNORED_FLAGS:
-            raise UserDataError(f"{where}: unknown flag {flag!r} in a flagfile (known: {', '.join([*DATA_FLAGS, *sorted(IGNORED_FLAGS)])})")
+            raise UserDataError(refusals.FLAGFILE_UNKNOWN_FLAG.say(
+                where=where, flag=flag, known=", ".join([*DATA_FLAGS, *sorted(IGNORED_FLAGS)])))
     return found[INPUT], found[OUTPUT]
 
 
@@ -142,11 +143,11 @@ def _value(spec: str, base: Path, where: str) -> UserArray:
     if spec.startswith("@"):
         path = _resolve(spec[1:], base, where)
         if path.suffix != ".npy":
-            raise UserDataError(f"{where}: {spec} needs its type (SHAPExTYPE=@{path.name}); only .npy files carry one")
+            raise UserDataError(refusals.VALUE_NEEDS_TYPE.say(where=where, spec=spec, name=path.name))
         return UserArray(_load_npy(path), where)
     match = _TYPED_VALUE.match(spec)
     if not match:
-        raise UserDataError(f"{where}: cannot read the value {spec!r} (expected @x.npy, 2x3xf32=@x.bin or 2x2xi32=1,2,3,4)")
+        raise UserDataError(refusals.VALUE_UNREADABLE.say(where=where, spec=spec))
     shape = tuple(int(d) for d in match.group(1).rstrip("x").split("x") if d)
     try:
         dtype = dtype_named(match.group(2), where)
@@ -161,19 +162,21 @@ def _value(spec: str, base: Path, where: str) -> UserArray:
         else:
             raw = path.read_bytes()
             if len(raw) != count * dtype.itemsize:
-                raise UserDataError(f"{where}: {path.name} holds {len(raw)} bytes; "
-                                    f"{match.group(1)}{match.group(2)} needs {count * dtype.itemsize}")
+                raise UserDataError(refusals.VALUE_WRONG_BYTES.say(where=where, name=path.name, size=len(raw),
+                                                                   type=match.group(1) + match.group(2),
+                                                                   needed=count * dtype.itemsize))
             array = np.frombuffer(raw, dtype=dtype)
     else:
         try:
             numbers = [float(v) if is_float_name(match.group(2)) else int(v, 0) for v in re.split(r"[,\s]+", body) if v]
         except ValueError:
-            raise UserDataError(f"{where}: {body[:40]!r} is not a list of {match.group(2)} numbers") from None
+            raise UserDataError(refusals.VALUE_NOT_NUMBERS.say(where=where, text=body[:40], element=match.group(2))) from None
         array = np.asarray(numbers).astype(dtype)
         if array.size == 1 and count != 1:
             array = np.full(count, array[0], dtype)  # a splat
     if array.size != count:
-        raise UserDataError(f"{where}: {array.size} elements for the type {match.group(1)}{match.group(2)}, which has {count}")
+        raise UserDataError(refusals.VALUE_WRONG_COUNT.say(where=where, count=array.size,
+                                                           type=match.group(1) + match.group(2), wanted=count))
     return UserArray(np.asarray(array, dtype=dtype).reshape(shape), where)
 
 
@@ -186,16 +189,16 @@ def _resolve(name: str, base: Path, where: str) -> Path:
     for path in (base / name, Path(name)):
         if path.is_file():
             return path
-    raise UserDataError(f"{where}: cannot read {name}: no such file")
+    raise UserDataError(refusals.NAMED_FILE_MISSING.say(where=where, name=name))
 
 
 def _load_npy(path: Path) -> np.ndarray:
     try:
         return np.load(path, allow_pickle=False)
     except FileNotFoundError:
-        raise UserDataError(f"cannot read {path}: no such file") from None
+        raise UserDataError(refusals.NO_SUCH_INPUT.say(path=path)) from None
     except (OSError, ValueError, EOFError) as err:
-        raise UserDataError(f"cannot read {path}: {' '.join(str(err).split())}") from None
+        raise UserDataError(refusals.DATA_UNREADABLE.say(path=path, error=" ".join(str(err).split()))) from None
 
 
 def _npz(path: Path) -> list[UserArray]:
@@ -205,9 +208,9 @@ def _npz(path: Path) -> list[UserArray]:
             return [UserArray(archive[key], f"{path}[{key}]", None if re.fullmatch(r"arr_\d+", key) else key)
                     for key in archive.files]
     except FileNotFoundError:
-        raise UserDataError(f"cannot read {path}: no such file") from None
+        raise UserDataError(refusals.NO_SUCH_INPUT.say(path=path)) from None
     except (OSError, ValueError, EOFError) as err:
-        raise UserDataError(f"cannot read {path}: {' '.join(str(err).split())}") from None
+        raise UserDataError(refusals.DATA_UNREADABLE.say(path=path, error=" ".join(str(err).split()))) from None
 
 
 def _torch_file(path: Path) -> list[UserArray]:
@@ -216,7 +219,7 @@ def _torch_file(path: Path) -> list[UserArray]:
 
     missing = torch_missing()
     if missing:
-        raise UserDataError(f"cannot read {path}: {missing}")
+        raise UserDataError(refusals.DATA_UNREADABLE.say(path=path, error=missing))
     import torch
 
     from oracles.torch.eager import to_numpy
@@ -224,15 +227,14 @@ def _torch_file(path: Path) -> list[UserArray]:
     try:
         saved = torch.load(path, map_location="cpu", weights_only=True)
     except FileNotFoundError:
-        raise UserDataError(f"cannot read {path}: no such file") from None
+        raise UserDataError(refusals.NO_SUCH_INPUT.say(path=path)) from None
     except Exception as err:  # noqa: BLE001  (torch.load raises anything for a file it cannot read)
-        raise UserDataError(f"cannot read {path}: {' '.join(str(err).split())[:200]}") from None
+        raise UserDataError(refusals.DATA_UNREADABLE.say(path=path, error=" ".join(str(err).split())[:200])) from None
     named = saved.items() if isinstance(saved, dict) else enumerate(saved if isinstance(saved, (list, tuple)) else [saved])
     arrays = []
     for key, value in named:
         if not isinstance(value, torch.Tensor):
-            raise UserDataError(f"cannot read {path}: {key!r} holds a {type(value).__name__}, not a tensor "
-                                "(save a tensor, a list or tuple of tensors, or a dict of them)")
+            raise UserDataError(refusals.DATA_PT_NOT_TENSORS.say(path=path, key=key, kind=type(value).__name__))
         arrays.append(UserArray(to_numpy(value), f"{path}[{key}]", key if isinstance(key, str) else None))
     return arrays
 
@@ -247,9 +249,9 @@ def _tensor_proto(path: Path) -> UserArray:
         tensor.ParseFromString(path.read_bytes())
         return UserArray(numpy_helper.to_array(tensor), str(path), tensor.name or None)
     except FileNotFoundError:
-        raise UserDataError(f"cannot read {path}: no such file") from None
+        raise UserDataError(refusals.NO_SUCH_INPUT.say(path=path)) from None
     except (DecodeError, OSError, ValueError, TypeError) as err:
-        raise UserDataError(f"cannot read {path}: not a serialised TensorProto ({' '.join(str(err).split())})") from None
+        raise UserDataError(refusals.DATA_NOT_TENSOR_PROTO.say(path=path, error=" ".join(str(err).split()))) from None
 
 
 def _onnx_test_data(path: Path) -> tuple[list[UserArray], list[UserArray]]:
@@ -258,7 +260,7 @@ def _onnx_test_data(path: Path) -> tuple[list[UserArray], list[UserArray]]:
     if not list(path.glob("input_*.pb")):
         sets = sorted(path.glob("test_data_set_*"))
         if not sets:
-            raise UserDataError(f"{path}: no input_0.pb and no test_data_set_0 directory in it")
+            raise UserDataError(refusals.DATA_NO_TEST_SET.say(path=path))
         path = sets[0]
 
     def numbered(stem: str) -> list[UserArray]:
@@ -291,13 +293,14 @@ def bind(arrays: Sequence[UserArray], args: Sequence[tuple[str, ArgType | None]]
         given = {a.name: a for a in arrays}
     else:
         if len(arrays) > len(args):
-            raise UserDataError(f"{len(arrays)} {what} values for {len(args)} {what}s; the first extra is {arrays[len(args)].source}")
+            raise UserDataError(refusals.TOO_MANY_VALUES.say(count=len(arrays), what=what, wanted=len(args),
+                                                             source=arrays[len(args)].source))
         given = dict(zip(names, arrays))
     bound: dict[str, np.ndarray] = {}
     for position, (name, arg) in enumerate(args):
         if name not in given:
-            raise UserDataError(f"{what} {position} {name!r} ({describe_type(arg)}) has no value: "
-                                f"{len(arrays)} given for {len(args)} {what}s")
+            raise UserDataError(refusals.VALUE_MISSING.say(what=what, position=position, name=name, type=describe_type(arg),
+                                                           count=len(arrays), wanted=len(args)))
         bound[name] = _checked(given[name], name, arg, what)
     return bound
 
@@ -308,11 +311,13 @@ def _checked(array: UserArray, name: str, arg: ArgType | None, what: str) -> np.
         return value
     shape, dtype = arg
     if value.dtype != np.dtype(dtype):
-        raise UserDataError(f"{what} {name!r} expects {describe_type(arg)}; {array.source} holds {value.dtype} elements")
+        raise UserDataError(refusals.VALUE_WRONG_DTYPE.say(what=what, name=name, type=describe_type(arg),
+                                                           source=array.source, dtype=value.dtype))
     wanted = () if shape is None else tuple(shape)
     if len(value.shape) != len(wanted) or any(w not in (v, DYNAMIC) for w, v in zip(wanted, value.shape)):
         got = "x".join(map(str, value.shape)) or "a 0-d array"
-        raise UserDataError(f"{what} {name!r} expects {describe_type(arg)}; {array.source} has shape {got}")
+        raise UserDataError(refusals.VALUE_WRONG_SHAPE.say(what=what, name=name, type=describe_type(arg),
+                                                           source=array.source, shape=got))
     return value
 
 
@@ -459,8 +464,7 @@ def parse_dims(texts: Sequence[str]) -> dict[str, int]:
     for text in texts:
         key, _, size = text.partition("=")
         if not key.strip() or not size.strip().isdigit() or int(size) < 1:
-            raise UserDataError(f"--dim {text}: give NAME=SIZE with a positive size (M=1 for an ONNX dim_param, "
-                                "arg0.1=4 for dim 1 of MLIR argument 0)")
+            raise UserDataError(refusals.DIM_MALFORMED.say(text=text))
         sizes[key.strip()] = int(size)
     return sizes
 
@@ -471,15 +475,14 @@ def sized_inputs(candidate, sizes: dict[str, int], seed: int) -> UserData:
     try:
         args, dims = argument_types(candidate)
     except ValueError as err:
-        raise UserDataError(f"cannot size the inputs: {err}") from None
+        raise UserDataError(refusals.CANNOT_SIZE.say(error=err)) from None
     known = {dim.key for dim in dims}
     unknown = sorted(set(sizes) - known)
     if unknown:
-        raise UserDataError(f"--dim {unknown[0]}=...: the program has no dynamic dimension {unknown[0]} "
-                            f"(its dynamic dimensions: {', '.join(sorted(known)) or 'none'})")
+        raise UserDataError(refusals.DIM_UNKNOWN.say(key=unknown[0], known=", ".join(sorted(known)) or "none"))
     missing = [dim.key for dim in dims if dim.key not in sizes]
     if missing:
-        raise UserDataError(f"--dim names no size for the dynamic dimension {missing[0]}: add --dim {missing[0]}=SIZE")
+        raise UserDataError(refusals.DIM_NOT_GIVEN.say(key=missing[0]))
     sized = dict(args)
     for dim in dims:
         shape, dtype = sized[dim.argument]
@@ -514,13 +517,13 @@ def attach(candidate, user: UserData):
     """`candidate` carrying the user's data, checked against its arguments (UserDataError if it
     does not fit); for an ONNX model also the value of every tensor the original computes on it."""
     if user.expected and not user.inputs:
-        raise UserDataError("--expected-outputs needs the inputs they were computed from (--inputs SOURCE)")
+        raise UserDataError(refusals.EXPECTED_WITHOUT_INPUTS.say())
     if candidate.is_onnx:
         return _attach_onnx(candidate, user)
     try:
         _, arg_types, result_texts = entry_function(candidate.text, dynamic=True)
     except ValueError as err:
-        raise UserDataError(f"cannot bind inputs: {err}") from None
+        raise UserDataError(refusals.CANNOT_BIND_INPUTS.say(error=err)) from None
     args = [(f"arg{i}", arg) for i, arg in enumerate(arg_types)]
     arrays = {INPUT + name: value for name, value in bind(user.inputs, args).items()}
     if user.expected:
@@ -529,7 +532,7 @@ def attach(candidate, user: UserData):
             try:
                 results.append((f"result{j}", parse_type(text, f"result {j}", dynamic=True)))
             except ValueError as err:
-                raise UserDataError(f"cannot bind expected outputs: {err}") from None
+                raise UserDataError(refusals.CANNOT_BIND_EXPECTED.say(error=err)) from None
         arrays |= {OUTPUT + name: value for name, value in bind(user.expected, results, "output").items()}
     return _with_data(candidate, arrays)
 
@@ -543,7 +546,7 @@ def _attach_onnx(candidate, user: UserData):
     try:
         args = reference.graph_inputs(model)
     except ValueError as err:
-        raise UserDataError(f"cannot bind inputs: {err}") from None
+        raise UserDataError(refusals.CANNOT_BIND_INPUTS.say(error=err)) from None
     inputs = bind(user.inputs, args)
     arrays = {INPUT + name: value for name, value in inputs.items()}
     if user.expected:

@@ -30,6 +30,7 @@ from onnx.reference.ops.op_lrn import LRN as _StockLRN
 from onnx.reference.ops.op_qlinear_conv import QLinearConv as _StockQLinearConv
 from onnx.reference.ops.op_qlinear_matmul import QLinearMatMul as _StockQLinearMatMul
 
+from oracles import refusals
 from oracles.numeric.arrays import (
     DYNAMIC,
     ArgType,
@@ -115,7 +116,7 @@ def reference_outputs(
             name = node.input[position] if position < len(node.input) else ""
             scale = np.asarray(values.get(name, 1.0), dtype=np.float64)
             if name and not np.all(np.isfinite(scale) & (scale > 0)):
-                raise ValueError(f"{node.op_type} scale {name!r} is not positive ({scale.reshape(-1)[:4].tolist()})")
+                raise ValueError(refusals.SCALE_NOT_POSITIVE.say(op=node.op_type, name=name, values=scale.reshape(-1)[:4].tolist()))
     return [np.asarray(values[output.name]) for output in model.graph.output]
 
 
@@ -128,14 +129,14 @@ def _type_of(value: onnx.ValueInfoProto) -> ArgType:
     the data it runs on says its size; ValueError for what cannot be fed."""
     tensor = value.type.tensor_type
     if not value.type.HasField("tensor_type"):
-        raise ValueError(f"input {value.name!r} is not a tensor")
+        raise ValueError(refusals.INPUT_NOT_TENSOR.say(name=value.name))
     if not tensor.HasField("shape"):
-        raise ValueError(f"input {value.name!r} has no shape (not even its rank): give the model typed inputs")
+        raise ValueError(refusals.INPUT_NO_SHAPE.say(name=value.name))
     dims = [dim.dim_value if dim.HasField("dim_value") else DYNAMIC for dim in tensor.shape.dim]
     try:
         dtype = np.dtype(helper.tensor_dtype_to_np_dtype(tensor.elem_type))
     except (KeyError, TypeError, ValueError):
-        raise ValueError(f"input {value.name!r} has element type {tensor.elem_type}, which has no numpy counterpart") from None
+        raise ValueError(refusals.INPUT_ELEMENT_TYPE.say(name=value.name, element=tensor.elem_type)) from None
     return tuple(dims), dtype
 
 
@@ -180,8 +181,7 @@ def seeded_inputs(model: onnx.ModelProto, seed: int) -> dict[str, np.ndarray]:
         if shape is not None and DYNAMIC in shape:
             axis = shape.index(DYNAMIC)
             param = params.get((name, axis)) or f"{name}.{axis}"
-            raise ValueError(f"input {name!r} has a dynamic dimension {param} ({spelled_shape(shape)}): give --inputs with "
-                             f"data at the size to run it at, or --dim {param}=SIZE")
+            raise ValueError(refusals.INPUT_DYNAMIC.say(name=name, param=param, shape=spelled_shape(shape)))
     values = inputs_for_signature([arg for _, arg in named], seed)
     return {name: np.asarray(value) for (name, _), value in zip(named, values)}
 
@@ -246,7 +246,7 @@ def write_inputs(model: onnx.ModelProto, seed: int, directory: Path) -> list[str
     try:
         expected = reference_outputs(model, inputs, strict=True)
     except Exception as err:  # noqa: BLE001  (onnx.reference raises anything for a graph it cannot run)
-        raise ValueError(f"onnx.reference fails: {' '.join(str(err).split())}") from None
+        raise ValueError(refusals.REFERENCE_FAILS.say(error=" ".join(str(err).split()))) from None
     written = []
     for stem, values in (("arg", list(inputs.values())), ("expected", expected)):
         for i, value in enumerate(values):
