@@ -140,7 +140,7 @@ def test_reduce_prints_catalogued_refusals_word_for_word(capsys, tmp_path):
         ([str(missing), "--oracle=run-error", "--dim", "M=0"], refusals.DIM_MALFORMED,
          "--dim M=0: give NAME=SIZE with a positive size (M=1 for an ONNX dim_param, arg0.1=4 for dim 1 of MLIR argument 0)"),
         ([str(missing), "--oracle=run-error", "--inputs", str(tmp_path / "x.xyz")], refusals.DATA_SOURCE_MISSING,
-         (f"cannot read {tmp_path / 'x.xyz'}: no such file (give .npy, .npz, .pb, a test_data_set directory, a flagfile, "
+         (f"cannot read {tmp_path / 'x.xyz'}: no such file (give .npy, .npz, .pt, .pb, a test_data_set directory, a flagfile, "
          "or an iree-run-module value such as 2x3xf32=@x.bin)")),
     ]
     for argv, entry, expected in cases:
