@@ -23,14 +23,12 @@ from pathlib import Path
 import numpy as np
 
 from oracles import refusals
-from oracles.base import Oracle, OracleOptions, OracleSetupError
 from oracles.candidate import Candidate
+from oracles.numeric.against_reference import AgainstReference
 from oracles.numeric.arrays import is_float, looks_quantized, reduction_length_hint
 from oracles.numeric.compare import compare_outputs
 from oracles.numeric.run import compiled_answer, runnable
-from oracles.numeric.wrong_answer import check_share
 from oracles.onnx.importer import mlir_path_for
-from oracles.toolchain.flags import with_default_target
 from oracles.torch import SUFFIX
 from oracles.torch.imported import imported_program, script_path_for
 from oracles.verdict import Verdict
@@ -39,21 +37,9 @@ SIGNATURE = "eager-mismatch"
 REFERENCE = "PyTorch eager"
 
 
-class EagerMismatch(Oracle):
+class EagerMismatch(AgainstReference):
     name = "eager-mismatch"
     judges_torch = True
-    warm_ok = True  # a compile failure is only "not interesting"; a worker's crash is re-run isolated
-    runs_modules = True
-    output_name = "model.vmfb"
-
-    def __init__(self, options: OracleOptions | None = None) -> None:
-        super().__init__(options)
-        bad_share = check_share(self.options.wrong_share)
-        if bad_share:
-            raise OracleSetupError(refusals.relayed(bad_share))
-
-    def compile_flags(self, user_flags):
-        return with_default_target(list(user_flags))
 
     def cannot_judge(self, candidate: Candidate) -> str | None:
         if candidate.suffix != SUFFIX:

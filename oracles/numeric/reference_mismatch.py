@@ -30,10 +30,10 @@ from pathlib import Path
 import numpy as np
 
 from oracles import refusals
-from oracles.base import Oracle, OracleOptions, OracleSetupError
 from oracles.candidate import Candidate
 from oracles.compiling.signature import excerpt
 from oracles.numeric import case_data
+from oracles.numeric.against_reference import AgainstReference
 from oracles.numeric.arrays import array_file, entry_function, input_flag
 from oracles.numeric.compare import compare_outputs
 from oracles.numeric.intermediates import Position, smallest_within
@@ -46,14 +46,12 @@ from oracles.numeric.user_data import (
     program_expected,
     program_inputs,
 )
-from oracles.numeric.wrong_answer import check_share
 from oracles.onnx.importer import (
     import_command,
     import_error_line,
     import_model,
     mlir_path_for,
 )
-from oracles.toolchain.flags import with_default_target
 from oracles.verdict import Verdict
 
 SIGNATURE = "reference-mismatch"
@@ -63,21 +61,9 @@ def _one_line(error: BaseException) -> str:
     return " ".join(f"{type(error).__name__}: {error}".split())[:300]
 
 
-class ReferenceMismatch(Oracle):
+class ReferenceMismatch(AgainstReference):
     name = "reference-mismatch"
     judges_onnx = True
-    warm_ok = True  # a compile failure is only "not interesting"; a worker's crash is re-run isolated
-    runs_modules = True
-    output_name = "model.vmfb"
-
-    def __init__(self, options: OracleOptions | None = None) -> None:
-        super().__init__(options)
-        bad_share = check_share(self.options.wrong_share)
-        if bad_share:
-            raise OracleSetupError(refusals.relayed(bad_share))
-
-    def compile_flags(self, user_flags):
-        return with_default_target(list(user_flags))
 
     def cannot_judge(self, candidate: Candidate) -> str | None:
         missing = super().cannot_judge(candidate)
