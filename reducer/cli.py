@@ -43,6 +43,8 @@ from reducer.trust import check_limits
 
 EXAMPLES = f"""Everything after `--` is the iree-compile command line from the bug report, pasted as it is.
 An .onnx input is reduced as an ONNX graph: each candidate goes through iree-import-onnx first.
+A .pt2 input (torch.export.save) is reduced as its FX graph, each candidate imported with IREE's FX
+importer; bug.reduced.py beside the result shows the failure with torch and IREE alone.
 exit status: 0 reduced, 1 bad input, 2 the original does not show the failure, 3 flaky,
 130 / 143 / 129 stopped by Ctrl-C / SIGTERM / SIGHUP (the best result so far is kept)
 
@@ -50,6 +52,7 @@ examples:
   reduce bug.mlir --oracle=lds-limit
   reduce model.mlir --oracle=compile-error -- iree-compile --iree-hal-target-device=hip --iree-rocm-target=gfx942 model.mlir -o x.vmfb
   reduce model.onnx --oracle=reference-mismatch --inputs test_data_set_0
+  reduce model.pt2 --oracle=eager-mismatch --inputs x.pt -- --iree-opt-data-tiling=true
 
 {where_the_docs_are()}"""
 
@@ -65,9 +68,9 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("input", nargs="?", type=Path, help="the failing .mlir or .onnx file (never modified)")
+    parser.add_argument("input", nargs="?", type=Path, help="the failing .mlir, .onnx or .pt2 file (never modified)")
     parser.add_argument("--oracle", help="what makes a candidate interesting (see --list-oracles)")
-    parser.add_argument("-o", "--output", type=Path, help="where to write the result (default: INPUT.reduced.mlir / .onnx)")
+    parser.add_argument("-o", "--output", type=Path, help="where to write the result (default: INPUT.reduced.mlir / .onnx / .pt2)")
     parser.add_argument("--report", type=Path, help="also write an issue-ready markdown report here")
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="candidates tested at once (default: all cores)")
     parser.add_argument("--passes", help="comma-separated subset of reduction passes (default: all, see --list-passes)")

@@ -113,13 +113,19 @@ def test_eager_mismatch_keeps_at_least_half_the_original_wrong_share(tmp_path, i
             assert kept.kind == was.kind and kept.fraction >= 0.5 * was.fraction
 
 
-def test_kv_cache_update_keeps_its_transient_copies(tmp_path, iree_compile, capsys):
+def test_kv_cache_update_keeps_its_transient_copies_and_is_kept_in_the_corpus(tmp_path, iree_compile, capsys):
+    from reducer.storage.corpus import check_entry, entry_problem, load_entries
+
     model = torch_models.save_kv_cache_step(tmp_path / "kv.pt2")
-    code, summary = reduce_json(capsys, str(model), "--oracle=transient-copy", "-j", "2", "--no-cache")
+    code, summary = reduce_json(capsys, str(model), "--oracle=transient-copy", "-j", "2", "--no-cache",
+                                "--save-to-corpus", "kv-cache-update-copies", "--corpus-dir", str(tmp_path / "corpus"))
     assert code == 0, summary
     assert summary["original"]["size"] == 21 and summary["reduced"]["size"] <= 2
     assert "slow_memcpy dispatch constant->transient" in summary["failure"]
     assert "index_put" in Path(summary["files"]["script"]).read_text()
+    (entry,) = load_entries(tmp_path / "corpus")
+    assert entry.input_file == "repro.pt2"
+    assert entry_problem(entry, check_entry(entry)) is None  # the entry's check imports it again and sees the copies
 
 
 def test_a_cut_input_carries_what_the_original_computes_there(tmp_path):
@@ -205,3 +211,21 @@ def test_inputs_from_a_torch_save_file_run_the_program_at_their_sizes(tmp_path, 
                                 "--passes", "reduce-flags", "-j", "2", "--no-cache", "--", "--iree-opt-data-tiling=true")
     assert code == 0, summary
     assert summary["original_sizes"] == {"arg0.1": 7}
+
+
+@pytest.mark.nightly  # a new virtual environment with torch and the IREE wheels: a few minutes
+def test_the_repro_script_runs_with_torch_and_the_iree_wheels_alone(tmp_path, iree_compile, capsys):
+    model = torch_models.save_encoder(tmp_path / "encoder.pt2")
+    code, summary = reduce_json(capsys, str(model), "--oracle=compile-error", "-j", "2", "--no-culprit", "--", *VULKAN)
+    assert code == 0, summary
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    python = str(venv / "bin" / "python")
+    wheels = [f"torch=={torch.__version__.split('+')[0]}", "iree-base-compiler==3.13.0", "iree-base-runtime==3.13.0"]
+    installed = subprocess.run([python, "-m", "pip", "install", "-q", *wheels], check=False, capture_output=True, text=True)
+    if installed.returncode != 0:
+        pytest.skip(f"cannot install {' '.join(wheels)} into a new venv: {installed.stderr.strip().splitlines()[-1:]}")
+    script = Path(summary["files"]["script"])
+    shown = subprocess.run([python, script.name], check=False, cwd=script.parent, capture_output=True, text=True,
+                           env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}, timeout=600)
+    assert shown.returncode == 1 and ONLINE_ATTENTION in shown.stderr
