@@ -196,7 +196,7 @@ def _load_torch(request: Request, raw: bytes) -> Proposal:
     mlir, script = Path(mlir_path_for(str(output))), Path(script_path_for(str(output)))
     if output.suffix != PT2_SUFFIX or {mlir.resolve(), script.resolve()} & {output.resolve(), path.resolve()}:
         raise UserError(refusals.PT2_OUTPUT_NAME.say(output=output, mlir=mlir.name, script=script.name))
-    from oracles.torch.importer import ImportError_  # imported late: they load torch
+    from oracles.torch.importer import NotImportable  # imported late: they load torch
     from oracles.torch.program import ArchiveError, PickledModule
     from reducer.formats.torch_program import normalised
     from reducer.passes.fx_pass import torch_proposal
@@ -205,8 +205,8 @@ def _load_torch(request: Request, raw: bytes) -> Proposal:
         built = normalised(raw)
     except PickledModule as err:
         raise UserError(refusals.PT2_PICKLED.say(path=path, error=err)) from None
-    except ImportError_ as err:
-        raise UserError(refusals.PT2_NOT_IMPORTABLE.say(path=path, error=str(err).removeprefix("the FX importer cannot import it: "))) from None
+    except NotImportable as err:
+        raise UserError(refusals.PT2_NOT_IMPORTABLE.say(path=path, error=err)) from None
     except ArchiveError as err:
         raise UserError(refusals.PT2_UNREADABLE.say(path=path, error=err)) from None
     return torch_proposal(built, request.flags, ())

@@ -24,8 +24,8 @@ from oracles.torch.program import ArchiveError, nodes, one_line, quiet
 FUNCTION = "main"  # the imported function's name
 
 
-class ImportError_(ArchiveError):
-    """The FX importer cannot import the program (a custom op, an op it does not know); one line."""
+class NotImportable(ArchiveError):
+    """Why the FX importer cannot import the program (a custom op, an op it does not know); one line."""
 
 
 class GlobalState(FxImporterHooks):
@@ -86,7 +86,7 @@ NODE_FILE = "node:"
 
 
 def import_module(program: ExportedProgram, context: ir.Context | None = None) -> Imported:
-    """The program as torch-dialect MLIR; ImportError_ (one line) when the importer cannot."""
+    """The program as torch-dialect MLIR; NotImportable (one line) when the importer cannot."""
     traces = {node: node.meta.get("stack_trace") for node in nodes(program)}
     for index, node in enumerate(traces):  # the importer reads a location from each node's stack trace
         node.meta["stack_trace"] = f'File "{NODE_FILE}{node.name}", line {index + 1}, in forward'
@@ -95,7 +95,7 @@ def import_module(program: ExportedProgram, context: ir.Context | None = None) -
         try:
             importer.import_program(program, func_name=FUNCTION)
         except Exception as err:  # noqa: BLE001  (the importer raises anything for an op it cannot import)
-            raise ImportError_(f"the FX importer cannot import it: {one_line(err)}") from None
+            raise NotImportable(one_line(err)) from None
         finally:
             for node, trace in traces.items():  # the program is as it was: its archive is not changed
                 if trace is None:
@@ -104,12 +104,12 @@ def import_module(program: ExportedProgram, context: ir.Context | None = None) -
                     node.meta["stack_trace"] = trace
     module = importer.module
     if not irx.verifies(module):
-        raise ImportError_("the FX importer's output does not verify")
+        raise NotImportable("its output does not verify")
     return Imported(irx.to_text(module), module)
 
 
 def import_text(program: ExportedProgram) -> str:
-    """The program as torch-dialect MLIR text (ImportError_ when it does not import)."""
+    """The program as torch-dialect MLIR text (NotImportable when it does not import)."""
     return import_module(program).text
 
 

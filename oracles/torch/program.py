@@ -12,6 +12,7 @@ import contextlib
 import functools
 import io
 import logging
+import operator
 import threading
 import warnings
 import zipfile
@@ -152,11 +153,22 @@ def functional(program: ExportedProgram) -> ExportedProgram:
         return program.run_decompositions({})
 
 
-def nodes(program: ExportedProgram) -> list[torch.fx.Node]:
-    """The program's ops: its call_function nodes but tuple unpacking (getitem), in graph order."""
-    import operator
+ATEN = torch.ops.aten
+# Runtime checks export adds beside the ops; a re-export adds them again where they still hold.
+ASSERTIONS = frozenset({ATEN._assert_tensor_metadata.default, ATEN._assert_scalar.default,
+                        ATEN.sym_constrain_range_for_size.default, ATEN.sym_constrain_range.default,
+                        ATEN._assert_async.msg})
 
-    return [n for n in program.graph.nodes if n.op == "call_function" and n.target is not operator.getitem]
+
+def is_node(node: torch.fx.Node) -> bool:
+    """Whether an FX node is one of the program's nodes as the tools count them: a call_function
+    node, not tuple unpacking (getitem) nor one of export's own checks."""
+    return node.op == "call_function" and node.target is not operator.getitem and node.target not in ASSERTIONS
+
+
+def nodes(program: ExportedProgram) -> list[torch.fx.Node]:
+    """The program's nodes (`is_node`), in graph order."""
+    return [n for n in program.graph.nodes if is_node(n)]
 
 
 def float_types(program: ExportedProgram) -> set[torch.dtype]:

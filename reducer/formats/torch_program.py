@@ -18,7 +18,6 @@ here (oracles/torch/importer.py); one the importer rejects is no candidate eithe
 from __future__ import annotations
 
 import functools
-import operator
 from dataclasses import dataclass
 
 import numpy as np
@@ -26,14 +25,19 @@ import torch
 from torch.export import ExportedProgram
 
 from oracles.numeric.user_data import INPUT, INTERMEDIATE, pack, unpack
-from oracles.torch.importer import ImportError_, import_text
-from oracles.torch.program import describe, functional, loaded, nodes, quiet, save
+from oracles.torch.importer import NotImportable, import_text
+from oracles.torch.program import (
+    ASSERTIONS,
+    describe,
+    functional,
+    is_node,
+    loaded,
+    nodes,
+    quiet,
+    save,
+)
 
 ATEN = torch.ops.aten
-# Runtime checks export adds beside the ops; a re-export adds them again where they still hold.
-ASSERTIONS = frozenset({ATEN._assert_tensor_metadata.default, ATEN._assert_scalar.default,
-                        ATEN.sym_constrain_range_for_size.default, ATEN.sym_constrain_range.default,
-                        ATEN._assert_async.msg})
 CARRIED = "carried"  # a placeholder's meta: (data prefix, array) it runs on
 CUT_FROM = "cut_from"  # a placeholder's meta: the node of the parent whose value it carries
 SMALLEST_EXAMPLE = 2  # export specialises a dynamic dim traced at size 0 or 1
@@ -62,7 +66,7 @@ class Editable:
 
     def ops(self) -> list[torch.fx.Node]:
         """The program's nodes as `node_count` counts them, buffer updates excluded."""
-        return [n for n in self.graph.nodes if is_op(n) and not is_update(n)]
+        return [n for n in self.graph.nodes if is_node(n) and not is_update(n)]
 
     def tensor_ops(self) -> list[torch.fx.Node]:
         """The ops whose value is one tensor: those an input or a constant can stand in for."""
@@ -84,10 +88,6 @@ class Editable:
         return Editable(torch.fx.GraphModule(self.module, graph))
 
 
-def is_op(node: torch.fx.Node) -> bool:
-    return node.op == "call_function" and node.target is not operator.getitem and node.target not in ASSERTIONS
-
-
 def is_update(node: torch.fx.Node) -> bool:
     """A buffer update: the unlifted form of a mutation output, `copy_(buffer, new value)`."""
     return node.op == "call_function" and node.target is ATEN.copy_.default and node.args[0].op == "get_attr"
@@ -98,8 +98,8 @@ def output_node(graph: torch.fx.Graph) -> torch.fx.Node:
 
 
 def node_count(program: ExportedProgram) -> int:
-    """The program's nodes: its call_function nodes but tuple unpacking and export's own checks."""
-    return sum(1 for n in nodes(program) if n.target not in ASSERTIONS)
+    """The program's nodes (oracles/torch/program.py, `is_node`)."""
+    return len(nodes(program))
 
 
 def editable(program: ExportedProgram, data: tuple[tuple[str, bytes], ...] = ()) -> Editable:
@@ -189,16 +189,16 @@ def built(ed: Editable) -> Built:
     program = exported(ed)
     try:
         text = import_text(program)
-    except ImportError_ as err:
+    except NotImportable as err:
         raise Invalid(str(err)) from None
     return Built(save(program), text, node_count(program), describe(program))
 
 
 def normalised(data: bytes) -> Built:
     """A user's archive as every candidate is made: functional, its inputs flat, exported again
-    from its own graph. ArchiveError (one line; PickledModule, ImportError_) when it cannot be."""
+    from its own graph. ArchiveError (one line; PickledModule, NotImportable) when it cannot be."""
     program = functional(_fresh(data))
-    text = import_text(program)  # ImportError_ for a program the importer cannot take
+    text = import_text(program)  # NotImportable for a program the importer cannot take
     try:
         return built(editable(program))
     except Invalid:  # a program whose graph does not export again: reduced as the user saved it
