@@ -52,7 +52,6 @@ examples:
   reduce bug.mlir --oracle=lds-limit
   reduce model.mlir --oracle=compile-error -- iree-compile --iree-hal-target-device=hip --iree-rocm-target=gfx942 model.mlir -o x.vmfb
   reduce model.onnx --oracle=reference-mismatch --inputs test_data_set_0
-  reduce model.pt2 --oracle=eager-mismatch --inputs x.pt -- --iree-opt-data-tiling=true
 
 {where_the_docs_are()}"""
 
