@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from reducer.passes.fx_pass import FxPass, Values
+
+if TYPE_CHECKING:
+    from reducer.formats.torch_program import Editable
 
 
 class FxCutInputs(FxPass):
 
-    def targets(self, ed) -> list[int]:
+    def targets(self, ed: Editable) -> list[int]:
         # Cut points, latest first: target 0 keeps the least, so (as the bisection assumes) once
         # one keeps the failure every later one, keeping more, usually does too.
         return list(reversed(range(1, len(ed.ops()))))
 
-    def edit(self, ed, chosen, values: Values) -> None:
+    def edit(self, ed: Editable, chosen: list, values: Values) -> None:
         from reducer.formats.torch_program import Invalid, output_node, placeholder_for
 
         ops = ed.ops()

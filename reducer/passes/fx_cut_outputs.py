@@ -3,16 +3,21 @@ search by bisection, as `onnx-cut-outputs`); buffer updates go with the rest."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from reducer.passes.fx_pass import FxPass, Values
+
+if TYPE_CHECKING:
+    from reducer.formats.torch_program import Editable
 
 
 class FxCutOutputs(FxPass):
 
-    def targets(self, ed) -> list[str]:
+    def targets(self, ed: Editable) -> list[str]:
         # Graph order: an earlier node keeps less of the program.
         return [node.name for node in ed.tensor_ops()]
 
-    def edit(self, ed, chosen, values: Values) -> None:
+    def edit(self, ed: Editable, chosen: list, values: Values) -> None:
         from reducer.formats.torch_program import output_node
 
         kept = next(n for n in ed.tensor_ops() if n.name == chosen[0])

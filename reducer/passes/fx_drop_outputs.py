@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from reducer.passes.fx_pass import FxPass, Values
+
+if TYPE_CHECKING:
+    from reducer.formats.torch_program import Editable
 
 
 class FxDropOutputs(FxPass):
 
-    def targets(self, ed) -> list[tuple[str, int]]:
+    def targets(self, ed: Editable) -> list[tuple[str, int]]:
         return [("output", j) for j in range(len(ed.outputs()))] + [("update", k) for k in range(len(ed.updates()))]
 
-    def edit(self, ed, chosen, values: Values) -> None:
+    def edit(self, ed: Editable, chosen: list, values: Values) -> None:
         from reducer.formats.torch_program import Invalid, output_node
 
         gone = set(chosen)

@@ -12,9 +12,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reducer.passes.base import Proposal, ReductionPass
+
+if TYPE_CHECKING:  # torch loads only where a .pt2 is edited
+    from reducer.formats.torch_program import Editable
 
 # What the parent computes at each node (name -> array), computed on first use.
 Values = Callable[[], dict]
@@ -23,10 +26,10 @@ Values = Callable[[], dict]
 class FxPass(ReductionPass):
     """Targets are plain data (node names, indices) found on the graph; `edit` changes a copy."""
 
-    def targets(self, ed) -> list[Any]:
+    def targets(self, ed: Editable) -> list[Any]:
         raise NotImplementedError
 
-    def edit(self, ed, chosen: list[Any], values: Values) -> None:
+    def edit(self, ed: Editable, chosen: list[Any], values: Values) -> None:
         """Applies the chosen targets to the Editable `ed` in place; raises Invalid when it cannot."""
         raise NotImplementedError
 
@@ -54,7 +57,7 @@ class FxPass(ReductionPass):
             return None
 
 
-def fx_proposal(current: Proposal, ed) -> Proposal | None:
+def fx_proposal(current: Proposal, ed: Editable) -> Proposal | None:
     """`current` with its program replaced by the edited one; None when it is the same or is rejected."""
     from reducer.formats import torch_program
 

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from reducer.passes.fx_pass import FxPass, Values
+
+if TYPE_CHECKING:
+    from reducer.formats.torch_program import Editable
 
 
 class FxRemoveNodes(FxPass):
 
-    def targets(self, ed) -> list[str]:
+    def targets(self, ed: Editable) -> list[str]:
         return [node.name for node in ed.tensor_ops()]
 
-    def edit(self, ed, chosen, values: Values) -> None:
+    def edit(self, ed: Editable, chosen: list, values: Values) -> None:
         from reducer.formats.torch_program import placeholder_for
 
         gone = set(chosen)

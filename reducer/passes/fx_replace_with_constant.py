@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from reducer.passes.fx_pass import FxPass, Values
+
+if TYPE_CHECKING:
+    from reducer.formats.torch_program import Editable
 
 
 class FxReplaceWithConstant(FxPass):
 
-    def targets(self, ed) -> list[str]:
+    def targets(self, ed: Editable) -> list[str]:
         from reducer.formats.torch_program import static_shape
 
         return [node.name for node in ed.tensor_ops() if node.users and static_shape(node) is not None]
 
-    def edit(self, ed, chosen, values: Values) -> None:
+    def edit(self, ed: Editable, chosen: list, values: Values) -> None:
         from reducer.formats.torch_program import constant_for, zeros_like_node
 
         gone = set(chosen)

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from reducer.passes.fx_pass import FxPass, Values
+
+if TYPE_CHECKING:
+    from reducer.formats.torch_program import Editable
 
 
 class FxZeroTensors(FxPass):
 
-    def targets(self, ed) -> list[str]:
+    def targets(self, ed: Editable) -> list[str]:
         import torch
 
         from reducer.formats.torch_program import attribute
@@ -21,7 +26,7 @@ class FxZeroTensors(FxPass):
                 found.append(node.target)
         return found
 
-    def edit(self, ed, chosen, values: Values) -> None:
+    def edit(self, ed: Editable, chosen: list, values: Values) -> None:
         import torch
 
         from reducer.formats.torch_program import attribute, set_attribute

@@ -10,12 +10,17 @@ there; then the root with the fused nodes; then rings of producers and consumers
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from oracles.mlir.locations import PARSED_BUFFER, FailureSite
 from reducer.passes.base import Proposal
 from reducer.search.editor import EditSession
 from reducer.search.function_slice import Localization, location_key
 from reducer.search.localize import WIDENINGS, counted
 from reducer.search.problem import ReductionProblem
+
+if TYPE_CHECKING:  # torch loads only where a .pt2 is edited
+    from reducer.formats.torch_program import Editable
 
 OWN_FILES = {"input.mlir", PARSED_BUFFER}  # how the located compile names the imported text
 
@@ -85,7 +90,7 @@ def cut_down_edit(session: EditSession, original: Proposal, site: FailureSite) -
     return found
 
 
-def _widened(ed, seed: set[str], rings: int) -> set[str]:
+def _widened(ed: Editable, seed: set[str], rings: int) -> set[str]:
     """`seed` and the tensor ops within `rings` steps of it (producers and consumers)."""
     by_name = {n.name: n for n in ed.tensor_ops()}
     kept = set(seed)
