@@ -39,6 +39,7 @@ PHASE_SYMPTOMS = {
 }
 NUMERIC = ("eager-mismatch", "miscompile", "run-error")
 _LINE = 96  # characters of base64 per line
+_SPELLED = 64  # elements up to which a tensor of whole numbers is written as a list
 
 
 def _literal(value: np.ndarray | torch.Tensor) -> str:
@@ -48,6 +49,9 @@ def _literal(value: np.ndarray | torch.Tensor) -> str:
     head = f"tensor({t.dtype}, {list(t.shape)}"
     if t.numel() == 0 or not bool(torch.any(t != 0)):
         return head + ")"
+    if t.numel() <= _SPELLED and t.dtype != torch.bool and bool(torch.all(t.double() == t.double().round())):
+        spelled = t.to(torch.int64).tolist()  # small integers: spelled out, readable at a glance
+        return f"torch.tensor({spelled}, dtype={t.dtype})"
     raw = t.view(torch.uint8).numpy().tobytes() if t.element_size() == 1 else t.view(_same_width(t)).numpy().tobytes()
     text = base64.b64encode(raw).decode()
     if len(text) <= _LINE:

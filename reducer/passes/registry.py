@@ -35,6 +35,7 @@ from reducer.passes.flags import ReduceFlags
 from reducer.passes.fx_cut_inputs import FxCutInputs
 from reducer.passes.fx_cut_outputs import FxCutOutputs
 from reducer.passes.fx_drop_outputs import FxDropOutputs
+from reducer.passes.fx_plain_tensors import FxPlainTensors
 from reducer.passes.fx_remove_nodes import FxRemoveNodes
 from reducer.passes.fx_replace_with_constant import FxReplaceWithConstant
 from reducer.passes.fx_shrink_shapes import FxShrinkShapes
@@ -111,6 +112,7 @@ PASSES: tuple[PassRow, ...] = (
     PassRow("fx-drop-outputs",      "outputs",              D, PT2,        "drop outputs and buffer updates (and what only they needed)", FxDropOutputs()),
     PassRow("fx-replace-with-constant", "nodes",            D, PT2,        "replace nodes with a constant of zeros of their shape", FxReplaceWithConstant()),
     PassRow("fx-zero-tensors",      "weights",              D, PT2,        "parameters, buffers and constants -> zeros of the same shape and type", FxZeroTensors()),
+    PassRow("fx-plain-tensors",     "weight values",        D, PT2,        "float parameters, buffers and constants -> their values rounded to small integers (within -8..8)", FxPlainTensors()),
     PassRow("plain-values",         "constant values",      S, ONNX_OR_TORCH, "scales -> 1 or powers of two, zero points -> small integers, data -> small integers, while the wrong answer stays as plain", PlainValues()),
     PassRow(PIN_PASS,               "dynamic dims",         D, ONNX,       "make a dynamic dim static at the size the data runs it at, where the failure stays (else it stays dynamic)", OnnxPinDims()),
     PassRow("shrink-torch-onnx-shapes", "tensor dimensions", S, TORCH,     "lift torch.operator \"onnx.*\" IR to ONNX, shrink its dimensions there, import it again", ShrinkTorchOnnxShapes()),
