@@ -236,11 +236,11 @@ def _numeric_check(candidate: Candidate, oracle: Oracle) -> str:
         (_, flags_a, device_a), (_, flags_b, device_b) = oracle.run_pipelines(candidate.flags)
         expected = f'run({flags_b!r}, "{device_b}")'
         actual = f'run({flags_a!r}, "{device_a}")'
-        against = "pipeline B"
+        against, label = "pipeline B", "pipeline A"
     else:
         expected = "[t.numpy() for t in torch.utils._pytree.tree_leaves(Repro()(*INPUTS))]"
         actual = f'run(FLAGS, "{device}")'
-        against = "PyTorch eager"
+        against, label = "PyTorch eager", "IREE"
     return run + f'''TOLERANCE = {tolerances!r}  # (atol, rtol) by element type, as the reduction compared
 
 
@@ -255,12 +255,12 @@ def main():
         wrong += int(bad.sum())
         for index in np.argwhere(bad)[:5]:
             where = tuple(int(i) for i in index)
-            print(f"output {{j}}{{list(where)}}: {against} {{e[where]}}, IREE {{a[where]}}")
+            print(f"output {{j}}{{list(where)}}: {against} {{e[where]}}, {label} {{a[where]}}")
         print(f"output {{j}}: {{int(bad.sum())}} of {{bad.size}} elements differ")
     if wrong:
-        print("the failure shows: IREE differs from {against}", file=sys.stderr)
+        print("the failure shows: {label} differs from {against}", file=sys.stderr)
         return 1
-    print("IREE matches {against}: the failure does not show", file=sys.stderr)
+    print("{label} matches {against}: the failure does not show", file=sys.stderr)
     return 0
 '''
 
