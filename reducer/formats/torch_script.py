@@ -209,12 +209,21 @@ def _check(candidate: Candidate, oracle: Oracle) -> str:
 
 def _numeric_check(candidate: Candidate, oracle: Oracle) -> str:
     device = oracle.run_device(candidate.flags)
-    run = f'''def run(flags, device):
+    run = f'''def as_numpy(x):
+    """A tensor as numpy holds it (bf16 as ml_dtypes' type, which the IREE runtime reads)."""
+    if x.dtype == torch.bfloat16:
+        import ml_dtypes
+
+        return x.view(torch.int16).numpy().view(ml_dtypes.bfloat16)
+    return x.numpy()
+
+
+def run(flags, device):
     """The compiled module's outputs on INPUTS, as IREE computes them on `device`."""
     import iree.runtime as runtime
 
     module = runtime.load_vm_flatbuffer(compile_str(imported(), extra_args=flags), driver=device)
-    result = getattr(module, "{FUNCTION}")(*[x.numpy() for x in INPUTS])
+    result = getattr(module, "{FUNCTION}")(*[as_numpy(x) for x in INPUTS])
     results = result if isinstance(result, (tuple, list)) else [result]
     return [np.asarray(r.to_host() if hasattr(r, "to_host") else r) for r in results]
 
@@ -238,7 +247,7 @@ def _numeric_check(candidate: Candidate, oracle: Oracle) -> str:
         actual = f'run({flags_a!r}, "{device_a}")'
         against, label = "pipeline B", "pipeline A"
     else:
-        expected = "[t.numpy() for t in torch.utils._pytree.tree_leaves(Repro()(*INPUTS))]"
+        expected = "[as_numpy(t) for t in torch.utils._pytree.tree_leaves(Repro()(*INPUTS))]"
         actual = f'run(FLAGS, "{device}")'
         against, label = "PyTorch eager", "IREE"
     return run + f'''TOLERANCE = {tolerances!r}  # (atol, rtol) by element type, as the reduction compared
