@@ -101,3 +101,32 @@ def torch_proposal(built, flags: Sequence[str], data: tuple[tuple[str, bytes], .
     from oracles.torch import SUFFIX
 
     return Proposal(Candidate(built.text, tuple(flags), SUFFIX, built.archive, data), built.nodes)
+
+
+class FxTensorValues(FxPass):
+    """Targets are the program's tensors (parameters, buffers, constants) that `replaced` changes;
+    an edit puts in what it gives (zeros, plainer values)."""
+
+    def replaced(self, value):
+        """What the tensor `value` becomes, or `value` itself when this pass leaves it."""
+        raise NotImplementedError
+
+    def targets(self, ed: Editable) -> list[str]:
+        import torch
+
+        from reducer.formats.torch_program import attribute
+
+        found: list[str] = []
+        for node in ed.graph.nodes:
+            if node.op != "get_attr" or node.target in found:
+                continue
+            value = attribute(ed.module, node.target)
+            if isinstance(value, torch.Tensor) and value.numel() and not torch.equal(value, self.replaced(value)):
+                found.append(node.target)
+        return found
+
+    def edit(self, ed: Editable, chosen: list[Any], values: Values) -> None:
+        from reducer.formats.torch_program import attribute, set_attribute
+
+        for name in chosen:
+            set_attribute(ed.module, name, self.replaced(attribute(ed.module, name)))
