@@ -10,8 +10,9 @@ import sys
 
 def main() -> int:
     from fuzz.cli import main as run_command
+    from reducer.clock import process_start
 
-    return run_command()
+    return run_command(started=process_start())  # --time counts from the process's start
 
 
 if __name__ == "__main__":

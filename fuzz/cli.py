@@ -44,7 +44,6 @@ from fuzz.root_cause import RootCauses, assign_root_causes
 from fuzz.triage import reduce_finding
 from oracles import refusals
 from oracles.toolchain.devices import drivers_with_a_device
-from reducer.clock import process_start
 from reducer.docs_site import where_the_docs_are
 from reducer.progress import ReductionProgress
 from reducer.session import INTERRUPTED
@@ -133,7 +132,9 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, started: float | None = None) -> int:
+    """`started`: time.monotonic() when the command began (the `fuzz` command: its process's
+    start); None: now, for a caller inside a longer process."""
     args = build_parser().parse_args(argv)
     try:
         if args.command == "pipelines":
@@ -152,8 +153,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "conformance":
             return _conformance(args)
         if args.command == "nightly":
-            return _nightly(args)
-        return _run(args)
+            return _nightly(args, started)
+        return _run(args, started)
     except ValueError as err:
         print(f"fuzz: error: {err}", file=sys.stderr)
         return 1
@@ -267,9 +268,10 @@ def _reduce_left(args: argparse.Namespace) -> int:
     return 0
 
 
-def _budget(args: argparse.Namespace) -> CommandBudget:
-    """The command's time, from its process's start (the imports count: the user waits for them too)."""
-    return CommandBudget(process_start(), args.time, not args.no_reduce, args.reduce_budget)
+def _budget(args: argparse.Namespace, started: float | None) -> CommandBudget:
+    """The command's time, from `started` (the `fuzz` command's process start: the imports count,
+    the user waits for them too), else from now."""
+    return CommandBudget(time.monotonic() if started is None else started, args.time, not args.no_reduce, args.reduce_budget)
 
 
 def _split_line(stats: CampaignStats, budget: CommandBudget) -> str:
@@ -278,15 +280,15 @@ def _split_line(stats: CampaignStats, budget: CommandBudget) -> str:
             + ", ".join(f"{name} {seconds:.0f} s" for name, seconds in parts.items()))
 
 
-def _run(args: argparse.Namespace) -> int:
-    budget = _budget(args)
+def _run(args: argparse.Namespace, started: float | None = None) -> int:
+    budget = _budget(args, started)
     stats, _, _ = _campaign(args, budget)
     print(f"{_split_line(stats, budget)}; fuzz show {args.out}")
     return 0
 
 
-def _nightly(args: argparse.Namespace) -> int:
-    budget = _budget(args)
+def _nightly(args: argparse.Namespace, started: float | None = None) -> int:
+    budget = _budget(args, started)
     entries = load_entries(args.corpus)
     stats, settings, causes = _campaign(args, budget, frozenset(entry.signature for entry in entries))  # in the corpus: reduced already
     changes = corpus_changes(entries)
