@@ -80,7 +80,6 @@ def test_encoder_that_fails_for_vulkan_reduces_to_its_attention_node(tmp_path, i
     assert summary["reproduce"].splitlines()[0] == f"python {script}"
 
 
-@pytest.mark.nightly  # about a minute: some 60 compiles and runs
 def test_wrong_scores_at_a_dynamic_token_count_reduce_to_the_chain_that_computes_them(tmp_path, iree_compile, capsys):
     model = torch_models.save_scorer(tmp_path / "scorer.pt2", width=4, hidden=4)
     code, summary = reduce_json(capsys, str(model), "--oracle=eager-mismatch", "--dim", "arg0.1=15", "-j", "2",
