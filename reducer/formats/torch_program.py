@@ -39,7 +39,6 @@ from oracles.torch.program import (
 
 ATEN = torch.ops.aten
 CARRIED = "carried"  # a placeholder's meta: (data prefix, array) it runs on
-CUT_FROM = "cut_from"  # a placeholder's meta: the node of the parent whose value it carries
 SMALLEST_EXAMPLE = 2  # export specialises a dynamic dim traced at size 0 or 1
 # Where each node was traced from: after a re-export of the reducer's own module only noise, which
 # grows with every edit (and `from_node` holds object ids: the same program would not save to the
@@ -232,7 +231,6 @@ def placeholder_for(ed: Editable, node: torch.fx.Node, value: np.ndarray | None)
     with ed.graph.inserting_after(last) if last is not None else ed.graph.inserting_before(next(iter(ed.graph.nodes))):
         placeholder = ed.graph.placeholder(node.name)
     placeholder.meta["val"] = node.meta["val"]
-    placeholder.meta[CUT_FROM] = node.name
     if value is not None:
         placeholder.meta[CARRIED] = (INTERMEDIATE, value)
     return placeholder
