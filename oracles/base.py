@@ -241,3 +241,28 @@ class Oracle(ABC, metaclass=_ConfiguredOnce):
         flags = self.compile_flags(candidate.flags) + (extra or [])
         warm = self.warm.compile if self.warm is not None and self.warm_ok else None
         return compile_candidate(candidate, flags, workdir, limits or self.options.limits, self.output_name, warm)
+
+
+class ImportingOracle(Oracle):
+    """An input format's oracle (an ONNX model, a PyTorch program): it turns each candidate into
+    MLIR and asks `inner`, the oracle the user named, about that. It is `inner` to the user (its
+    name, output, flags, the modules it runs), and carries `inner` through every new configuration."""
+
+    def __init__(self, inner: Oracle) -> None:
+        super().__init__(inner.options)
+        self.inner = inner
+        self.name = inner.name
+        self.output_name = inner.output_name
+
+    def compile_flags(self, user_flags):
+        return self.inner.compile_flags(user_flags)
+
+    def run_pipelines(self, flags):
+        return self.inner.run_pipelines(flags)
+
+    def with_compiler(self, warm: WarmCompiler | None) -> Oracle:
+        return self._evolved(warm=warm, inner=self.inner.with_compiler(warm))
+
+    def stopping_at(self, phase: str | None) -> Oracle:
+        stopping = self.inner.stopping_at(phase)
+        return self if stopping is self.inner else self._evolved(inner=stopping)

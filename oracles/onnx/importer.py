@@ -19,13 +19,12 @@ import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
-from oracles.base import Oracle
+from oracles.base import ImportingOracle, Oracle
 from oracles.candidate import Candidate
 from oracles.compiling.compile_failure import CompileError, Crash, Timeout
 from oracles.compiling.signature import error_signature, first_error, normalise
 from oracles.numeric.user_data import as_program_data
 from oracles.toolchain.tools import Limits, ProcessResult, find_tool, run_tool
-from oracles.toolchain.warm import WarmCompiler
 from oracles.verdict import Verdict
 
 IMPORT_PREFIX = "import: "
@@ -136,17 +135,8 @@ def _excerpt(stderr: str, max_lines: int = 25) -> str:
     return "\n".join(lines[-max_lines:])
 
 
-class ImportedOnnx(Oracle):
+class ImportedOnnx(ImportingOracle):
     """Judges an ONNX model by importing it and asking `inner` about the imported MLIR."""
-
-    def __init__(self, inner: Oracle) -> None:
-        super().__init__(inner.options)
-        self.inner = inner
-        self.name = inner.name
-        self.output_name = inner.output_name
-
-    def compile_flags(self, user_flags):
-        return self.inner.compile_flags(user_flags)
 
     def import_stage(self, candidate: Candidate, workdir: Path) -> tuple[str | None, ProcessResult]:
         assert candidate.binary is not None, "ImportedOnnx judges serialised ONNX models"
@@ -196,12 +186,6 @@ class ImportedOnnx(Oracle):
     def calibrated(self, original: Verdict) -> Oracle:
         inner = self.inner if is_import_failure(original) else self.inner.calibrated(original)
         return self._evolved(reference=original, inner=inner)
-
-    def with_compiler(self, warm: WarmCompiler | None) -> Oracle:
-        return self._evolved(warm=warm, inner=self.inner.with_compiler(warm))
-
-    def stopping_at(self, phase: str | None) -> Oracle:
-        return self._evolved(inner=self.inner.stopping_at(phase))
 
     def reproduce_command(self, candidate: Candidate, path: str) -> str:
         mlir = mlir_path_for(path)

@@ -13,10 +13,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from oracles import refusals
-from oracles.base import Oracle
+from oracles.base import ImportingOracle, Oracle
 from oracles.candidate import Candidate
 from oracles.onnx.importer import mlir_path_for
-from oracles.toolchain.warm import WarmCompiler
 from oracles.verdict import Verdict
 
 
@@ -30,23 +29,14 @@ def script_path_for(path: str) -> str:
     return str(Path(path).with_suffix(".py"))
 
 
-class ImportedTorch(Oracle):
+class ImportedTorch(ImportingOracle):
     """Judges a `.pt2` candidate by asking `inner` about the MLIR it imports to."""
 
     def __init__(self, inner: Oracle) -> None:
-        super().__init__(inner.options)
-        self.inner = inner
-        self.name = inner.name
-        self.output_name = inner.output_name
+        super().__init__(inner)
         # What the inner oracle can do with a compile, it does with the imported program's.
         self.warm_ok, self.runs_modules = inner.warm_ok, inner.runs_modules
         self.locates, self.stops_early, self.judges_located = inner.locates, inner.stops_early, inner.judges_located
-
-    def compile_flags(self, user_flags):
-        return self.inner.compile_flags(user_flags)
-
-    def run_pipelines(self, flags):
-        return self.inner.run_pipelines(flags)
 
     def cannot_judge(self, candidate: Candidate) -> str | None:
         if self.inner.judges_onnx:
@@ -64,13 +54,6 @@ class ImportedTorch(Oracle):
 
     def calibrated(self, original: Verdict) -> Oracle:
         return self._evolved(reference=original, inner=self.inner.calibrated(original))
-
-    def with_compiler(self, warm: WarmCompiler | None) -> Oracle:
-        return self._evolved(warm=warm, inner=self.inner.with_compiler(warm))
-
-    def stopping_at(self, phase: str | None) -> Oracle:
-        stopping = self.inner.stopping_at(phase)
-        return self if stopping is self.inner else self._evolved(inner=stopping)
 
     def reproduce_command(self, candidate: Candidate, path: str) -> str:
         """The script that shows the failure from PyTorch, then the inner oracle's command on the
