@@ -20,13 +20,13 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from oracles import refusals  # noqa: E402
-from oracles.numeric.wrong_answer import decode, primary  # noqa: E402
-from reducer.cli import main  # noqa: E402
-from reducer.formats import torch_program  # noqa: E402
-from reducer.passes.fx_cut_inputs import FxCutInputs  # noqa: E402
-from reducer.passes.fx_pass import torch_proposal  # noqa: E402
-from tests import torch_models  # noqa: E402
+from oracles import refusals
+from oracles.numeric.wrong_answer import decode, primary
+from reducer.cli import main
+from reducer.formats import torch_program
+from reducer.passes.fx_cut_inputs import FxCutInputs
+from reducer.passes.fx_pass import torch_proposal
+from tests import torch_models
 
 VULKAN = ["--iree-hal-target-device=vulkan", "--iree-vulkan-target=valhall"]
 ONLINE_ATTENTION = "'iree_linalg_ext.online_attention' op result #0 must be variadic of ranked tensor"
