@@ -24,8 +24,9 @@ NOT_THE_COMPILER = "A failure that is not the compiler's"
 DEVICES = "Devices and GPUs"
 STATE = "Resume state, verdict cache, cluster, corpus"
 OUTCOME = "The original and the result"
+RELEASES = "Other IREE releases (--releases)"
 FUZZ = "fuzz"
-TOPICS = (COMMAND_LINE, INPUT, ORACLE_OPTIONS, USER_DATA, ARGUMENTS, NOT_THE_COMPILER, DEVICES, STATE, OUTCOME, FUZZ)
+TOPICS = (COMMAND_LINE, INPUT, ORACLE_OPTIONS, USER_DATA, ARGUMENTS, NOT_THE_COMPILER, DEVICES, STATE, OUTCOME, RELEASES, FUZZ)
 
 
 @dataclass(frozen=True)
@@ -727,6 +728,53 @@ INTERRUPTED_NOTHING_WRITTEN = _entry(
     "`--culprit-only` was stopped before it wrote anything.",
     "Run again.",
     exit_code=130)
+
+# --- Other IREE releases (oracles/releases/) ------------------------------------------------------
+
+RELEASE_NOT_A_VERSION = _entry(
+    "release-not-a-version", RELEASES,
+    "{version!r} is not an IREE release version: expected X.Y.Z (or a nightly's X.Y.ZrcYYYYMMDD)",
+    "A version in `--releases` is spelled otherwise.",
+    "Give versions as the package index lists them, e.g. `--releases 3.8.0:3.13.0`.")
+RELEASE_RANGE = _entry(
+    "release-range", RELEASES,
+    "--releases {text}: expected FIRST:LAST (either may be left out), oldest first, e.g. 3.8.0:3.13.0",
+    "The range is not two versions around a colon, or its first version is newer than its last.",
+    "Write the range oldest first; `:3.12.0` and `3.8.0:` leave one end open.")
+RELEASES_UNREACHABLE = _entry(
+    "releases-unreachable", RELEASES,
+    "cannot list IREE releases: {error}; the reduction's result stands (judge other releases later with "
+    "reduce --releases-only)",
+    "The package index did not answer (offline, a proxy, a wrong `--index-url` / `--find-links`), or refused.",
+    "Connect, or point `--index-url` / `--find-links` at an index that has iree-base-compiler and iree-base-runtime.")
+RELEASES_NONE_IN_RANGE = _entry(
+    "releases-none-in-range", RELEASES,
+    "no IREE release in {range} (the index has {available})",
+    "`--releases` names a range the index has no release in (both iree-base-compiler and iree-base-runtime).",
+    "Widen the range; the message lists what the index has.")
+RELEASE_INSTALL_FAILED = _entry(
+    "release-install-failed", RELEASES,
+    "cannot install IREE {release} into {directory}: {error}",
+    "The package installer failed for that release: offline, the index refused, no wheel for this Python or "
+    "platform, or the disk is full.",
+    "Check the network and the index options; a release that has no wheel for this Python is stepped over.")
+RELEASES_CACHE_UNUSABLE = _entry(
+    "releases-cache-unusable", RELEASES,
+    "cannot use {directory} for IREE release environments: {error}; pass --releases-cache DIR",
+    "The directory for the release environments cannot be created, written or locked.",
+    "Give `--releases-cache` a writable directory on a disk with a few GB free.")
+RELEASES_ONLY_NOT_FAILING = _entry(
+    "releases-only-not-failing", RELEASES,
+    "{path} does not fail with the installed IREE ({oracle}: {detail}): nothing to bisect",
+    "`--releases-only` bisects a failure the installed IREE shows; this input does not show it.",
+    "Check the oracle and flags (they must be those of the reduction), or reduce the input first.",
+    exit_code=2)
+RELEASES_WITH_CULPRIT_ONLY = _entry(
+    "releases-with-culprit-only", RELEASES,
+    "--releases-only and --culprit-only are separate runs: give one",
+    "Both steps take a reduced input and write different results.",
+    "Run `reduce --releases-only` and `reduce --culprit-only` one after the other.")
+
 
 # --- fuzz -----------------------------------------------------------------------------------------
 

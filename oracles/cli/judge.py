@@ -19,6 +19,7 @@ from pathlib import Path
 
 from oracles.base import Oracle, OracleOptions, OracleSetupError
 from oracles.candidate import Candidate
+from oracles.onnx.importer import onnx_oracle
 from oracles.registry import make_oracle
 from oracles.toolchain.tools import Limits, kill_all
 from oracles.verdict import Verdict
@@ -49,16 +50,28 @@ def write_spec(path: Path, oracle_name: str, options: OracleOptions, flags: list
 def load_spec(path: Path) -> JudgeSpec:
     """The calibrated oracle a spec describes; ValueError (one line) when the file is not a spec."""
     try:
-        spec = json.loads(path.read_text())
+        return spec_from(json.loads(path.read_text()))
+    except (OSError, json.JSONDecodeError) as err:
+        raise ValueError(f"{path}: not a judge spec written by oracles.cli.judge.write_spec ({err})") from None
+    except ValueError as err:
+        raise ValueError(f"{path}: {err}") from None
+
+
+def spec_from(spec: dict) -> JudgeSpec:
+    """The calibrated oracle of a spec's data (what `load_spec` read); ValueError (one line) when it is none."""
+    try:
         fields = dict(spec["options"])
         fields["limits"] = Limits(**fields.get("limits", {}))
+        suffix = spec.get("suffix", ".mlir")
         oracle = make_oracle(spec["oracle"], OracleOptions(**fields))
+        if suffix == ".onnx":  # a model: imported first, then judged (the reference is the imported oracle's)
+            oracle = onnx_oracle(oracle)
         oracle = oracle.calibrated(Verdict(**spec["reference"]))
-        return JudgeSpec(oracle, tuple(spec["flags"]), spec.get("suffix", ".mlir"))
+        return JudgeSpec(oracle, tuple(spec["flags"]), suffix)
     except OracleSetupError as err:
-        raise ValueError(f"{path}: {err}") from None
-    except (OSError, json.JSONDecodeError, KeyError, TypeError) as err:
-        raise ValueError(f"{path}: not a judge spec written by oracles.cli.judge.write_spec ({err})") from None
+        raise ValueError(str(err)) from None
+    except (KeyError, TypeError) as err:
+        raise ValueError(f"not a judge spec written by oracles.cli.judge.write_spec ({err})") from None
 
 
 def _read_candidate(file: str) -> bytes:

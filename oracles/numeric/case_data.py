@@ -53,3 +53,14 @@ def write_onnx_test_data(inputs: dict[str, np.ndarray], outputs: Sequence[tuple[
         for i, (name, value) in enumerate(named):
             (directory / f"{stem}_{i}.pb").write_bytes(numpy_helper.from_array(np.asarray(value), name).SerializeToString())
     return directory
+
+
+def save_data(data: tuple[tuple[str, bytes], ...], path: Path) -> None:
+    """A candidate's data (a corpus entry's `data.npz`, a case judged under another release), each
+    entry's .npy bytes under its name."""
+    np.savez(path, **{name: np.frombuffer(raw, np.uint8) for name, raw in data})
+
+
+def load_data(path: Path) -> tuple[tuple[str, bytes], ...]:
+    with np.load(path, allow_pickle=False) as archive:
+        return tuple((name, archive[name].tobytes()) for name in archive.files)

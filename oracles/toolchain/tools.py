@@ -88,13 +88,15 @@ def find_tool(name: str) -> str:
 
 
 def run_tool(
-    argv: list[str], limits: Limits, cwd: str | None = None, stderr_file: Path | None = None, *, resident_cap: bool = False
+    argv: list[str], limits: Limits, cwd: str | None = None, stderr_file: Path | None = None, *, resident_cap: bool = False,
+    env: dict[str, str] | None = None,
 ) -> ProcessResult:
     """Runs argv under a memory cap in its own session; kills the whole group on timeout.
     `stderr_file` receives the whole standard error, unclipped (the result's `stderr` is then empty).
     The cap is on address space (`ulimit -v`), or with `resident_cap` on the resident memory of the
     process tree, watched while it runs: GPU drivers reserve address ranges far above any cap
-    (a run on a GPU device would fail at the driver's load, the tool's doing, not the module's)."""
+    (a run on a GPU device would fail at the driver's load, the tool's doing, not the module's).
+    `env`: the tool's whole environment (default: this process's)."""
     ulimit = "" if resident_cap else f"ulimit -v {limits.memory_cap_mb * 1024} 2>/dev/null; "
     capped = ["/bin/sh", "-c", f'{ulimit}exec "$@"', "sh", *argv]
     start = time.monotonic()
@@ -105,6 +107,7 @@ def run_tool(
         stderr=sink if sink is not None else subprocess.PIPE,
         stdin=subprocess.DEVNULL,
         cwd=cwd,
+        env=env,
         start_new_session=True,
     )
     with _live_lock:

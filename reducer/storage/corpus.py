@@ -15,11 +15,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
 from oracles import Candidate, OracleOptions, Verdict, make_oracle, refusals
 from oracles.compiling.dispatch_config import DispatchConfig
 from oracles.compiling.pass_repro import LitCheck, one_pass_oracle, run_lit_test
+from oracles.numeric.case_data import load_data, save_data
 from oracles.onnx.importer import onnx_oracle
 from oracles.toolchain.tools import iree_version
 from oracles.torch import SUFFIX as PT2_SUFFIX
@@ -119,16 +118,6 @@ def save_entry(
     )
     write_entry(entry)
     return directory
-
-
-def save_data(data: tuple[tuple[str, bytes], ...], path: Path) -> None:
-    """A candidate's data, each entry's .npy bytes under its name."""
-    np.savez(path, **{name: np.frombuffer(raw, np.uint8) for name, raw in data})
-
-
-def load_data(path: Path) -> tuple[tuple[str, bytes], ...]:
-    with np.load(path, allow_pickle=False) as archive:
-        return tuple((name, archive[name].tobytes()) for name in archive.files)
 
 
 def write_entry(entry: CorpusEntry) -> None:

@@ -1,0 +1,98 @@
+"""`python -m oracles.cli.release_judge CASE_DIR`: the installed IREE's verdict on a case, as one JSON line.
+
+Run by `oracles/releases/remote.py` with the python of one release's environment, so that the
+oracle judges with that release's compiler, runtime, importer and Python bindings. CASE_DIR holds
+`spec.json` (written by `oracles.cli.judge.write_spec`: the oracle, its options, the flags and the
+verdict of the installed IREE on the case), the case (`case.mlir` or `case.onnx`) and its data
+(`data.npz`, when it has some). The verdict is `fails` (the same failure), `does not fail`, or
+`cannot judge` with why: the IR does not parse here, a flag has no name this compiler accepts (each
+is renamed from this compiler's own option list first), the target or device is missing, the
+importer rejects the model, or the judge itself fails on this release's bindings.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from oracles.releases.history import CANNOT, FAILS, PASSES
+
+SPEC, DATA = "spec.json", "data.npz"
+
+
+def case_file(directory: Path) -> Path:
+    return next(directory.glob("case.*"))
+
+
+def judge_case(directory: Path) -> dict:
+    """The verdict as plain data: verdict, detail, the compiler's version line and the flags renamed."""
+    from oracles.toolchain.tools import iree_version
+
+    answer = {"verdict": CANNOT, "detail": "", "compiler": _version_line(iree_version()), "renamed": []}
+    try:
+        answer.update(_judged(directory))
+    except Exception as err:  # noqa: BLE001  (this project's code on an old release's bindings: a verdict, not a crash)
+        answer.update(verdict=CANNOT, detail=f"the judge fails under this release: {type(err).__name__}: {' '.join(str(err).split())[:200]}")
+    return answer
+
+
+def _judged(directory: Path) -> dict:
+    from oracles.candidate import Candidate
+    from oracles.cli.judge import spec_from
+    from oracles.mlir import ir as irx
+    from oracles.numeric.case_data import load_data
+    from oracles.onnx.importer import is_import_failure
+    from oracles.toolchain.flags import parse_pasted
+
+    spec = json.loads((directory / SPEC).read_text())
+    renamed, unknown = [], []
+    for key, words in (("flags", spec["flags"]), ("pipeline_a", spec["options"]["pipeline_a"]), ("pipeline_b", spec["options"]["pipeline_b"])):
+        command = parse_pasted(list(words))
+        renamed += [[old, new] for old, new in command.renamed]
+        unknown += command.unknown
+        if key == "flags":
+            spec["flags"] = command.flags
+        else:
+            spec["options"][key] = command.flags
+    if unknown:
+        return {"verdict": CANNOT, "detail": f"this compiler has no flag {', '.join(dict.fromkeys(unknown))}", "renamed": renamed}
+    judge = spec_from(spec)
+    path = case_file(directory)
+    data = load_data(directory / DATA) if (directory / DATA).is_file() else ()
+    if path.suffix == ".onnx":
+        candidate = Candidate(path.name, judge.flags, ".onnx", path.read_bytes(), data)
+    else:
+        text = path.read_text()
+        try:
+            irx.parse(text, irx.new_context())
+        except irx.ParseError as err:
+            return {"verdict": CANNOT, "detail": f"cannot parse the IR: {err}", "renamed": renamed}
+        candidate = Candidate(text, judge.flags, data=data)
+    verdict = judge.oracle.judge(candidate)
+    reference = judge.oracle.reference
+    if verdict.tool_error and not verdict.interesting:
+        return {"verdict": CANNOT, "detail": verdict.tool_error, "renamed": renamed}
+    if is_import_failure(verdict) and not is_import_failure(reference):
+        return {"verdict": CANNOT, "detail": f"its importer rejects the model: {verdict.detail}", "renamed": renamed}
+    if verdict.limit and not verdict.interesting:
+        return {"verdict": CANNOT, "detail": f"stopped by a limit ({verdict.limit}): {verdict.detail}", "renamed": renamed}
+    return {"verdict": FAILS if verdict.interesting else PASSES, "detail": verdict.detail, "renamed": renamed}
+
+
+def _version_line(version: str) -> str:
+    """'IREE compiler version 3.10.0rc20250206 @ 8f2b...' out of `iree_version()`'s answer."""
+    return version[version.find("(") + 1 : version.rfind(")")] if "(" in version else version
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1 or not (Path(args[0]) / SPEC).is_file():
+        print("usage: python -m oracles.cli.release_judge CASE_DIR   (CASE_DIR/spec.json, CASE_DIR/case.*)", file=sys.stderr)
+        return 2
+    print(json.dumps(judge_case(Path(args[0]))))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

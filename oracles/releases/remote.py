@@ -1,0 +1,61 @@
+"""A case judged in one release's environment: the case written once, the judge run with that python.
+
+The judge (`oracles/cli/release_judge.py`) runs as a tool does (`run_tool`: own process group,
+time limit, killed on Ctrl-C), with nothing of the user's environment that would point it at
+other IREE tools or packages.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+from oracles.base import Oracle
+from oracles.candidate import Candidate
+from oracles.cli.judge import write_spec
+from oracles.cli.release_judge import DATA, SPEC
+from oracles.numeric.case_data import save_data
+from oracles.releases.history import CANNOT, ReleaseVerdict
+from oracles.toolchain.tools import TOOLS_DIR_ENV, Limits, run_tool
+from oracles.verdict import Verdict
+
+
+def write_case(directory: Path, candidate: Candidate, oracle: Oracle, reference: Verdict) -> Path:
+    """The files the judge reads: the spec, the case and its data. A `.pt2` program is judged as the
+    MLIR it imports to (its text): each release would need its own torch to import it again."""
+    directory.mkdir(parents=True, exist_ok=True)
+    suffix = ".onnx" if candidate.is_onnx else ".mlir"
+    write_spec(directory / SPEC, oracle.name, oracle.options, list(candidate.flags), reference, suffix)
+    if candidate.is_onnx:
+        (directory / f"case{suffix}").write_bytes(candidate.binary)
+    else:
+        (directory / f"case{suffix}").write_text(candidate.text)
+    if candidate.data:
+        save_data(candidate.data, directory / DATA)
+    return directory
+
+
+def judge_with(python: Path, project: Path, case: Path, limits: Limits, release: str) -> ReleaseVerdict:
+    """The verdict of the release whose environment `python` is in."""
+    environment = {key: value for key, value in os.environ.items()
+                   if key not in (TOOLS_DIR_ENV, "PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
+    environment.update(PYTHONPATH=str(project), PYTHONNOUSERSITE="1",
+                       PATH=f"{python.parent}{os.pathsep}{environment.get('PATH', '')}")
+    # The oracle's compiles have their own limits; this one is for the whole judge (a model may run twice).
+    whole = Limits(timeout_s=4 * limits.timeout_s + 120, memory_cap_mb=limits.memory_cap_mb)
+    start = time.monotonic()
+    result = run_tool([str(python), "-m", "oracles.cli.release_judge", str(case)], whole, env=environment)
+    seconds = time.monotonic() - start
+    lines = [line for line in result.stdout.splitlines() if line.startswith("{")]
+    try:
+        answer = json.loads(lines[-1])
+    except (IndexError, json.JSONDecodeError):
+        tail = [line.strip() for line in result.stderr.splitlines() if line.strip()]
+        why = "timed out" if result.timed_out else (tail[-1] if tail else f"exit {result.returncode}")
+        return ReleaseVerdict(release, CANNOT, f"the judge fails under this release: {why[:200]}", seconds=seconds)
+    detail = answer.get("detail", "")
+    if answer.get("renamed"):
+        detail += f" (flags renamed for this release: {', '.join(f'{old} -> {new}' for old, new in answer['renamed'])})"
+    return ReleaseVerdict(release, answer["verdict"], detail.strip(), answer.get("compiler", ""), seconds)
