@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from oracles import Candidate, OracleOptions, Verdict, make_oracle, refusals
+from oracles import Candidate, Oracle, OracleOptions, Verdict, make_oracle, refusals
 from oracles.compiling.dispatch_config import DispatchConfig
 from oracles.compiling.pass_repro import LitCheck, one_pass_oracle, run_lit_test
 from oracles.numeric.case_data import load_data, save_data
@@ -154,6 +154,16 @@ def absent_device(entry: CorpusEntry) -> str | None:
 
 def check_entry(entry: CorpusEntry) -> Verdict:
     """Runs the entry's oracle on its repro, pinned to the stored signature."""
+    oracle, candidate = entry_case(entry)
+    oracle = oracle.calibrated(Verdict(True, entry.signature))
+    start = time.monotonic()
+    verdict = oracle.judge(candidate)
+    verdict.seconds = time.monotonic() - start
+    return verdict
+
+
+def entry_case(entry: CorpusEntry) -> tuple[Oracle, Candidate]:
+    """The entry's oracle (the importing one for a model or program) and its repro as a candidate, with its data."""
     options = OracleOptions(**entry.options, opset_version=entry.opset_version)
     oracle = make_oracle(entry.oracle, options)
     if entry.input_file.endswith(".onnx"):
@@ -172,11 +182,7 @@ def check_entry(entry: CorpusEntry) -> Verdict:
         candidate = Candidate(entry.input_path.read_text(), tuple(entry.flags))
     if entry.data_file:
         candidate = dataclasses.replace(candidate, data=load_data(entry.directory / entry.data_file))
-    oracle = oracle.calibrated(Verdict(True, entry.signature))
-    start = time.monotonic()
-    verdict = oracle.judge(candidate)
-    verdict.seconds = time.monotonic() - start
-    return verdict
+    return oracle, candidate
 
 
 def check_pass_repro(entry: CorpusEntry) -> Verdict | None:
