@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from oracles import Verdict
 from oracles.compiling.dispatch_config import DispatchConfig
+from oracles.releases.history import SinceWhen
 from oracles.toolchain.tools import iree_version
 from reducer.culprit import Culprit, markdown_section, summary_lines
 from reducer.passes.base import Proposal
@@ -47,6 +48,15 @@ class Outcome:
     sizes: dict[str, int] = field(default_factory=dict)  # the size each dynamic dim of the result runs at (--dim keys)
     original_sizes: dict[str, int] = field(default_factory=dict)  # the same of the original
     dynamic_need: str = ""  # ONNX: whether the original, made static at those sizes, still fails
+    releases: SinceWhen | None = None  # --releases: since which IREE release the result fails
+
+
+def releases_lines(since: SinceWhen | None) -> list[str]:
+    """The summary's lines on other releases: the headline after `releases`, the rest under it."""
+    if since is None:
+        return []
+    first, *rest = since.lines()
+    return [f"  releases      {first}", *(f"                {line}" for line in rest)]
 
 
 def _sizes_lines(outcome: Outcome) -> list[str]:
@@ -94,6 +104,7 @@ def summary(outcome: Outcome) -> str:
         *(summary_lines(outcome.culprit) if outcome.culprit else []),
         *(f"  {line}" for line in outcome.wrong_value),
         *_localised_lines(outcome),
+        *releases_lines(outcome.releases),
     ]
     before, after = shapes_of(o.candidate), shapes_of(b.candidate)
     kept = shapes_kept_by(b.candidate)
@@ -197,7 +208,7 @@ def markdown(outcome: Outcome) -> str:
 ```
 
 {_reduced_input(outcome)}
-{_dispatch_section(outcome.dispatch)}{_config_section(outcome.dispatch_config)}{markdown_section(outcome.culprit)}{_wrong_value_section(outcome.wrong_value)}
+{_dispatch_section(outcome.dispatch)}{_config_section(outcome.dispatch_config)}{markdown_section(outcome.culprit)}{_wrong_value_section(outcome.wrong_value)}{outcome.releases.markdown() if outcome.releases else ""}
 ## Error
 
 ```

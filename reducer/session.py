@@ -103,7 +103,7 @@ class Request:
     started: float | None = None  # time.monotonic() when the command began (its process's start); None: now
 
 
-def _data_to_run_on(request: Request, candidate: Candidate) -> UserData | None:
+def data_to_run_on(request: Request, candidate: Candidate) -> UserData | None:
     """The data the original runs on: the user's, or seeded at the sizes `--dim` names; a program
     with dynamic dims and neither, for an oracle that runs it, is refused naming both options."""
     if request.dims and request.user_data is not None and request.user_data.inputs:
@@ -268,7 +268,7 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
     refusal = (torch_oracle(request.oracle) if torch_input else request.oracle).cannot_judge(original.candidate)
     if refusal:
         raise UserError(refusals.CANNOT_JUDGE.say(path=request.input_path, why=refusal))
-    user_data = _data_to_run_on(request, original.candidate)
+    user_data = data_to_run_on(request, original.candidate)
     if user_data is not None:
         try:  # checked against the arguments now; ONNX: also what the original computes on it
             original = Proposal(attach(original.candidate, user_data), original.ops)

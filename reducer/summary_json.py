@@ -94,6 +94,7 @@ def summary_record(outcome: Outcome, written: dict[str, str] | None = None) -> d
         "files": files,
         "symptoms": list(outcome.symptoms),
         "localised": None if outcome.localised is None else {"size": outcome.localised[0], "candidates": outcome.localised[1]},
+        "releases": outcome.releases.record() if outcome.releases is not None else None,  # --releases: since when it fails
     }
 
 

@@ -116,6 +116,23 @@ class ReleaseHistory:
         }
 
 
+@dataclass
+class SinceWhen:
+    """The step's result: the history, or the one line that says why there is none."""
+
+    history: ReleaseHistory | None = None
+    note: str = ""
+
+    def lines(self) -> list[str]:
+        return self.history.lines() if self.history is not None else [f"not judged: {self.note}"]
+
+    def markdown(self) -> str:
+        return self.history.markdown() if self.history is not None else f"\n## Since when\n\nNot judged: {self.note}\n"
+
+    def record(self) -> dict:
+        return self.history.record() if self.history is not None else {"kind": "not judged", "error": self.note}
+
+
 def _does_not_fail(verdict: ReleaseVerdict) -> str:
     """'compiles it' when the detail says so, else 'does not fail (DETAIL)'."""
     if verdict.detail.startswith(("compiles fine", "compiles")):

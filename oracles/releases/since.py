@@ -23,7 +23,12 @@ from oracles.releases.environments import (
     ReleaseEnvironments,
     ReleaseSetupError,
 )
-from oracles.releases.history import CANNOT, FAILS, ReleaseHistory, ReleaseVerdict
+from oracles.releases.history import (
+    CANNOT,
+    FAILS,
+    ReleaseHistory,
+    ReleaseVerdict,
+)
 from oracles.releases.index import IndexOptions, ReleasesUnavailable, available_releases
 from oracles.releases.remote import judge_with, write_case
 from oracles.releases.versions import ALL, ReleaseRange

@@ -1,0 +1,124 @@
+"""`reduce --releases` and `reduce --releases-only`: since when the reduced case fails, in IREE releases.
+
+The command line's options become `ReleaseSettings`; the search is `oracles/releases/`. Offline,
+an index that refuses or a cache that cannot be used is one line in the log, and the reduction's
+result stands; Ctrl-C stops the search and keeps the result too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from oracles import Candidate, Oracle, Verdict, refusals
+from oracles.mlir import ir as irx
+from oracles.numeric.user_data import UserDataError, attach
+from oracles.onnx.importer import onnx_oracle
+from oracles.releases.environments import DEFAULT_LIMIT_GB, ReleaseEnvironments
+from oracles.releases.history import SinceWhen
+from oracles.releases.index import IndexOptions
+from oracles.releases.since import (
+    ReleaseSettings,
+    ReleaseSetupError,
+    ReleasesUnavailable,
+    since_when,
+)
+from oracles.releases.versions import parse_range
+from oracles.toolchain.tools import ToolNotFound, find_tool, kill_all
+from oracles.torch.imported import torch_oracle
+from reducer.session import Request, UserError, data_to_run_on, is_onnx, is_torch, load
+from reducer.storage.verdict_store import default_cache_dir
+
+
+def add_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("other IREE releases (since when it fails)")
+    group.add_argument("--releases", nargs="?", const="", metavar="FIRST:LAST",
+                       help="after the reduction, judge the result under other IREE releases and say since which one it "
+                       "fails (bisection; default: every release the index has; 3.8.0:3.13.0 limits the range)")
+    group.add_argument("--releases-only", action="store_true",
+                       help="INPUT is reduced already: only judge it under other releases (with --releases FIRST:LAST to limit them)")
+    group.add_argument("--index-url", metavar="URL", help="--releases: the package index to install releases from (pip's option)")
+    group.add_argument("--find-links", metavar="URL", help="--releases: also a page of wheels, e.g. nightly builds (pip's option)")
+    group.add_argument("--releases-cache", type=Path, default=default_cache_dir() / "releases",
+                       help="--releases: where each release's environment is kept (default %(default)s)")
+    group.add_argument("--releases-cache-gb", type=float, default=DEFAULT_LIMIT_GB,
+                       help="--releases: the size the release environments are trimmed to, least recently used first (default %(default)s)")
+    group.add_argument("--releases-clean", action="store_true", help="remove every cached release environment and exit")
+
+
+def settings(args: argparse.Namespace) -> ReleaseSettings:
+    """The settings of the command line; UserError (one line) for a bad range."""
+    try:
+        chosen = parse_range(args.releases)
+    except ValueError as err:
+        raise UserError(str(err)) from None
+    return ReleaseSettings(args.releases_cache, chosen, IndexOptions(args.index_url, args.find_links), args.releases_cache_gb)
+
+
+def wanted(args: argparse.Namespace) -> bool:
+    return args.releases is not None or args.releases_only
+
+
+def judge_releases(candidate: Candidate, oracle: Oracle, reference: Verdict, chosen: ReleaseSettings,
+                   log: Callable[[str], None]) -> SinceWhen:
+    """The bisection, or a note: offline, an index that refuses, Ctrl-C."""
+    try:
+        return SinceWhen(since_when(candidate, oracle, reference, chosen, log))
+    except (ReleasesUnavailable, ReleaseSetupError) as err:
+        log(f"releases: {err}")
+        return SinceWhen(note=str(err))
+    except KeyboardInterrupt:
+        kill_all()
+        log("releases: interrupted; the reduction's result stands")
+        return SinceWhen(note="interrupted")
+
+
+def clean(args: argparse.Namespace) -> str:
+    """`reduce --releases-clean`: what was removed, in one line."""
+    try:
+        environments = ReleaseEnvironments(args.releases_cache)
+    except ReleaseSetupError as err:
+        raise UserError(str(err)) from None
+    count, freed = environments.clean()
+    return f"reduce: removed {count} release environments from {args.releases_cache}, {freed / 1e9:.1f} GB freed"
+
+
+@dataclass
+class ReleasesOnly:
+    input_path: str
+    oracle: str
+    verdict: Verdict
+    since: SinceWhen
+    seconds: float
+
+
+def releases_only(request: Request, chosen: ReleaseSettings) -> ReleasesOnly:
+    """`reduce --releases-only FILE`: one judgement with the installed IREE pins the failure, then the releases."""
+    start = time.monotonic()
+    try:
+        find_tool("iree-compile")
+        if is_onnx(request.input_path):
+            find_tool("iree-import-onnx")
+    except ToolNotFound as err:
+        raise UserError(str(err)) from None
+    try:
+        case = load(request, irx.new_context()).candidate
+    except irx.ParseError as err:
+        raise UserError(refusals.UNPARSEABLE_MLIR.say(error=err)) from None
+    data = data_to_run_on(request, case)
+    if data is not None:
+        try:
+            case = attach(case, data)
+        except UserDataError as err:
+            raise UserError(str(err)) from None
+    oracle = request.oracle
+    judging = onnx_oracle(oracle) if is_onnx(request.input_path) else torch_oracle(oracle) if is_torch(request.input_path) else oracle
+    verdict = judging.judge(case)
+    if not verdict.interesting:
+        raise UserError(refusals.RELEASES_ONLY_NOT_FAILING.say(path=request.input_path, oracle=oracle.name, detail=verdict.detail),
+                        refusals.RELEASES_ONLY_NOT_FAILING.exit_code)
+    since = judge_releases(case, oracle, verdict, chosen, request.log)
+    return ReleasesOnly(str(request.input_path), oracle.name, verdict, since, time.monotonic() - start)
