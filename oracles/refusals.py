@@ -769,6 +769,11 @@ RELEASES_ONLY_NOT_FAILING = _entry(
     "`--releases-only` bisects a failure the installed IREE shows; this input does not show it.",
     "Check the oracle and flags (they must be those of the reduction), or reduce the input first.",
     exit_code=2)
+CORPUS_WITH_RELEASES_ONLY = _entry(
+    "save-to-corpus-with-releases-only", RELEASES,
+    "--save-to-corpus saves a reduction; run without --releases-only, or reduce with --releases --save-to-corpus NAME",
+    "`--releases-only` reduces nothing, so there is no result to save.",
+    "Reduce with `--releases --save-to-corpus NAME`, or add `fails_since` to an entry with `python bench/corpus_releases.py`.")
 RELEASES_WITH_CULPRIT_ONLY = _entry(
     "releases-with-culprit-only", RELEASES,
     "--releases-only and --culprit-only are separate runs: give one",

@@ -21,10 +21,22 @@ from reducer.docs_site import where_the_docs_are
 from reducer.passes.registry import pass_by_name, passes_for
 from reducer.passes.registry import table as pass_table
 from reducer.progress import ReductionProgress
+from reducer.releases import (
+    INTERRUPTED_NOTE,
+    ReleasesOnly,
+    judge_releases,
+    releases_only,
+    wanted,
+)
+from reducer.releases import add_options as add_release_options
+from reducer.releases import clean as clean_releases
+from reducer.releases import settings as release_settings
 from reducer.report import (
     culprit_only_markdown,
     culprit_only_summary,
     markdown,
+    releases_only_markdown,
+    releases_only_summary,
     summary,
 )
 from reducer.search.interrupt import exit_status, signals_interrupt
@@ -38,7 +50,12 @@ from reducer.session import (
 from reducer.storage.atomic import write_atomically
 from reducer.storage.corpus import save_entry
 from reducer.storage.verdict_store import default_cache_dir
-from reducer.summary_json import error_record, summary_record, to_json
+from reducer.summary_json import (
+    error_record,
+    releases_only_record,
+    summary_record,
+    to_json,
+)
 from reducer.trust import check_limits
 
 EXAMPLES = f"""Everything after `--` is the iree-compile command line from the bug report, pasted as it is.
@@ -129,6 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "the original's way (kind, output) on at least this share of its wrong fraction and error (default 0.5)")
     group.add_argument("--any-dispatch", action="store_true", help="lds-limit: any dispatch over the limit will do, not only one "
                        "of the original's kind (matmul_like, conv, reduction, ...)")
+    add_release_options(parser)
     return parser
 
 
@@ -159,6 +177,9 @@ def main(argv: list[str] | None = None, started: float | None = None) -> int:
         print(pass_table())
         return 0
     try:
+        if args.releases_clean:
+            print(clean_releases(args))
+            return 0
         with signals_interrupt():
             return _reduce(args, pasted, started)
     except (UserError, OracleSetupError) as err:
@@ -200,6 +221,9 @@ def oracle_options(args: argparse.Namespace) -> OracleOptions:
 def _reduce(args: argparse.Namespace, pasted: list[str], started: float | None = None) -> int:
     if args.input is None or args.oracle is None:
         raise UserError(refusals.USAGE.say())
+    releases = release_settings(args) if wanted(args) else None
+    if args.releases_only and args.culprit_only:
+        raise UserError(refusals.RELEASES_WITH_CULPRIT_ONLY.say())
     try:
         command = parse_pasted(pasted)
     except PasteError as err:
@@ -243,8 +267,12 @@ def _reduce(args: argparse.Namespace, pasted: list[str], started: float | None =
     )
     if args.culprit_only:
         return _culprit_only(args, request)
+    if args.releases_only:
+        return _releases_only(args, request, releases)
     with progress:
         outcome = reduce_file(request)
+    if releases is not None and outcome.complete:
+        outcome.releases = judge_releases(outcome.best.candidate, oracle, outcome.verdict, releases, progress.log)
     show = (lambda _: None) if args.json else print
     show(summary(outcome))
     written: dict[str, str] = {}
@@ -262,6 +290,7 @@ def _reduce(args: argparse.Namespace, pasted: list[str], started: float | None =
                 args.opset_version,
                 culprit=outcome.culprit,
                 dispatch_config=outcome.dispatch_config,
+                fails_since=outcome.releases.history.record() if outcome.releases and outcome.releases.history else None,
             )
         except ValueError as err:
             raise UserError(str(err)) from None
@@ -320,6 +349,23 @@ def _user_data(args: argparse.Namespace, oracle: str) -> UserData | None:
         return read_sources(args.inputs, args.expected_outputs)
     except UserDataError as err:
         raise UserError(str(err)) from None
+
+
+def _releases_only(args: argparse.Namespace, request: Request, releases) -> int:
+    if args.save_to_corpus:
+        raise UserError(refusals.CORPUS_WITH_RELEASES_ONLY.say())
+    found: ReleasesOnly = releases_only(request, releases)
+    if found.since.history is None and found.since.note != INTERRUPTED_NOTE:  # offline, an index that refuses
+        raise UserError(refusals.relayed(found.since.note))
+    if args.json:
+        print(to_json(releases_only_record(found)))
+    else:
+        print(releases_only_summary(found))
+    if args.report:
+        write_atomically(args.report, releases_only_markdown(found))
+        if not args.json:
+            print(f"  report        {args.report}")
+    return exit_status() if found.since.note == INTERRUPTED_NOTE else 0
 
 
 def _culprit_only(args: argparse.Namespace, request: Request) -> int:

@@ -32,6 +32,8 @@ from oracles.torch.imported import torch_oracle
 from reducer.session import Request, UserError, data_to_run_on, is_onnx, is_torch, load
 from reducer.storage.verdict_store import default_cache_dir
 
+INTERRUPTED_NOTE = "interrupted"
+
 
 def add_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("other IREE releases (since when it fails)")
@@ -73,7 +75,7 @@ def judge_releases(candidate: Candidate, oracle: Oracle, reference: Verdict, cho
     except KeyboardInterrupt:
         kill_all()
         log("releases: interrupted; the reduction's result stands")
-        return SinceWhen(note="interrupted")
+        return SinceWhen(note=INTERRUPTED_NOTE)
 
 
 def clean(args: argparse.Namespace) -> str:

@@ -254,6 +254,24 @@ def culprit_only_markdown(oracle: str, verdict: Verdict, culprit: Culprit | None
 {_config_section(config)}{markdown_section(culprit)}"""
 
 
+def releases_only_summary(found) -> str:
+    """`reduce --releases-only`: the failure now, then since when (a `reducer.releases.ReleasesOnly`)."""
+    return "\n".join([
+        f"reduce --releases-only: {found.oracle} on {found.input_path}",
+        f"  failure       {found.verdict.detail}",
+        f"  IREE          {iree_version()}",
+        *releases_lines(found.since),
+        f"  wall time     {found.seconds:.1f} s",
+    ])
+
+
+def releases_only_markdown(found) -> str:
+    return f"""# {found.oracle}: {found.verdict.detail}
+
+**IREE version:** `{iree_version()}`
+{found.since.markdown()}"""
+
+
 def _wrong_value_section(lines: list[str]) -> str:
     """Where the wrong value is first computed (miscompile localisation), as a report section."""
     if not lines:

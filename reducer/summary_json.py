@@ -107,6 +107,13 @@ def _culprit(culprit: Culprit | None) -> dict[str, Any] | None:
     return found
 
 
+def releases_only_record(found) -> dict[str, Any]:
+    """`reduce --releases-only --json` (a `reducer.releases.ReleasesOnly`)."""
+    return {"format_version": FORMAT_VERSION, "status": "judged", "oracle": found.oracle, "input": found.input_path,
+            "failure": found.verdict.detail, "iree_version": iree_version(), "seconds": round(found.seconds, 3),
+            "releases": found.since.record()}
+
+
 def error_record(message: str, exit_code: int) -> dict[str, Any]:
     """What `reduce --json` prints when it stops with an error (the line also goes to stderr)."""
     return {"format_version": FORMAT_VERSION, "status": "error", "exit_code": exit_code, "error": message}

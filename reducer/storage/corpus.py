@@ -54,6 +54,7 @@ class CorpusEntry:
     dispatch_config: dict | None = None  # lds-limit: the over-limit dispatch's configuration
     data_file: str | None = None  # miscompile / reference-mismatch: the inputs that show it (DATA_FILE)
     devices: list[str] | None = None  # numeric oracles: the runtime devices its modules run on (a GPU's: only there)
+    fails_since: dict | None = None  # since which IREE release it fails (oracles/releases/history.py `record`)
     directory: Path = field(default=Path("."), compare=False)
 
     @property
@@ -83,6 +84,7 @@ def save_entry(
     opset_version: int | None = None,
     culprit: Culprit | None = None,
     dispatch_config: DispatchConfig | None = None,
+    fails_since: dict | None = None,
 ) -> Path:
     """Writes the entry directory and returns it; ValueError for a bad or taken name."""
     if not _NAME.match(name):
@@ -114,6 +116,7 @@ def save_entry(
         dispatch_config=dataclasses.asdict(dispatch_config) if dispatch_config else None,
         data_file=DATA_FILE if candidate.data else None,
         devices=make_oracle(oracle, options).run_devices(candidate.flags) or None,
+        fails_since=fails_since,
         directory=directory,
     )
     write_entry(entry)
@@ -122,7 +125,7 @@ def save_entry(
 
 def write_entry(entry: CorpusEntry) -> None:
     """(Re)writes `entry.json`; the optional records are left out when there are none."""
-    optional = ("culprit", "dispatch_config", "data_file", "devices")
+    optional = ("culprit", "dispatch_config", "data_file", "devices", "fails_since")
     fields = {k: v for k, v in dataclasses.asdict(entry).items() if k != "directory" and not (k in optional and v is None)}
     (entry.directory / ENTRY_FILE).write_text(json.dumps(fields, indent=2) + "\n")
 
