@@ -77,7 +77,20 @@ def _judged(directory: Path) -> dict:
         return {"verdict": CANNOT, "detail": f"its importer rejects the model: {verdict.detail}", "renamed": renamed}
     if verdict.limit and not verdict.interesting:
         return {"verdict": CANNOT, "detail": f"stopped by a limit ({verdict.limit}): {verdict.detail}", "renamed": renamed}
+    if not verdict.interesting and reference is not None and worded_otherwise(verdict.signature, reference.signature):
+        return {"verdict": FAILS, "renamed": renamed,
+                "detail": f"the same error as this release words it: {verdict.signature}"}
     return {"verdict": FAILS if verdict.interesting else PASSES, "detail": verdict.detail, "renamed": renamed}
+
+
+def worded_otherwise(signature: str, reference: str) -> bool:
+    """Whether two error signatures differ only in what one release prints after the message: MLIR's
+    newer diagnostics append the op (`...marked illegal: "torch.aten.convolution"`) where older ones
+    stop, so one signature is the other cut at a `: `."""
+    if not signature or not reference or signature == reference or not signature.startswith("error: "):
+        return False
+    short, long = sorted((signature, reference), key=len)
+    return long.startswith(short) and long[len(short) :].startswith(": ")
 
 
 def _version_line(version: str) -> str:
