@@ -738,9 +738,10 @@ RELEASE_NOT_A_VERSION = _entry(
     "Give versions as the package index lists them, e.g. `--releases 3.8.0:3.13.0`.")
 RELEASE_RANGE = _entry(
     "release-range", RELEASES,
-    "--releases {text}: expected FIRST:LAST (either may be left out), oldest first, e.g. 3.8.0:3.13.0",
-    "The range is not two versions around a colon, or its first version is newer than its last.",
-    "Write the range oldest first; `:3.12.0` and `3.8.0:` leave one end open.")
+    "--releases {text}: expected FIRST:LAST (either may be left out), oldest first, e.g. 3.8.0:3.13.0, or a list 3.0.0,3.13.0",
+    "The range is not two versions around a colon nor a comma-separated list of versions, or its first version is "
+    "newer than its last.",
+    "Write the range oldest first; `:3.12.0` and `3.8.0:` leave one end open; a list names the releases to judge.")
 RELEASES_UNREACHABLE = _entry(
     "releases-unreachable", RELEASES,
     "cannot list IREE releases: {error}; the reduction's result stands (judge other releases later with "

@@ -43,18 +43,17 @@ def _judged(directory: Path) -> dict:
     from oracles.mlir import ir as irx
     from oracles.numeric.case_data import load_data
     from oracles.onnx.importer import is_import_failure
-    from oracles.toolchain.flags import parse_pasted
+    from oracles.toolchain import tools
+    from oracles.toolchain.flags import respelled
 
     spec = json.loads((directory / SPEC).read_text())
     renamed, unknown = [], []
-    for key, words in (("flags", spec["flags"]), ("pipeline_a", spec["options"]["pipeline_a"]), ("pipeline_b", spec["options"]["pipeline_b"])):
-        command = parse_pasted(list(words))
-        renamed += [[old, new] for old, new in command.renamed]
-        unknown += command.unknown
-        if key == "flags":
-            spec["flags"] = command.flags
-        else:
-            spec["options"][key] = command.flags
+    for owner, key in ((spec, "flags"), (spec["options"], "pipeline_a"), (spec["options"], "pipeline_b")):
+        spelled = respelled(owner[key])
+        renamed += [[old, new] for old, new in spelled.renamed]
+        unknown += spelled.unknown
+        owner[key] = spelled.flags
+    tools.flag_spelling = lambda flags: respelled(flags).flags  # the target flags an oracle adds of its own
     if unknown:
         return {"verdict": CANNOT, "detail": f"this compiler has no flag {', '.join(dict.fromkeys(unknown))}", "renamed": renamed}
     judge = spec_from(spec)

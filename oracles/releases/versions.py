@@ -34,29 +34,38 @@ def ordered(versions: list[str]) -> list[str]:
 
 @dataclass(frozen=True)
 class ReleaseRange:
-    """`FIRST:LAST`, either end open (`:3.13.0`, `3.8.0:`); `ALL` when the user names none."""
+    """`FIRST:LAST`, either end open (`:3.13.0`, `3.8.0:`), or a list (`3.0.0,3.13.0`); `ALL` when
+    the user names none."""
 
     first: str | None = None
     last: str | None = None
+    listed: tuple[str, ...] = ()
 
     def select(self, versions: list[str]) -> list[str]:
         """The versions inside the range, oldest first."""
+        if self.listed:
+            return [v for v in ordered(versions) if v in self.listed]
         low = version_key(self.first) if self.first else None
         high = version_key(self.last) if self.last else None
         return [v for v in ordered(versions) if (low is None or version_key(v) >= low) and (high is None or version_key(v) <= high)]
 
     def spelled(self) -> str:
-        return f"{self.first or ''}:{self.last or ''}"
+        return ",".join(self.listed) if self.listed else f"{self.first or ''}:{self.last or ''}"
 
 
 ALL = ReleaseRange()
 
 
 def parse_range(text: str | None) -> ReleaseRange:
-    """`3.8.0:3.13.0`, `3.8.0:`, `:3.12.0`, one version (that release and the newest), or None / ''
-    (every release); ValueError (one line) when it says none of these."""
+    """`3.8.0:3.13.0`, `3.8.0:`, `:3.12.0`, one version (that release and the newer ones), a list
+    `3.0.0,3.13.0` (those releases only), or None / '' (every release); ValueError (one line) otherwise."""
     if not text:
         return ALL
+    if "," in text:
+        listed = tuple(v.strip() for v in text.split(",") if v.strip())
+        if not all(map(is_version, listed)):
+            raise ValueError(refusals.RELEASE_RANGE.say(text=text))
+        return ReleaseRange(listed=tuple(ordered(list(listed))))
     first, sep, last = text.partition(":")
     first, last = first.strip() or None, last.strip() or None
     if not sep:

@@ -40,7 +40,8 @@ PHASES = (
     "end",
 )
 # Flags renamed since older bug reports were written (old name -> new name, without dashes); a
-# rename applies only when the installed compiler rejects the old name and accepts the new one.
+# rename applies only when the installed compiler rejects the old name and accepts the new one, and
+# the other way round for an older compiler (oracles/releases/: a case judged under an old release).
 _RENAMES = {
     "iree-hip-target": "iree-rocm-target",
     "iree-rocm-target-chip": "iree-rocm-target",
@@ -124,7 +125,10 @@ def _resolve(name: str, options: CompilerOptions | None) -> str:
     for old, new in _PREFIX_RENAMES:
         if name.startswith(old) and options.accepts(new + name[len(old) :]):
             return new + name[len(old) :]
-    return name
+    # The other direction: a newer name, for an older compiler (a case judged under an older release).
+    older = [old for old, new in _RENAMES.items() if new == name]
+    older += [old + name[len(new) :] for old, new in _PREFIX_RENAMES if name.startswith(new)]
+    return next((old for old in older if options.accepts(old)), name)
 
 
 def parse_pasted(words: list[str], options: CompilerOptions | None | bool = True) -> PastedCommand:
@@ -181,6 +185,33 @@ def parse_pasted(words: list[str], options: CompilerOptions | None | bool = True
             close = difflib.get_close_matches(name, options.names, n=1, cutoff=0.8)
             if close:
                 result.suggestions[token] = f"--{close[0]}"
+        result.flags.append(flag)
+    return result
+
+
+@dataclass
+class Respelled:
+    """Flags as one compiler names them: the flags, the renames made and the names it has none for."""
+
+    flags: list[str]
+    renamed: list[tuple[str, str]] = field(default_factory=list)
+    unknown: list[str] = field(default_factory=list)
+
+
+def respelled(flags: list[str] | tuple[str, ...], options: CompilerOptions | None | bool = True) -> Respelled:
+    """`--name[=value]` flags with each name as this compiler accepts it (renamed either way, as
+    `parse_pasted` does), nothing dropped; `options=True` asks the installed compiler."""
+    if options is True:
+        options = compiler_options() if flags else None
+    result = Respelled([])
+    for flag in flags:
+        name, has_value, value = flag.lstrip("-").partition("=")
+        resolved = _resolve(name, options) if flag.startswith("--") else name
+        if resolved != name:
+            result.renamed.append((flag, f"--{resolved}{has_value}{value}"))
+            flag = f"--{resolved}{has_value}{value}"
+        elif options and flag.startswith("-") and not options.accepts(name):
+            result.unknown.append(flag)
         result.flags.append(flag)
     return result
 

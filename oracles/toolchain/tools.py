@@ -223,6 +223,11 @@ class CompileResult:
         return self.process.returncode == 0 and not self.process.timed_out
 
 
+# How this process spells compile flags, when its compiler is another release than the one the
+# oracles' own flags are written for: set only by a release's judge (oracles/cli/release_judge.py),
+# a process that judges one case with that release's compiler. None: as they are.
+flag_spelling: Callable[[list[str]], list[str]] | None = None
+
 # Compiles (flags, source, output, limits) elsewhere, e.g. in a warm worker; None: run the tool.
 CompileElsewhere = Callable[[list[str], Path, Path, Limits], "ProcessResult | None"]
 
@@ -238,6 +243,8 @@ def compile_candidate(
 ) -> CompileResult:
     """Writes the candidate into workdir and runs `tool` (iree-compile, or iree-opt for one pass
     pipeline) on it with the given flags (through `warm` first when given; the tool when that declines)."""
+    if flag_spelling is not None:
+        flags = flag_spelling(list(flags))
     source = workdir / f"input{candidate.suffix}"
     candidate.write(source)
     output = workdir / output_name
