@@ -1,0 +1,231 @@
+"""Since when a case fails: versions, the bisection, the cached environments, and real older releases.
+
+The tests at the end install one real older release, IREE 3.0.0 (about 400 MB, a few seconds with
+uv), once per test session, and judge three cases with it against the installed 3.13.0: one both
+fail (the same error, worded as 3.0.0 words it), one only 3.13.0 fails (a regression checked by hand
+with both compilers: 3.0.0 compiles it), and one 3.0.0 cannot parse (`linalg.pack` came later).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from oracles import Candidate, Verdict, make_oracle, refusals
+from oracles.cli.release_judge import worded_otherwise
+from oracles.releases.bisect import bisect
+from oracles.releases.environments import READY, ReleaseEnvironments
+from oracles.releases.history import (
+    CANNOT,
+    EVERY_RELEASE,
+    FAILS,
+    NEWEST_PASSES,
+    NO_OLDER_JUDGES,
+    PASSES,
+    REGRESSION,
+    ReleaseVerdict,
+)
+from oracles.releases.index import IndexOptions, ReleasesUnavailable
+from oracles.releases.remote import judge_with, write_case
+from oracles.releases.since import ReleaseSettings, since_when
+from oracles.releases.versions import parse_range, version_key
+from oracles.toolchain.compiler_options import CompilerOptions
+from oracles.toolchain.flags import respelled
+
+DATA = Path(__file__).parent / "data" / "releases"
+OLD = "3.0.0"
+RDNA3 = ["--iree-hal-target-device=vulkan", "--iree-vulkan-target=rdna3"]
+ADRENO = ["--iree-hal-target-device=vulkan", "--iree-vulkan-target=adreno"]
+RELEASES = ["2.9.0", "3.0.0", "3.1.0", "3.2.0", "3.3.0", "3.4.0", "3.5.0", "3.6.0", "3.7.0", "3.8.0"]
+
+
+# --- versions and ranges --------------------------------------------------------------------------
+
+def test_versions_order_with_nightlies_between_releases():
+    versions = ["3.10.0", "3.9.0", "3.10.0rc20250101", "2.9.0", "3.7.1"]
+    assert sorted(versions, key=version_key) == ["2.9.0", "3.7.1", "3.9.0", "3.10.0rc20250101", "3.10.0"]
+
+
+def test_ranges_select_releases():
+    available = ["2.9.0", "3.8.0", "3.9.0", "3.12.0", "3.13.0"]
+    assert parse_range("3.8.0:3.12.0").select(available) == ["3.8.0", "3.9.0", "3.12.0"]
+    assert parse_range(":3.8.0").select(available) == ["2.9.0", "3.8.0"]
+    assert parse_range("3.12.0").select(available) == ["3.12.0", "3.13.0"]
+    assert parse_range("3.13.0,2.9.0").select(available) == ["2.9.0", "3.13.0"]
+    assert parse_range(None).select(available) == available
+
+
+@pytest.mark.parametrize("text", ["3.13.0:3.8.0", "latest", "3.8:3.13.0", "3.0.0,three"])
+def test_a_bad_range_is_one_line_from_the_catalogue(text):
+    with pytest.raises(ValueError) as caught:
+        parse_range(text)
+    assert refusals.matching(str(caught.value)) in (refusals.RELEASE_RANGE, refusals.RELEASE_NOT_A_VERSION)
+
+
+# --- the bisection, on made-up verdicts -----------------------------------------------------------
+
+def fake_judge(answers: dict[str, str]):
+    asked = []
+
+    def judge(release: str) -> ReleaseVerdict:
+        asked.append(release)
+        return ReleaseVerdict(release, answers[release], "compiles fine" if answers[release] == PASSES else "")
+
+    return judge, asked
+
+
+def answers_from(first_failing: str, cannot: tuple[str, ...] = ()) -> dict[str, str]:
+    return {r: CANNOT if r in cannot else FAILS if version_key(r) >= version_key(first_failing) else PASSES for r in RELEASES}
+
+
+def test_bisection_finds_the_release_a_regression_came_in_with_few_judgements():
+    judge, asked = fake_judge(answers_from("3.5.0"))
+    newest = {"3.8.0": ReleaseVerdict("3.8.0", FAILS)}
+    history = bisect(RELEASES, judge, newest)
+    assert (history.kind, history.first_failing, history.last_passing) == (REGRESSION, "3.5.0", "3.4.0")
+    assert len(asked) <= 4 and "3.8.0" not in asked  # the known verdict is not judged again
+    assert history.headline() == "fails since 3.5.0; 3.4.0 compiles it"
+
+
+def test_bisection_steps_over_releases_that_cannot_judge():
+    judge, _ = fake_judge(answers_from("3.5.0", cannot=("3.4.0", "3.3.0")))
+    history = bisect(RELEASES, judge)
+    assert (history.kind, history.first_failing, history.last_passing) == (REGRESSION, "3.5.0", "3.2.0")
+    assert history.verdicts["3.4.0"].verdict == CANNOT
+
+
+def test_every_release_failing_and_no_older_release_judging_are_results_of_their_own():
+    judge, _ = fake_judge(answers_from("2.9.0"))
+    assert bisect(RELEASES, judge).kind == EVERY_RELEASE
+    judge, asked = fake_judge(answers_from("2.9.0", cannot=tuple(RELEASES[:6])))
+    history = bisect(RELEASES, judge, give_up_after=3)
+    assert (history.kind, history.first_failing) == (NO_OLDER_JUDGES, "3.5.0")
+    assert sum(a in RELEASES[:6] for a in asked) == 3  # gave up after three that could not judge
+    judge, _ = fake_judge({r: PASSES for r in RELEASES})
+    assert bisect(RELEASES, judge).kind == NEWEST_PASSES
+
+
+def test_an_error_an_older_release_words_shorter_is_the_same_failure():
+    newer = "error: failed to legalize operation 'x.y' that was explicitly marked illegal: \"x.y\""
+    assert worded_otherwise("error: failed to legalize operation 'x.y' that was explicitly marked illegal", newer)
+    assert not worded_otherwise("error: failed to legalize operation 'x.z' that was explicitly marked illegal", newer)
+    assert not worded_otherwise("error: failed to legalize", newer)  # cut anywhere but at ': '
+
+
+def test_flags_are_renamed_for_an_older_compiler_too():
+    older = CompilerOptions(frozenset({"iree-hip-target", "iree-hal-target-device"}), frozenset({"iree-hip-target"}))
+    spelled = respelled(["--iree-hal-target-device=hip", "--iree-rocm-target=gfx942", "--iree-no-such-flag"], older)
+    assert spelled.flags[:2] == ["--iree-hal-target-device=hip", "--iree-hip-target=gfx942"]
+    assert spelled.renamed == [("--iree-rocm-target=gfx942", "--iree-hip-target=gfx942")]
+    assert spelled.unknown == ["--iree-no-such-flag"]
+
+
+# --- the cache of environments --------------------------------------------------------------------
+
+def fake_environment(environments: ReleaseEnvironments, release: str, megabytes: int, age: int) -> None:
+    directory = environments.path(release)
+    (directory / "lib").mkdir(parents=True)
+    (directory / "lib" / "blob").write_bytes(os.urandom(megabytes * 1024 * 1024))
+    (directory / READY).write_text("{}")
+    os.utime(directory / READY, (1_000_000 + age, 1_000_000 + age))
+
+
+def test_the_cache_is_trimmed_least_recently_used_first_sparing_one_in_use(tmp_path):
+    environments = ReleaseEnvironments(tmp_path, limit_gb=0.0035)
+    for age, release in enumerate(["3.1.0", "3.2.0", "3.3.0"]):
+        fake_environment(environments, release, 2, age)
+    with environments._lock("3.1.0", exclusive=False):  # another run judges with the oldest one
+        removed = environments.trim(keep={"3.3.0"})
+    assert removed == ["3.2.0"]
+    assert environments.releases() == ["3.1.0", "3.3.0"]
+    count, freed = environments.clean()
+    assert count == 2 and freed > 3_000_000 and environments.releases() == []
+
+
+def test_offline_is_one_line_and_the_cli_says_it(tmp_path):
+    settings = ReleaseSettings(tmp_path, index=IndexOptions(index_url="http://127.0.0.1:9/simple"))
+    with pytest.raises(ReleasesUnavailable) as caught:
+        since_when(Candidate("module {}"), make_oracle("compile-error"), Verdict(True, "error: x"), settings)
+    assert refusals.matching(str(caught.value)) is refusals.RELEASES_UNREACHABLE
+    run = subprocess.run([sys.executable, "-m", "reducer", str(DATA / "conv_i8_adreno.mlir"), "--oracle=compile-error", "--releases-only",
+                          "--index-url", "http://127.0.0.1:9/simple", "--releases-cache", str(tmp_path), "--", *ADRENO],
+                         capture_output=True, text=True, check=False)
+    assert run.returncode == 1, run.stderr
+    error = [line for line in run.stderr.splitlines() if line.startswith("reduce: error: ")]
+    assert len(error) == 1 and "Traceback" not in run.stderr
+    assert refusals.matching(error[0].removeprefix("reduce: error: ")) is refusals.RELEASES_UNREACHABLE
+
+
+# --- one real older release -----------------------------------------------------------------------
+
+@pytest.fixture(scope="session")
+def release_cache(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("releases")
+
+
+@pytest.fixture(scope="session")
+def old_release(release_cache) -> tuple[Path, Path]:
+    """IREE 3.0.0's environment (installed once per session) and the project copy its judge runs."""
+    environments = ReleaseEnvironments(release_cache)
+    with environments.using(OLD) as (python, _):
+        return python, environments.project()
+
+
+def judged_by_old(old_release, tmp_path: Path, name: str, flags: list[str]) -> ReleaseVerdict:
+    """The case judged with the installed compiler first (the reference), then with 3.0.0."""
+    oracle = make_oracle("compile-error")
+    candidate = Candidate((DATA / name).read_text(), tuple(flags))
+    reference = oracle.judge(candidate)
+    python, project = old_release
+    return judge_with(python, project, write_case(tmp_path / "case", candidate, oracle, reference), oracle.options.limits, OLD)
+
+
+def test_a_case_both_releases_fail(old_release, tmp_path, iree_compile):
+    verdict = judged_by_old(old_release, tmp_path, "conv_i8_adreno.mlir", ADRENO)
+    assert verdict.verdict == FAILS, verdict.detail
+    assert "unrealized_conversion_cast" in verdict.detail and "3.0.0" in verdict.compiler
+
+
+def test_a_case_only_the_new_release_fails(old_release, tmp_path, iree_compile):
+    verdict = judged_by_old(old_release, tmp_path, "conv_f16_rdna3.mlir", RDNA3)
+    assert (verdict.verdict, verdict.detail) == (PASSES, "compiles fine")
+    assert verdict.commit.startswith("29c451b00ecc")  # 3.0.0's commit, from its own --version
+
+
+def test_a_case_the_old_release_cannot_parse(old_release, tmp_path, iree_compile):
+    oracle = make_oracle("compile-error")
+    case = write_case(tmp_path / "case", Candidate((DATA / "linalg_pack.mlir").read_text(), ("--iree-hal-target-device=vulkan",)),
+                      oracle, Verdict(True, "error: made up"))
+    python, project = old_release
+    verdict = judge_with(python, project, case, oracle.options.limits, OLD)
+    assert verdict.verdict == CANNOT and "cannot parse the IR" in verdict.detail and "linalg.pack" in verdict.detail
+
+
+def test_releases_only_end_to_end(old_release, release_cache, tmp_path, iree_compile):
+    """`reduce --releases-only` with the installed release and 3.0.0: a regression, in --json and the report."""
+    report = tmp_path / "bug.md"
+    run = subprocess.run([sys.executable, "-m", "reducer", str(DATA / "conv_f16_rdna3.mlir"), "--oracle=compile-error",
+                          "--releases-only", "--releases", f"{OLD},3.13.0", "--releases-cache", str(release_cache), "--json",
+                          "--report", str(report), "--", *RDNA3], capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stderr
+    found = json.loads(run.stdout)["releases"]
+    assert (found["kind"], found["fails_since"], found["last_passing"]) == (REGRESSION, "3.13.0", OLD)
+    assert found["releases_installed"] == 0 and found["releases_judged"] == 2  # 3.13.0 is the installed one
+    assert found["commits"].endswith("29c451b00ecc9f9e5466e9d1079e0d69147da700...89ece87b89852100c0a4ac3d515e14842d090967")
+    assert "**fails since 3.13.0; 3.0.0 compiles it**" in report.read_text()
+
+
+@pytest.mark.nightly
+def test_every_release_bisected_names_the_release_of_a_real_regression(tmp_path, iree_compile):
+    """Every release the index has, from an empty cache: the f16 conv on rdna3 fails since 3.1.0 (checked by
+    hand with both compilers: 3.0.0 compiles it, 3.1.0 says 'no GPU subgroup mma compute ops generated')."""
+    oracle = make_oracle("compile-error")
+    candidate = Candidate((DATA / "conv_f16_rdna3.mlir").read_text(), tuple(RDNA3))
+    history = since_when(candidate, oracle, oracle.judge(candidate), ReleaseSettings(tmp_path))
+    assert (history.kind, history.first_failing, history.last_passing) == (REGRESSION, "3.1.0", "3.0.0")
+    assert len(history.verdicts) <= 6 and history.installed <= 5
