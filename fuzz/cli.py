@@ -40,12 +40,16 @@ from fuzz.pipelines import (
     resolve,
 )
 from fuzz.progress import CampaignProgress, ConformanceProgress
+from fuzz.releases import since_when_of_causes
 from fuzz.root_cause import RootCauses, assign_root_causes
 from fuzz.triage import reduce_finding
 from oracles import refusals
 from oracles.toolchain.devices import drivers_with_a_device
 from reducer.docs_site import where_the_docs_are
 from reducer.progress import ReductionProgress
+from reducer.releases import add_source_options as add_release_sources
+from reducer.releases import settings as release_settings
+from reducer.releases import wanted as releases_wanted
 from reducer.session import INTERRUPTED
 from reducer.storage.corpus import load_entries
 
@@ -104,6 +108,13 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument("--reduce-budget", type=duration, default=300.0, help="time for reducing one finding (default 5m)")
         command.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run cases on this Dask scheduler's cluster (default: local pool)")
         command.add_argument("-q", "--quiet", action="store_true", help="no progress: neither the lines nor the live status line")
+        group = command.add_argument_group("other IREE releases (since when each root cause fails)")
+        group.add_argument("--releases", nargs="?", const="", default="" if command is nightly else None, metavar="FIRST:LAST",
+                           help="judge each root cause's reduced case under other IREE releases: since which one it fails "
+                           + ("(default on here, for new root causes only)" if command is nightly else "(default off)"))
+        add_release_sources(group)
+    nightly.add_argument("--no-releases", dest="releases", action="store_const", const=None,
+                         help="do not judge new root causes under other IREE releases")
     nightly.add_argument("--corpus", type=Path, default=PROJECT_CORPUS, help="corpus entries to re-check (default: the project's corpus/entries)")
     run.add_argument("--corpus", type=Path, default=PROJECT_CORPUS,
                      help="corpus entries that name known root causes (default: the project's corpus/entries)")
@@ -210,6 +221,9 @@ def _campaign(args: argparse.Namespace, budget: CommandBudget, known: frozenset[
         _reduce_findings(args, known, budget, settings.known)
     split["reductions"] = time.monotonic() - budget.started - split["campaign"]
     causes = _root_causes(args, dict(stats.by_signature))
+    if releases_wanted(args):  # each root cause's reduced case under other releases (new ones only in the nightly)
+        causes.since = since_when_of_causes(args.out, causes, release_settings(args), only_new=args.command == "nightly")
+        split["releases"] = time.monotonic() - budget.started - sum(split.values())
     stats.split = split
     return stats, settings, causes
 

@@ -69,6 +69,10 @@ def summary_markdown(
     known = [by_signature[s] for s in stats.by_signature if s not in new and s in by_signature]
     lines += ["", f"## Known findings seen again ({len(known)})", ""]
     lines += _finding_rows(known, stats, in_corpus) or ["None."]
+    if causes is not None and causes.since:
+        lines += ["", f"## Since when (new root causes, {len(causes.since)})", ""]
+        lines += [f"- `{key[:120]}`: {record.get('summary', record.get('error', ''))}"
+                  + (f" ([commits]({record['commits']}))" if record.get("commits") else "") for key, record in causes.since.items()]
     lines += ["", f"## Corpus changes ({len(changes)})", ""]
     lines += [f"- **{c.entry.name}**: {c.problem}" for c in changes] or ["None: every entry is in its recorded state."]
     if stats.configs:

@@ -242,6 +242,7 @@ class RootCauses:
     kind: dict[str, str] = field(default_factory=dict)  # signature -> finding class
     known_as: dict[str, str] = field(default_factory=dict)  # signature -> corpus entry
     seen: dict[str, int] = field(default_factory=dict)  # signature -> findings this run
+    since: dict[str, dict] = field(default_factory=dict)  # key -> since which release it fails (--releases; fuzz/releases.py)
 
     @property
     def distinct(self) -> set[str]:
@@ -280,6 +281,12 @@ def finding_facts(finding, directory_entries: dict[str, CorpusEntry]) -> Failure
     return FailureFacts(finding.kind, finding.signature, flags, failing_pass, reduced_model(finding.directory))
 
 
+def reduction_entries(out: Path) -> dict[str, CorpusEntry]:
+    """The corpus entries a campaign's reductions saved in `out/corpus/`, by their finding directory's name."""
+    saved = load_entries(out / "corpus") if (out / "corpus").is_dir() else []
+    return {entry.name.rsplit("-", 1)[-1]: entry for entry in saved}
+
+
 def assign_root_causes(db, seen: dict[str, int], entries: Iterable[CorpusEntry], out: Path | None = None) -> RootCauses:
     """Keys for every signature seen this run (reduced now or in an earlier run), stored in the
     database with the corpus entry each one matches: by key, or, for a finding left unreduced
@@ -289,8 +296,7 @@ def assign_root_causes(db, seen: dict[str, int], entries: Iterable[CorpusEntry],
     entries = list(entries)
     by_key = corpus_keys(entries)
     by_signature = {(e.signature, target_of(entry_facts(e).flags)): e.name for e in entries}
-    saved = load_entries(out / "corpus") if out is not None and (out / "corpus").is_dir() else []
-    directory_entries = {entry.name.rsplit("-", 1)[-1]: entry for entry in saved}
+    directory_entries = reduction_entries(out) if out is not None else {}
     causes = RootCauses(seen=dict(seen))
     findings = [f for f in db.all() if f.signature in seen]
     facts = {f.signature: finding_facts(f, directory_entries) for f in findings}

@@ -39,16 +39,22 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("other IREE releases (since when it fails)")
     group.add_argument("--releases", nargs="?", const="", metavar="FIRST:LAST",
                        help="after the reduction, judge the result under other IREE releases and say since which one it "
-                       "fails (bisection; default: every release the index has; 3.8.0:3.13.0 limits the range)")
+                       "fails (bisection; default: every release the index has; 3.8.0:3.13.0 limits the range, "
+                       "3.0.0,3.13.0 names releases)")
     group.add_argument("--releases-only", action="store_true",
                        help="INPUT is reduced already: only judge it under other releases (with --releases FIRST:LAST to limit them)")
+    add_source_options(group)
+    group.add_argument("--releases-clean", action="store_true", help="remove every cached release environment and exit")
+
+
+def add_source_options(group) -> None:
+    """Where releases come from and where their environments live (`reduce` and `fuzz` alike)."""
     group.add_argument("--index-url", metavar="URL", help="--releases: the package index to install releases from (pip's option)")
     group.add_argument("--find-links", metavar="URL", help="--releases: also a page of wheels, e.g. nightly builds (pip's option)")
     group.add_argument("--releases-cache", type=Path, default=default_cache_dir() / "releases",
                        help="--releases: where each release's environment is kept (default %(default)s)")
     group.add_argument("--releases-cache-gb", type=float, default=DEFAULT_LIMIT_GB,
                        help="--releases: the size the release environments are trimmed to, least recently used first (default %(default)s)")
-    group.add_argument("--releases-clean", action="store_true", help="remove every cached release environment and exit")
 
 
 def settings(args: argparse.Namespace) -> ReleaseSettings:
@@ -61,7 +67,7 @@ def settings(args: argparse.Namespace) -> ReleaseSettings:
 
 
 def wanted(args: argparse.Namespace) -> bool:
-    return args.releases is not None or args.releases_only
+    return args.releases is not None or getattr(args, "releases_only", False)
 
 
 def judge_releases(candidate: Candidate, oracle: Oracle, reference: Verdict, chosen: ReleaseSettings,

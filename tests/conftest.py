@@ -30,3 +30,20 @@ def campaign_dir(tmp_path_factory):
     assert fuzz_main(["run", "--max-cases", "2", "--seed", "7", "--reduce-budget", "30s", "--reduce-jobs", "2", *common]) == 0
     assert fuzz_main(["run", "--max-cases", "6", "--seed", "9", "--no-reduce", *common]) == 0
     return out
+
+
+@pytest.fixture(scope="session")
+def release_cache(tmp_path_factory):
+    """Where the tests' IREE release environments live: one per session (tests/test_releases.py)."""
+    return tmp_path_factory.mktemp("releases")
+
+
+@pytest.fixture(scope="session")
+def old_release(release_cache):
+    """IREE 3.0.0's environment, installed once per session (about 400 MB; a few seconds with uv),
+    and the copy of `oracles` its judge runs."""
+    from oracles.releases.environments import ReleaseEnvironments
+
+    environments = ReleaseEnvironments(release_cache)
+    with environments.using("3.0.0") as (python, _):
+        return python, environments.project()

@@ -38,7 +38,7 @@ from oracles.toolchain.compiler_options import CompilerOptions
 from oracles.toolchain.flags import respelled
 
 DATA = Path(__file__).parent / "data" / "releases"
-OLD = "3.0.0"
+OLD = "3.0.0"  # the release the `old_release` fixture installs (tests/conftest.py)
 RDNA3 = ["--iree-hal-target-device=vulkan", "--iree-vulkan-target=rdna3"]
 ADRENO = ["--iree-hal-target-device=vulkan", "--iree-vulkan-target=adreno"]
 RELEASES = ["2.9.0", "3.0.0", "3.1.0", "3.2.0", "3.3.0", "3.4.0", "3.5.0", "3.6.0", "3.7.0", "3.8.0"]
@@ -163,19 +163,6 @@ def test_offline_is_one_line_and_the_cli_says_it(tmp_path):
 
 # --- one real older release -----------------------------------------------------------------------
 
-@pytest.fixture(scope="session")
-def release_cache(tmp_path_factory) -> Path:
-    return tmp_path_factory.mktemp("releases")
-
-
-@pytest.fixture(scope="session")
-def old_release(release_cache) -> tuple[Path, Path]:
-    """IREE 3.0.0's environment (installed once per session) and the project copy its judge runs."""
-    environments = ReleaseEnvironments(release_cache)
-    with environments.using(OLD) as (python, _):
-        return python, environments.project()
-
-
 def judged_by_old(old_release, tmp_path: Path, name: str, flags: list[str]) -> ReleaseVerdict:
     """The case judged with the installed compiler first (the reference), then with 3.0.0."""
     oracle = make_oracle("compile-error")
@@ -229,3 +216,24 @@ def test_every_release_bisected_names_the_release_of_a_real_regression(tmp_path,
     history = since_when(candidate, oracle, oracle.judge(candidate), ReleaseSettings(tmp_path))
     assert (history.kind, history.first_failing, history.last_passing) == (REGRESSION, "3.1.0", "3.0.0")
     assert len(history.verdicts) <= 6 and history.installed <= 5
+
+
+def test_fuzz_root_causes_get_their_release(campaign_dir, old_release, release_cache, tmp_path, iree_compile):
+    """`fuzz run --releases`: each root cause's reduced case judged; the result kept in its saved entry."""
+    import shutil
+
+    from fuzz.campaign import DB_NAME
+    from fuzz.findings import FindingsDB
+    from fuzz.releases import since_when_of_causes
+    from fuzz.root_cause import assign_root_causes, reduction_entries
+
+    out = tmp_path / "campaign"
+    shutil.copytree(campaign_dir, out)
+    db = FindingsDB(out / DB_NAME)
+    causes = assign_root_causes(db, {f.signature: 1 for f in db.all()}, [], out)
+    db.close()
+    since = since_when_of_causes(out, causes, ReleaseSettings(release_cache, parse_range(f"{OLD},3.13.0")), only_new=False)
+    assert since, "the campaign fixture reduces a finding: its root cause is judged"
+    saved = [e for e in reduction_entries(out).values() if e.fails_since]
+    assert saved and all(e.fails_since["range"] == f"{OLD},3.13.0" or e.fails_since["range"].startswith(OLD) for e in saved)
+    assert {record["summary"] for record in since.values()} <= {e.fails_since["summary"] for e in saved}
