@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from oracles import Candidate, Verdict, make_oracle, refusals
-from oracles.cli.release_judge import worded_otherwise
+from oracles.cli.release_judge import same_crash_site, worded_otherwise
 from oracles.releases.bisect import bisect
 from oracles.releases.environments import READY, ReleaseEnvironments
 from oracles.releases.history import (
@@ -28,6 +28,7 @@ from oracles.releases.history import (
     NO_OLDER_JUDGES,
     PASSES,
     REGRESSION,
+    ReleaseHistory,
     ReleaseVerdict,
 )
 from oracles.releases.index import IndexOptions, ReleasesUnavailable
@@ -115,6 +116,19 @@ def test_an_error_an_older_release_words_shorter_is_the_same_failure():
     assert worded_otherwise("error: failed to legalize operation 'x.y' that was explicitly marked illegal", newer)
     assert not worded_otherwise("error: failed to legalize operation 'x.z' that was explicitly marked illegal", newer)
     assert not worded_otherwise("error: failed to legalize", newer)  # cut anywhere but at ': '
+
+
+def test_a_crash_in_the_same_function_is_the_same_crash():
+    newer = "crash: died: a::Pad::create <- a::Pattern::matchAndRewrite <- b::dispatch"
+    assert same_crash_site("crash: died: a::Pad::create <- a::populate <- a::Pattern::matchAndRewrite", newer)
+    assert not same_crash_site("crash: died: a::Conv::create <- a::Pattern::matchAndRewrite", newer)
+
+
+def test_a_release_that_fails_another_way_is_not_said_to_work():
+    history = ReleaseHistory(REGRESSION, ["3.1.0", "3.2.0"], {
+        "3.1.0": ReleaseVerdict("3.1.0", PASSES, "fails differently: error: other"),
+        "3.2.0": ReleaseVerdict("3.2.0", FAILS, "error: this")}, "3.2.0", "3.1.0")
+    assert history.headline() == "fails this way since 3.2.0; 3.1.0 fails another way (error: other)"
 
 
 def test_flags_are_renamed_for_an_older_compiler_too():

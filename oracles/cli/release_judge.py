@@ -79,6 +79,9 @@ def _judged(directory: Path) -> dict:
     if not verdict.interesting and reference is not None and worded_otherwise(verdict.signature, reference.signature):
         return {"verdict": FAILS, "renamed": renamed,
                 "detail": f"the same error as this release words it: {verdict.signature}"}
+    if not verdict.interesting and reference is not None and same_crash_site(verdict.signature, reference.signature):
+        return {"verdict": FAILS, "renamed": renamed,
+                "detail": f"the same crash, its stack as this release's build has it: {verdict.signature}"}
     return {"verdict": FAILS if verdict.interesting else PASSES, "detail": verdict.detail, "renamed": renamed}
 
 
@@ -90,6 +93,14 @@ def worded_otherwise(signature: str, reference: str) -> bool:
         return False
     short, long = sorted((signature, reference), key=len)
     return long.startswith(short) and long[len(short) :].startswith(": ")
+
+
+def same_crash_site(signature: str, reference: str) -> bool:
+    """Whether two crash signatures die in the same function: the frames below it differ between
+    builds (what one release inlines, another calls), the function that crashed does not."""
+    if signature == reference or not (signature.startswith("crash: ") and reference.startswith("crash: ")):
+        return False
+    return signature.split(" <- ")[0] == reference.split(" <- ")[0]
 
 
 def _version_line(version: str) -> str:

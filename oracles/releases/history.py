@@ -21,6 +21,7 @@ NO_OLDER_JUDGES = "no older release could judge it"  # the oldest failing one ha
 NEWEST_PASSES = "newest release does not fail"  # the failure is newer than every release tried
 NONE_JUDGES = "no release could judge it"
 IREE_REPO = "https://github.com/iree-org/iree"
+FAILS_OTHERWISE = "fails differently:"  # how the compiling oracles' detail starts for another failure
 _COMMIT = re.compile(r"@ ([0-9a-f]{7,40})")
 
 
@@ -69,6 +70,9 @@ class ReleaseHistory:
         """One line: 'fails since 3.10.0; 3.9.0 compiles it' and the like."""
         if self.kind == REGRESSION:
             passing = self.verdicts[self.last_passing]
+            if passing.detail.startswith(FAILS_OTHERWISE):  # the same oracle, another failure: no claim it worked
+                return (f"fails this way since {self.first_failing}; {self.last_passing} fails another way "
+                        f"({passing.detail.removeprefix(FAILS_OTHERWISE).strip()})")
             return f"fails since {self.first_failing}; {self.last_passing} {_does_not_fail(passing)}"
         if self.kind == EVERY_RELEASE:
             return f"fails on every release tried (the oldest: {self.first_failing})"
