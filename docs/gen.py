@@ -91,8 +91,10 @@ def pipelines_page() -> str:
 
 def _default_shown(action: argparse.Action) -> str:
     # The cache directory follows $XDG_CACHE_HOME and the home directory: name the rule, not this machine's path.
-    if isinstance(action.default, Path) and action.default == default_cache_dir():
-        return "~/.cache/iree-reduce-fuzz, or $XDG_CACHE_HOME/iree-reduce-fuzz"
+    if isinstance(action.default, Path) and action.default.is_relative_to(default_cache_dir()):
+        below = action.default.relative_to(default_cache_dir()).as_posix().replace(".", "")
+        below = f"/{below}" if below else ""
+        return f"~/.cache/iree-reduce-fuzz{below}, or $XDG_CACHE_HOME/iree-reduce-fuzz{below}"
     return str(action.default)
 
 
@@ -154,8 +156,11 @@ def corpus_page(entries_dir: Path = ROOT / "corpus" / "entries") -> str:
     lines = [_header("corpus/entries/*/entry.json"), f"{len(entries)} entries.", "",
              ("\"Same bug as\" names the entries with the same root-cause key (target, failing pass and error; a wrong "
              "answer's op, pipeline and dtype: fuzz/root_cause.py): one bug reached through another graph."), "",
-             "| entry | oracle | flags / target | state | what fails | same bug as |", "|---|---|---|---|---|---|"]
+             ("\"Since when\" is the entry's `fails_since`: its repro judged under the IREE releases by bisection "
+              "(bench/corpus_releases.py; [Since when](reduce/releases.md))."), "",
+             "| entry | oracle | flags / target | state | what fails | since when | same bug as |", "|---|---|---|---|---|---|---|"]
     lines += [f"| `{e['name']}` | {_oracle(e)} | {_target(e)} | {e.get('state', '')} | {_cell(e.get('description', ''))} | "
+              f"{_cell((e.get('fails_since') or {}).get('summary', '-'))} | "
               f"{', '.join(f'`{n}`' for n in same.get(e['name'], [])) or '-'} |" for e in entries]
     return "\n".join(lines) + "\n"
 
