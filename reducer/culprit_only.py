@@ -14,14 +14,13 @@ from pathlib import Path
 from oracles import Candidate, Verdict, refusals
 from oracles.base import renamed
 from oracles.compiling.dispatch_config import DispatchConfig
-from oracles.mlir import ir as irx
 from oracles.onnx.importer import import_model, onnx_oracle
-from oracles.toolchain.tools import ToolNotFound, find_tool, scratch_dir
+from oracles.toolchain.tools import scratch_dir
 from oracles.torch import SUFFIX as PT2_SUFFIX
 from oracles.torch.imported import imported_program, torch_oracle
 from reducer.culprit import CULPRIT_ORACLES, Culprit, where_it_breaks
 from reducer.search.interrupt import Interruption
-from reducer.session import INTERRUPTED, Request, UserError, is_onnx, load
+from reducer.session import INTERRUPTED, Request, UserError, load_reduced
 
 
 @dataclass
@@ -38,16 +37,7 @@ def culprit_only(request: Request, base: Path) -> CulpritOnly:
     """The culprit step on `request.input_path`; its files are named after `base`."""
     if request.oracle.name not in (*CULPRIT_ORACLES, "lds-limit"):
         raise UserError(refusals.CULPRIT_ONLY_ORACLE.say(oracle=request.oracle.name))
-    try:
-        find_tool("iree-compile")
-        if is_onnx(request.input_path):
-            find_tool("iree-import-onnx")
-    except ToolNotFound as err:
-        raise UserError(str(err)) from None
-    try:
-        case = load(request, irx.new_context()).candidate
-    except irx.ParseError as err:
-        raise UserError(refusals.UNPARSEABLE_MLIR.say(error=err)) from None
+    case = load_reduced(request)
     start = time.monotonic()
     onnx_input = case.is_onnx
     torch_input = case.suffix == PT2_SUFFIX  # it carries its imported MLIR: the culprit is found on that

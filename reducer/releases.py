@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from oracles import Candidate, Oracle, Verdict, refusals
-from oracles.mlir import ir as irx
 from oracles.numeric.user_data import UserDataError, attach
 from oracles.onnx.importer import onnx_oracle
 from oracles.releases.environments import DEFAULT_LIMIT_GB, ReleaseEnvironments
@@ -27,9 +26,16 @@ from oracles.releases.since import (
     since_when,
 )
 from oracles.releases.versions import parse_range
-from oracles.toolchain.tools import ToolNotFound, find_tool, kill_all
+from oracles.toolchain.tools import kill_all
 from oracles.torch.imported import torch_oracle
-from reducer.session import Request, UserError, data_to_run_on, is_onnx, is_torch, load
+from reducer.session import (
+    Request,
+    UserError,
+    data_to_run_on,
+    is_onnx,
+    is_torch,
+    load_reduced,
+)
 from reducer.storage.verdict_store import default_cache_dir
 
 INTERRUPTED_NOTE = "interrupted"
@@ -106,16 +112,7 @@ class ReleasesOnly:
 def releases_only(request: Request, chosen: ReleaseSettings) -> ReleasesOnly:
     """`reduce --releases-only FILE`: one judgement with the installed IREE pins the failure, then the releases."""
     start = time.monotonic()
-    try:
-        find_tool("iree-compile")
-        if is_onnx(request.input_path):
-            find_tool("iree-import-onnx")
-    except ToolNotFound as err:
-        raise UserError(str(err)) from None
-    try:
-        case = load(request, irx.new_context()).candidate
-    except irx.ParseError as err:
-        raise UserError(refusals.UNPARSEABLE_MLIR.say(error=err)) from None
+    case = load_reduced(request)
     data = data_to_run_on(request, case)
     if data is not None:
         try:

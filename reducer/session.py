@@ -173,6 +173,21 @@ def load(request: Request, ctx) -> Proposal:
     return Proposal(Candidate(text, tuple(request.flags)), irx.count_ops(module))
 
 
+def load_reduced(request: Request) -> Candidate:
+    """A case that is reduced already (`--culprit-only`, `--releases-only`): the tools it needs are
+    there, and it loads; else UserError (one line)."""
+    try:
+        find_tool("iree-compile")
+        if is_onnx(request.input_path):
+            find_tool("iree-import-onnx")
+    except ToolNotFound as err:
+        raise UserError(str(err)) from None
+    try:
+        return load(request, irx.new_context()).candidate
+    except irx.ParseError as err:
+        raise UserError(refusals.UNPARSEABLE_MLIR.say(error=err)) from None
+
+
 def _load_onnx(request: Request) -> Proposal:
     path, output = request.input_path, request.output_path
     mlir = Path(mlir_path_for(str(output)))
