@@ -251,3 +251,25 @@ def test_fuzz_root_causes_get_their_release(campaign_dir, old_release, release_c
     saved = [e for e in reduction_entries(out).values() if e.fails_since]
     assert saved and all(e.fails_since["range"] == f"{OLD},3.13.0" or e.fails_since["range"].startswith(OLD) for e in saved)
     assert {record["summary"] for record in since.values()} <= {e.fails_since["summary"] for e in saved}
+
+
+def test_reduce_with_releases_puts_the_result_in_the_summary_json_report_and_corpus(old_release, release_cache, tmp_path, iree_compile):
+    """`reduce --releases` after a reduction: the same bisection, in every output of the run."""
+    from reducer.storage.corpus import load_entries
+
+    source = tmp_path / "bug.mlir"
+    source.write_text((DATA / "conv_f16_rdna3.mlir").read_text())
+    common = [str(source), "--oracle=compile-error", "-j", "2", "-q", "--no-culprit", "--releases", f"{OLD},3.13.0",
+              "--releases-cache", str(release_cache)]
+    run = subprocess.run([sys.executable, "-m", "reducer", *common, "--json", "--report", str(tmp_path / "bug.md"),
+                          "--save-to-corpus", "rdna3", "--corpus-dir", str(tmp_path / "corpus"), "--", *RDNA3],
+                         capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stderr
+    record = json.loads(run.stdout)["releases"]
+    assert record["summary"] == "fails since 3.13.0; 3.0.0 compiles it"
+    assert f"**{record['summary']}**" in (tmp_path / "bug.md").read_text()
+    (entry,) = load_entries(tmp_path / "corpus")
+    assert entry.fails_since["fails_since"] == "3.13.0" and entry.fails_since["last_passing"] == OLD
+    text = subprocess.run([sys.executable, "-m", "reducer", *common, "-o", str(tmp_path / "again.mlir"), "--", *RDNA3],
+                          capture_output=True, text=True, check=False).stdout
+    assert f"  releases      {record['summary']} (2 releases judged, 0 installed" in text
