@@ -219,7 +219,9 @@ def _copy_kind(op) -> str:
 
 
 def _is_slow_memcpy(dispatch) -> bool:
-    entries = dispatch.attributes.get("entry_points", [])
+    # `in` and `[]`, not `.get`: the bindings of IREE 3.10 and older have no OpAttributeMap.get (a case
+    # judged under an older release, oracles/releases/).
+    entries = dispatch.attributes["entry_points"] if "entry_points" in dispatch.attributes else []  # noqa: SIM401
     return any(str(entry).endswith(SLOW_MEMCPY_SUFFIX) for entry in entries)
 
 

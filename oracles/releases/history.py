@@ -21,7 +21,10 @@ NO_OLDER_JUDGES = "no older release could judge it"  # the oldest failing one ha
 NEWEST_PASSES = "newest release does not fail"  # the failure is newer than every release tried
 NONE_JUDGES = "no release could judge it"
 IREE_REPO = "https://github.com/iree-org/iree"
-FAILS_OTHERWISE = "fails differently:"  # how the compiling oracles' detail starts for another failure
+# An oracle's detail on a release that fails, but not the same way: "fails differently: ...", "fails, but
+# the output does not match --match", "fails to compile: ..." (a wrong-answer oracle), "finished in 0.4 s
+# (< 8 s): fails: ..." (a hang that became a crash).
+FAILS_OTHERWISE = re.compile(r"\bfails\b")
 _COMMIT = re.compile(r"@ ([0-9a-f]{7,40})")
 
 
@@ -70,9 +73,9 @@ class ReleaseHistory:
         """One line: 'fails since 3.10.0; 3.9.0 compiles it' and the like."""
         if self.kind == REGRESSION:
             passing = self.verdicts[self.last_passing]
-            if passing.detail.startswith(FAILS_OTHERWISE):  # the same oracle, another failure: no claim it worked
+            if FAILS_OTHERWISE.search(passing.detail):  # another failure (another error, a crash, no hang): no claim it worked
                 return (f"fails this way since {self.first_failing}; {self.last_passing} fails another way "
-                        f"({passing.detail.removeprefix(FAILS_OTHERWISE).strip()})")
+                        f"({passing.detail.removeprefix('fails differently:').strip()})")
             return f"fails since {self.first_failing}; {self.last_passing} {_does_not_fail(passing)}"
         if self.kind == EVERY_RELEASE:
             return f"fails on every release tried (the oldest: {self.first_failing})"
