@@ -41,7 +41,7 @@ from fuzz.pipelines import (
 )
 from fuzz.progress import CampaignProgress, ConformanceProgress
 from fuzz.releases import since_when_of_causes
-from fuzz.root_cause import RootCauses, assign_root_causes
+from fuzz.root_cause import RootCauses, assign_root_causes, reduction_entries
 from fuzz.triage import reduce_finding
 from oracles import refusals
 from oracles.toolchain.devices import drivers_with_a_device
@@ -361,6 +361,9 @@ def _show(out: Path, as_json: bool = False, coverage: bool = False) -> int:
         known = (row.known_as or "-")[:28]
         print(f"{i:>3}  {row.kind:14} {row.count:>4}  {row.pipeline[:28]:28} {(row.reduced_size or '-')[:22]:22} {known:28} {row.signature[:90]}")
     print(f"{len(rows)} distinct findings, {findings_record(campaign)['root_causes']} root causes")
+    for entry in reduction_entries(out).values():  # fuzz run --releases: kept in each reduction's entry
+        if entry.fails_since:
+            print(f"since when: {entry.name}: {entry.fails_since.get('summary', '')}")
     return 0
 
 

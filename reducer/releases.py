@@ -92,6 +92,8 @@ def judge_releases(candidate: Candidate, oracle: Oracle, reference: Verdict, cho
 
 def clean(args: argparse.Namespace) -> str:
     """`reduce --releases-clean`: what was removed, in one line."""
+    if not args.releases_cache.is_dir():
+        return f"reduce: no release environments in {args.releases_cache}"
     try:
         environments = ReleaseEnvironments(args.releases_cache)
     except ReleaseSetupError as err:

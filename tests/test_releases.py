@@ -251,6 +251,8 @@ def test_fuzz_root_causes_get_their_release(campaign_dir, old_release, release_c
     saved = [e for e in reduction_entries(out).values() if e.fails_since]
     assert saved and all(e.fails_since["range"] == f"{OLD},3.13.0" or e.fails_since["range"].startswith(OLD) for e in saved)
     assert {record["summary"] for record in since.values()} <= {e.fails_since["summary"] for e in saved}
+    shown = subprocess.run([sys.executable, "-m", "fuzz", "show", str(out)], capture_output=True, text=True, check=False).stdout
+    assert f"since when: {saved[0].name}: {saved[0].fails_since['summary']}" in shown
 
 
 def test_reduce_with_releases_puts_the_result_in_the_summary_json_report_and_corpus(old_release, release_cache, tmp_path, iree_compile):
