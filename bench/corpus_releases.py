@@ -78,9 +78,8 @@ def run(entries: list[CorpusEntry], settings: ReleaseSettings, again: bool, titl
         table.add([row.get(c, "") for c in table.columns])
         installed += row.get("installed", 0)
         done += not skipped
-    table.title += (f": {done} entries bisected, {installed} releases installed, {time.monotonic() - start:.0f} s in all, "
-                    f"cache {settings.cache}")
-    print(table.title, flush=True)
+    table.title += f": {done} entries bisected, {installed} releases installed, {time.monotonic() - start:.0f} s in all"
+    print(f"{table.title} (cache {settings.cache})", flush=True)
     return table
 
 
