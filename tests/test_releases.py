@@ -3,7 +3,8 @@
 The tests at the end install one real older release, IREE 3.0.0 (about 400 MB, a few seconds with
 uv), once per test session, and judge three cases with it against the installed 3.13.0: one both
 fail (the same error, worded as 3.0.0 words it), one only 3.13.0 fails (a regression checked by hand
-with both compilers: 3.0.0 compiles it), and one 3.0.0 cannot parse (`linalg.pack` came later).
+with both compilers: 3.0.0 compiles it), and one 3.0.0 cannot parse (`linalg.pack` came later); and
+two PyTorch programs, each imported by 3.0.0's own FX importer: one it judges, one it rejects.
 """
 
 from __future__ import annotations
@@ -219,6 +220,51 @@ def test_releases_only_end_to_end(old_release, release_cache, tmp_path, iree_com
     assert found["releases_installed"] == 0 and found["releases_judged"] == 2  # 3.13.0 is the installed one
     assert found["commits"].endswith("29c451b00ecc9f9e5466e9d1079e0d69147da700...89ece87b89852100c0a4ac3d515e14842d090967")
     assert "**fails since 3.13.0; 3.0.0 compiles it**" in report.read_text()
+
+
+VALHALL = ["--iree-hal-target-device=vulkan", "--iree-vulkan-target=valhall"]
+
+
+def releases_only_json(path: Path, release_cache: Path) -> dict:
+    run = subprocess.run([sys.executable, "-m", "reducer", str(path), "--oracle=compile-error", "--releases-only",
+                          "--releases", f"{OLD},3.13.0", "--releases-cache", str(release_cache), "--json", "--", *VALHALL],
+                         capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stderr
+    return json.loads(run.stdout)["releases"]
+
+
+def test_each_release_imports_a_pt2_program_with_its_own_fx_importer(old_release, release_cache, tmp_path, iree_compile):
+    """An attention program fails for Vulkan on 3.13.0; 3.0.0 imports it itself and fails another way.
+    Scaled by an int it was exported with (a constant input, which 3.0.0's FX importer rejects and
+    3.13.0's imports), 3.0.0 cannot judge it: the program went to 3.0.0's importer, not 3.13.0's MLIR."""
+    pytest.importorskip("torch")
+    from tests import torch_models
+
+    judged = releases_only_json(torch_models.save_attention(tmp_path / "attention.pt2"), release_cache)
+    old = next(v for v in judged["verdicts"] if v["release"] == OLD)
+    assert old["verdict"] != CANNOT and old["compiler"].startswith("IREE compiler version 3.0.0"), old
+    scaled = releases_only_json(torch_models.save_attention(tmp_path / "scaled.pt2", scale=3), release_cache)
+    assert scaled["kind"] == NO_OLDER_JUDGES, scaled
+    old = next(v for v in scaled["verdicts"] if v["release"] == OLD)
+    assert old["verdict"] == CANNOT and "its FX importer rejects the program" in old["detail"] and "ConstantArgument" in old["detail"]
+
+
+def test_where_torch_does_not_load_beside_a_release_it_judges_the_installed_import(old_release, release_cache, tmp_path,
+                                                                                   iree_compile, monkeypatch, capsys):
+    """The fallback, said in the verdict: 3.0.0 judges the MLIR 3.13.0's importer made of the program."""
+    pytest.importorskip("torch")
+    from oracles.releases import remote
+    from reducer.cli import main
+    from tests import torch_models
+
+    monkeypatch.setattr(remote, "torch_site", lambda: None)
+    path = torch_models.save_attention(tmp_path / "scaled.pt2", scale=3)
+    code = main([str(path), "--oracle=compile-error", "--releases-only", "--releases", f"{OLD},3.13.0",
+                 "--releases-cache", str(release_cache), "--json", "-q", "--", *VALHALL])
+    shown = capsys.readouterr().out
+    assert code == 0
+    old = next(v for v in json.loads(shown[shown.index("{"):])["releases"]["verdicts"] if v["release"] == OLD)
+    assert old["verdict"] != CANNOT and "torch does not load here" in old["detail"], old
 
 
 @pytest.mark.nightly

@@ -8,6 +8,9 @@ the `.pt2` archives `torch.export` makes of them: what the `.pt2` tests reduce.
   projection whose activation is clamped in f32, a per-token score (a broadcast batched matmul),
   a sigmoid. With `--iree-opt-data-tiling=true` on the CPU, IREE 3.13 gets the scores wrong at
   token counts that are no multiple of its tile (15, 3, 1; right at 16).
+- `Attention`: one `scaled_dot_product_attention`, scaled by an int argument when `scale` is given
+  (an int the program is exported with: a constant input, which the FX importers of IREE 3.13
+  import and those of 3.0.0 reject). Fails for Vulkan as the encoder does.
 - `KVCacheStep`: one decode step of attention with a KV cache kept in buffers and written in place
   at the position given (`cache[:, :, pos] = k`); at the stream phase the update's scatter indices
   are assembled in a transient by copies.
@@ -50,6 +53,11 @@ class TokenScorer(nn.Module):
         return torch.sigmoid(torch.matmul(hidden, self.score).float())
 
 
+class Attention(nn.Module):
+    def forward(self, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, scale: int = 1) -> torch.Tensor:
+        return F.scaled_dot_product_attention(q, k, v) * scale
+
+
 class KVCacheStep(nn.Module):
     def __init__(self, width: int = 256, heads: int = 8, head_width: int = 32, positions: int = 64) -> None:
         super().__init__()
@@ -84,6 +92,14 @@ def save_scorer(path: Path, width: int = 16, hidden: int = 16) -> Path:
     tokens = torch.export.Dim("tokens", min=1, max=1024)
     program = torch.export.export(TokenScorer(width, hidden).eval(), (torch.randn(2, 15, width).half(),),
                                   dynamic_shapes=({1: tokens},))
+    torch.export.save(program, path)
+    return path
+
+
+def save_attention(path: Path, scale: int | None = None) -> Path:
+    torch.manual_seed(0)
+    q, k, v = (torch.randn(1, 4, 16, 32) for _ in range(3))
+    program = torch.export.export(Attention().eval(), (q, k, v) if scale is None else (q, k, v, scale))
     torch.export.save(program, path)
     return path
 

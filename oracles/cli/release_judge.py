@@ -3,8 +3,11 @@
 Run by `oracles/releases/remote.py` with the python of one release's environment, so that the
 oracle judges with that release's compiler, runtime, importer and Python bindings. CASE_DIR holds
 `spec.json` (written by `oracles.cli.judge.write_spec`: the oracle, its options, the flags and the
-verdict of the installed IREE on the case), the case (`case.mlir` or `case.onnx`) and its data
-(`data.npz`, when it has some). The verdict is `fails` (the same failure), `does not fail`, or
+verdict of the installed IREE on the case), the case (`case.mlir`, `case.onnx` or `case.pt2`) and
+its data (`data.npz`, when it has some). A model is imported with this release's importer: ONNX
+with its onnx importer, a `.pt2` program with its FX importer and the torch of the process that
+asked (its directory in IREE_REDUCE_TORCH_SITE, appended to the path), or, where that torch does not
+load, judged as the MLIR the asking process imported it to (`imported.mlir`). The verdict is `fails` (the same failure), `does not fail`, or
 `cannot judge` with why: the IR does not parse here, a flag has no name this compiler accepts (each
 is renamed from this compiler's own option list first), the target or device is missing, the
 importer rejects the model, or the judge itself fails on this release's bindings.
@@ -13,12 +16,14 @@ importer rejects the model, or the judge itself fails on this release's bindings
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
 from oracles.releases.history import CANNOT, FAILS, PASSES
 
-SPEC, DATA = "spec.json", "data.npz"
+SPEC, DATA, IMPORTED = "spec.json", "data.npz", "imported.mlir"
+TORCH_SITE_ENV = "IREE_REDUCE_TORCH_SITE"
 
 
 def case_file(directory: Path) -> Path:
@@ -59,15 +64,23 @@ def _judged(directory: Path) -> dict:
     judge = spec_from(spec)
     path = case_file(directory)
     data = load_data(directory / DATA) if (directory / DATA).is_file() else ()
+    note = ""  # how a .pt2 program was imported, where not by this release
     if path.suffix == ".onnx":
         candidate = Candidate(path.name, judge.flags, ".onnx", path.read_bytes(), data)
     else:
-        text = path.read_text()
+        if path.suffix == ".pt2":
+            try:
+                text, note = torch_import(path.read_bytes(), directory / IMPORTED)
+            except RejectedProgram as err:
+                return {"verdict": CANNOT, "detail": f"its FX importer rejects the program: {err}", "renamed": renamed}
+        else:
+            text = path.read_text()
         try:
             irx.parse(text, irx.new_context())
         except irx.ParseError as err:
-            return {"verdict": CANNOT, "detail": f"cannot parse the IR: {err}", "renamed": renamed}
-        candidate = Candidate(text, judge.flags, data=data)
+            return {"verdict": CANNOT, "detail": f"cannot parse the IR{note}: {err}", "renamed": renamed}
+        archive = path.read_bytes() if path.suffix == ".pt2" else None
+        candidate = Candidate(text, judge.flags, path.suffix, archive, data)
     verdict = judge.oracle.judge(candidate)
     reference = judge.oracle.reference
     if verdict.tool_error and not verdict.interesting:
@@ -82,7 +95,28 @@ def _judged(directory: Path) -> dict:
     if not verdict.interesting and reference is not None and same_crash_site(verdict.signature, reference.signature):
         return {"verdict": FAILS, "renamed": renamed,
                 "detail": f"the same crash, its stack as this release's build has it: {verdict.signature}"}
-    return {"verdict": FAILS if verdict.interesting else PASSES, "detail": verdict.detail, "renamed": renamed}
+    return {"verdict": FAILS if verdict.interesting else PASSES, "detail": verdict.detail + note, "renamed": renamed}
+
+
+class RejectedProgram(ValueError):
+    """This release's FX importer cannot import the program; the message is one line."""
+
+
+def torch_import(archive: bytes, fallback: Path) -> tuple[str, str]:
+    """(the MLIR this release's FX importer makes of the program, ""); where torch does not load
+    here, (the MLIR the asking process imported, a note saying so). RejectedProgram otherwise."""
+    site = os.environ.get(TORCH_SITE_ENV)
+    if site and site not in sys.path:
+        sys.path.append(site)  # after this release's packages: its `iree` is the one imported
+    try:
+        from oracles.torch.importer import NotImportable, import_text
+        from oracles.torch.program import ArchiveError, loaded
+    except ImportError as err:
+        return fallback.read_text(), f" (torch does not load here, {err}: judged as the installed IREE imported it)"
+    try:
+        return import_text(loaded(archive)), ""
+    except (NotImportable, ArchiveError) as err:
+        raise RejectedProgram(str(err)) from None
 
 
 def worded_otherwise(signature: str, reference: str) -> bool:

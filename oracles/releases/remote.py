@@ -7,6 +7,7 @@ other IREE tools or packages.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import time
@@ -15,7 +16,7 @@ from pathlib import Path
 from oracles.base import Oracle
 from oracles.candidate import Candidate
 from oracles.cli.judge import write_spec
-from oracles.cli.release_judge import DATA, SPEC
+from oracles.cli.release_judge import DATA, IMPORTED, SPEC, TORCH_SITE_ENV
 from oracles.numeric.case_data import save_data
 from oracles.releases.history import CANNOT, ReleaseVerdict
 from oracles.toolchain.tools import TOOLS_DIR_ENV, Limits, run_tool
@@ -23,18 +24,29 @@ from oracles.verdict import Verdict
 
 
 def write_case(directory: Path, candidate: Candidate, oracle: Oracle, reference: Verdict) -> Path:
-    """The files the judge reads: the spec, the case and its data. A `.pt2` program is judged as the
-    MLIR it imports to (its text): each release would need its own torch to import it again."""
+    """The files the judge reads: the spec, the case and its data. A model (ONNX, `.pt2`) is written
+    as it is, so that each release imports it with its own importer; a `.pt2` program also carries
+    the MLIR the installed IREE imported it to (IMPORTED), judged where torch does not load."""
     directory.mkdir(parents=True, exist_ok=True)
-    suffix = ".onnx" if candidate.is_onnx else ".mlir"
+    suffix = candidate.suffix if candidate.binary is not None else ".mlir"
     write_spec(directory / SPEC, oracle.name, oracle.options, list(candidate.flags), reference, suffix)
-    if candidate.is_onnx:
+    if candidate.binary is not None:
         (directory / f"case{suffix}").write_bytes(candidate.binary)
     else:
         (directory / f"case{suffix}").write_text(candidate.text)
+    if suffix == ".pt2":
+        (directory / IMPORTED).write_text(candidate.text)
     if candidate.data:
         save_data(candidate.data, directory / DATA)
     return directory
+
+
+def torch_site() -> str | None:
+    """The directory this process loads torch from: a `.pt2` judge appends it to its path, after the
+    release's own packages, so that the release's FX importer imports the program with this torch
+    (a torch per release would add gigabytes; the release's `iree` comes first on the path)."""
+    spec = importlib.util.find_spec("torch")
+    return str(Path(spec.origin).parent.parent) if spec and spec.origin else None
 
 
 def judge_with(python: Path, project: Path, case: Path, limits: Limits, release: str) -> ReleaseVerdict:
@@ -43,6 +55,8 @@ def judge_with(python: Path, project: Path, case: Path, limits: Limits, release:
                    if key not in (TOOLS_DIR_ENV, "PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
     environment.update(PYTHONPATH=str(project), PYTHONNOUSERSITE="1",
                        PATH=f"{python.parent}{os.pathsep}{environment.get('PATH', '')}")
+    if (case / IMPORTED).is_file() and (site := torch_site()):
+        environment[TORCH_SITE_ENV] = site
     # The oracle's compiles have their own limits; this one is for the whole judge (a model may run twice).
     whole = Limits(timeout_s=4 * limits.timeout_s + 120, memory_cap_mb=limits.memory_cap_mb)
     start = time.monotonic()
