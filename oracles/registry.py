@@ -23,7 +23,10 @@ from oracles.numeric.eager_mismatch import EagerMismatch
 from oracles.numeric.miscompile import Miscompile
 from oracles.numeric.reference_mismatch import ReferenceMismatch
 from oracles.numeric.run_error import RunError
+from oracles.onnx.importer import onnx_oracle
 from oracles.script import Script
+from oracles.torch import SUFFIX as PT2_SUFFIX
+from oracles.torch.imported import torch_oracle
 
 
 @dataclass(frozen=True)
@@ -96,6 +99,16 @@ def make_oracle(name: str, options: OracleOptions | None = None) -> Oracle:
     if options is not None and options.keep and not getattr(ORACLES[name], "has_symptoms", False):
         raise OracleSetupError(refusals.KEEP_WRONG_ORACLE.say(name=name))
     return ORACLES[name](options)
+
+
+def oracle_for_input(oracle: Oracle, suffix: str) -> Oracle:
+    """The oracle that judges an input of this suffix: an ONNX model imported first, a `.pt2`
+    program on the MLIR it carries (or run eagerly), MLIR as it is."""
+    if suffix == ".onnx":
+        return onnx_oracle(oracle)
+    if suffix == PT2_SUFFIX:
+        return torch_oracle(oracle)
+    return oracle
 
 
 def table() -> str:

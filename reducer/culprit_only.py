@@ -14,10 +14,11 @@ from pathlib import Path
 from oracles import Candidate, Verdict, refusals
 from oracles.base import renamed
 from oracles.compiling.dispatch_config import DispatchConfig
-from oracles.onnx.importer import import_model, onnx_oracle
+from oracles.onnx.importer import import_model
+from oracles.registry import oracle_for_input
 from oracles.toolchain.tools import scratch_dir
 from oracles.torch import SUFFIX as PT2_SUFFIX
-from oracles.torch.imported import imported_program, torch_oracle
+from oracles.torch.imported import imported_program
 from reducer.culprit import CULPRIT_ORACLES, Culprit, where_it_breaks
 from reducer.search.interrupt import Interruption
 from reducer.session import INTERRUPTED, Request, UserError, load_reduced
@@ -41,7 +42,7 @@ def culprit_only(request: Request, base: Path) -> CulpritOnly:
     start = time.monotonic()
     onnx_input = case.is_onnx
     torch_input = case.suffix == PT2_SUFFIX  # it carries its imported MLIR: the culprit is found on that
-    oracle = onnx_oracle(request.oracle) if onnx_input else torch_oracle(request.oracle) if torch_input else request.oracle
+    oracle = oracle_for_input(request.oracle, case.suffix)
     with Interruption().installed() as interruption:
         verdict = renamed(oracle.judge(case), f"input{case.suffix}", request.input_path.name)
         if interruption.requested:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from oracles import Candidate, Oracle, Verdict, refusals
 from oracles.numeric.user_data import UserDataError, attach
-from oracles.onnx.importer import onnx_oracle
+from oracles.registry import oracle_for_input
 from oracles.releases.environments import DEFAULT_LIMIT_GB, ReleaseEnvironments
 from oracles.releases.history import SinceWhen
 from oracles.releases.index import IndexOptions
@@ -27,13 +27,10 @@ from oracles.releases.since import (
 )
 from oracles.releases.versions import parse_range
 from oracles.toolchain.tools import kill_all
-from oracles.torch.imported import torch_oracle
 from reducer.session import (
     Request,
     UserError,
     data_to_run_on,
-    is_onnx,
-    is_torch,
     load_reduced,
 )
 from reducer.storage.verdict_store import default_cache_dir
@@ -122,7 +119,7 @@ def releases_only(request: Request, chosen: ReleaseSettings) -> ReleasesOnly:
         except UserDataError as err:
             raise UserError(str(err)) from None
     oracle = request.oracle
-    judging = onnx_oracle(oracle) if is_onnx(request.input_path) else torch_oracle(oracle) if is_torch(request.input_path) else oracle
+    judging = oracle_for_input(oracle, request.input_path.suffix)
     verdict = judging.judge(case)
     if not verdict.interesting:
         raise UserError(refusals.RELEASES_ONLY_NOT_FAILING.say(path=request.input_path, oracle=oracle.name, detail=verdict.detail),

@@ -20,7 +20,8 @@ from oracles.numeric.user_data import (
     sized_inputs,
     sizes_run_at,
 )
-from oracles.onnx.importer import INNER_DIR, import_model, mlir_path_for, onnx_oracle
+from oracles.onnx.importer import INNER_DIR, import_model, mlir_path_for
+from oracles.registry import oracle_for_input
 from oracles.toolchain.tools import ToolNotFound, find_tool, kill_all, scratch_dir
 from oracles.toolchain.warm import WarmCompiler
 from oracles.torch import SUFFIX as PT2_SUFFIX
@@ -291,7 +292,7 @@ def _reduce(request: Request, interruption: Interruption) -> Outcome:
             raise UserError(str(err)) from None
     # ONNX input: each candidate is imported first; the oracle judges the imported MLIR (or the model).
     # .pt2 input: each candidate carries its imported MLIR; the oracle judges it (or the program).
-    oracle = onnx_oracle(request.oracle) if onnx_input else torch_oracle(request.oracle) if torch_input else request.oracle
+    oracle = oracle_for_input(request.oracle, request.input_path.suffix)
 
     check_hang_limit(request.oracle, request.flags)
     kind = input_kind(original.candidate)

@@ -19,10 +19,8 @@ from pathlib import Path
 
 from oracles.base import Oracle, OracleOptions, OracleSetupError
 from oracles.candidate import Candidate
-from oracles.onnx.importer import onnx_oracle
-from oracles.registry import make_oracle
+from oracles.registry import make_oracle, oracle_for_input
 from oracles.toolchain.tools import Limits, kill_all
-from oracles.torch.imported import torch_oracle
 from oracles.verdict import Verdict
 
 USAGE = "usage: python -m oracles.judge SPEC FILE   (FILE - reads stdin; exit 0 = interesting)"
@@ -64,11 +62,8 @@ def spec_from(spec: dict) -> JudgeSpec:
         fields = dict(spec["options"])
         fields["limits"] = Limits(**fields.get("limits", {}))
         suffix = spec.get("suffix", ".mlir")
-        oracle = make_oracle(spec["oracle"], OracleOptions(**fields))
-        if suffix == ".onnx":  # a model: imported first, then judged (the reference is the imported oracle's)
-            oracle = onnx_oracle(oracle)
-        elif suffix == ".pt2":  # a PyTorch program: judged on the MLIR it imports to, or run eagerly
-            oracle = torch_oracle(oracle)
+        # A model or program: the reference is the importing oracle's verdict.
+        oracle = oracle_for_input(make_oracle(spec["oracle"], OracleOptions(**fields)), suffix)
         oracle = oracle.calibrated(Verdict(**spec["reference"]))
         return JudgeSpec(oracle, tuple(spec["flags"]), suffix)
     except OracleSetupError as err:

@@ -68,9 +68,10 @@ def _judged(directory: Path) -> dict:
     if path.suffix == ".onnx":
         candidate = Candidate(path.name, judge.flags, ".onnx", path.read_bytes(), data)
     else:
-        if path.suffix == ".pt2":
+        archive = path.read_bytes() if path.suffix == ".pt2" else None
+        if archive is not None:
             try:
-                text, note = torch_import(path.read_bytes(), directory / IMPORTED)
+                text, note = torch_import(archive, directory / IMPORTED)
             except RejectedProgram as err:
                 return {"verdict": CANNOT, "detail": f"its FX importer rejects the program: {err}", "renamed": renamed}
         else:
@@ -79,7 +80,6 @@ def _judged(directory: Path) -> dict:
             irx.parse(text, irx.new_context())
         except irx.ParseError as err:
             return {"verdict": CANNOT, "detail": f"cannot parse the IR{note}: {err}", "renamed": renamed}
-        archive = path.read_bytes() if path.suffix == ".pt2" else None
         candidate = Candidate(text, judge.flags, path.suffix, archive, data)
     verdict = judge.oracle.judge(candidate)
     reference = judge.oracle.reference

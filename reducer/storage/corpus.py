@@ -19,11 +19,10 @@ from oracles import Candidate, Oracle, OracleOptions, Verdict, make_oracle, refu
 from oracles.compiling.dispatch_config import DispatchConfig
 from oracles.compiling.pass_repro import LitCheck, one_pass_oracle, run_lit_test
 from oracles.numeric.case_data import load_data, save_data
-from oracles.onnx.importer import onnx_oracle
+from oracles.registry import oracle_for_input
 from oracles.toolchain.tools import iree_version
 from oracles.torch import SUFFIX as PT2_SUFFIX
 from oracles.torch import torch_missing
-from oracles.torch.imported import torch_oracle
 from reducer.culprit import Culprit
 
 ENTRY_FILE = "entry.json"
@@ -168,9 +167,8 @@ def check_entry(entry: CorpusEntry) -> Verdict:
 def entry_case(entry: CorpusEntry) -> tuple[Oracle, Candidate]:
     """The entry's oracle (the importing one for a model or program) and its repro as a candidate, with its data."""
     options = OracleOptions(**entry.options, opset_version=entry.opset_version)
-    oracle = make_oracle(entry.oracle, options)
+    oracle = oracle_for_input(make_oracle(entry.oracle, options), Path(entry.input_file).suffix)
     if entry.input_file.endswith(".onnx"):
-        oracle = onnx_oracle(oracle)
         data = entry.input_path.read_bytes()
         candidate = Candidate(entry.name, tuple(entry.flags), ".onnx", data)
     elif entry.input_file.endswith(PT2_SUFFIX):
@@ -178,7 +176,6 @@ def entry_case(entry: CorpusEntry) -> tuple[Oracle, Candidate]:
             imported_text,  # imported late: it loads torch
         )
 
-        oracle = torch_oracle(oracle)
         data = entry.input_path.read_bytes()
         candidate = Candidate(imported_text(data), tuple(entry.flags), PT2_SUFFIX, data)
     else:
