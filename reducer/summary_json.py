@@ -101,7 +101,8 @@ def summary_record(outcome: Outcome, written: dict[str, str] | None = None) -> d
 def _culprit(culprit: Culprit | None) -> dict[str, Any] | None:
     if culprit is None:
         return None
-    found = {"concluded": culprit.concluded, "why": culprit.why or None, **culprit.record(), "seconds": round(culprit.seconds, 3)}
+    # The record's seconds (rounded to 0.01 s), which the text line rounds again: the same figure in both.
+    found = {"concluded": culprit.concluded, "why": culprit.why or None, **culprit.record()}
     if culprit.concluded:
         found.update(command=culprit.command, lit_test_check=culprit.lit.detail if culprit.lit else None)
     return found
