@@ -47,7 +47,7 @@ from oracles.onnx.importer import import_model, onnx_oracle
 from oracles.toolchain.tools import Limits
 from reducer.formats import onnx_model
 from reducer.passes.base import Proposal
-from reducer.passes.onnx_pin_dims import pinned
+from reducer.passes.onnx.pin_dims import pinned
 from reducer.passes.registry import pass_by_name
 
 ORACLE = "miscompile"

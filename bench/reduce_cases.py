@@ -67,7 +67,7 @@ from oracles.toolchain.tools import find_tool
 from reducer.formats.degenerate import candidate_sites
 from reducer.passes.base import Proposal
 from reducer.passes.registry import passes_for
-from reducer.passes.shape_search import shapes_of
+from reducer.shapes.shape_search import shapes_of
 from reducer.progress import ReductionObserver
 from reducer.search.engine import dimensions_edit, resize_edit
 from reducer.search.problem import ReductionProblem

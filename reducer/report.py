@@ -10,9 +10,9 @@ from oracles.releases.history import SinceWhen
 from oracles.toolchain.tools import iree_version
 from reducer.culprit import Culprit, markdown_section, summary_lines
 from reducer.passes.base import Proposal
-from reducer.passes.shape_search import shapes_kept_by, shapes_of
+from reducer.shapes.shape_search import shapes_kept_by, shapes_of
 from reducer.search.evaluate import EvaluationStats
-from reducer.search.localize import IsolatedDispatch
+from reducer.localize.failure_site import IsolatedDispatch
 
 
 @dataclass

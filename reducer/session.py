@@ -32,30 +32,30 @@ from reducer.culprit import where_it_breaks
 from reducer.formats import onnx_model
 from reducer.formats.kinds import input_kind
 from reducer.passes.base import Proposal
-from reducer.passes.onnx_pin_dims import PIN_PASS, dynamic_need
+from reducer.passes.onnx.pin_dims import PIN_PASS, dynamic_need
 from reducer.passes.registry import PassRow
 from reducer.progress import ReductionObserver
 from reducer.report import Outcome
 from reducer.search.cluster import ClusterError, ClusterExecutor
 from reducer.search.editor import IsolatedEditor
 from reducer.search.engine import Reducer
-from reducer.search.function_slice import Localization
-from reducer.search.fx_localize import localize_fx
+from reducer.localize.function_slice import Localization
+from reducer.localize.fx_nodes import localize_fx
 from reducer.search.interrupt import Interruption
-from reducer.search.localize import (
+from reducer.localize.failure_site import (
     IsolatedDispatch,
     dispatch_path,
     isolate_dispatch,
     localize,
 )
 from reducer.search.problem import ReductionProblem
-from reducer.search.wrong_value import ORACLES as WRONG_VALUE_ORACLES
-from reducer.search.wrong_value import (
+from reducer.localize.wrong_value import ORACLES as WRONG_VALUE_ORACLES
+from reducer.localize.wrong_value import (
     localize_wrong_value,
     write_program_test,
     wrong_dispatch_path,
 )
-from reducer.search.wrong_value import write_test as write_wrong_value_test
+from reducer.localize.wrong_value import write_test as write_wrong_value_test
 from reducer.storage.atomic import write_atomically
 from reducer.storage.resume_state import (
     FINISHED,
@@ -215,7 +215,7 @@ def _load_torch(request: Request, raw: bytes) -> Proposal:
     from oracles.torch.importer import NotImportable  # imported late: they load torch
     from oracles.torch.program import ArchiveError, PickledModule
     from reducer.formats.torch_program import normalised
-    from reducer.passes.fx_pass import torch_proposal
+    from reducer.passes.support.fx_edit import torch_proposal
 
     try:
         built = normalised(raw)

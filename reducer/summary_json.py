@@ -14,7 +14,7 @@ from typing import Any
 from oracles.toolchain.tools import iree_version
 from reducer.culprit import Culprit
 from reducer.passes.base import Proposal
-from reducer.passes.shape_search import shapes_kept_by, shapes_of
+from reducer.shapes.shape_search import shapes_kept_by, shapes_of
 from reducer.report import Outcome
 
 FORMAT_VERSION = 1

@@ -13,8 +13,8 @@ from oracles.compiling.symptoms import METRIC, decode, numbered
 from oracles.mlir import ir as irx
 from reducer.cli import main
 from reducer.passes.base import Proposal
-from reducer.passes.repeated_blocks import RemoveRepeatedBlocks
-from reducer.search.localize import localize
+from reducer.passes.mlir.repeated_blocks import RemoveRepeatedBlocks
+from reducer.localize.failure_site import localize
 from reducer.search.problem import ReductionProblem
 from tests.test_ir_phase_oracles import CONTEXT_CONCAT, PLAIN_UPDATE
 
@@ -163,7 +163,7 @@ def test_replace_with_operand_forwards_a_value_from_producers_back():
   return %2 : !torch.vtensor<[1,1,256],f16>
 }
 """
-    from reducer.passes.replace_with_operand import ReplaceWithOperand
+    from reducer.passes.mlir.replace_with_operand import ReplaceWithOperand
 
     ctx = irx.new_context()
     original = original_of(text)
@@ -184,8 +184,8 @@ def test_a_symbolic_dim_declaration_is_never_replaced():
 """
     from iree.compiler import ir
 
-    from reducer.passes.replace_with_argument import ReplaceWithArgument
-    from reducer.passes.replace_with_constant import ReplaceWithConstant
+    from reducer.passes.mlir.replace_with_argument import ReplaceWithArgument
+    from reducer.passes.mlir.replace_with_constant import ReplaceWithConstant
 
     ctx = irx.new_context()
     with ctx, ir.Location.unknown(ctx):

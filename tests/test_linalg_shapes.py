@@ -12,7 +12,7 @@ from onnx import TensorProto, helper
 
 from oracles.mlir import ir as irx
 from reducer.formats.degenerate import mlir_sites, onnx_model_sites
-from reducer.formats.onnx_shapes import dimensions, resize
+from reducer.shapes.onnx_shapes import dimensions, resize
 from reducer.shapes import mlir_shapes
 from reducer.shapes.dim_system import DimSystem
 

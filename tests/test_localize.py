@@ -11,7 +11,7 @@ from oracles.mlir.locations import SourceLoc, diagnostic_locations, location_lea
 from reducer.cli import main
 from reducer.passes.base import Proposal
 from reducer.passes.registry import passes_for
-from reducer.search.localize import isolate_dispatch, localize
+from reducer.localize.failure_site import isolate_dispatch, localize
 from reducer.search.problem import ReductionProblem
 from tests.models import linalg_chain, torch_chain
 

@@ -13,8 +13,8 @@ from oracles.numeric.reference_mismatch import ReferenceMismatch
 from oracles.numeric.wrong_answer import decode, primary
 from reducer.cli import main
 from reducer.passes.base import Proposal
-from reducer.passes.plain_values import PlainValues
-from reducer.passes.value_ladders import (
+from reducer.passes.cross_format.plain_values import PlainValues
+from reducer.passes.support.value_ladders import (
     DATA,
     OUTPUT_SCALE,
     SCALE,

@@ -24,8 +24,8 @@ from oracles import refusals
 from oracles.numeric.wrong_answer import decode, primary
 from reducer.cli import main
 from reducer.formats import torch_program
-from reducer.passes.fx_cut_inputs import FxCutInputs
-from reducer.passes.fx_pass import torch_proposal
+from reducer.passes.fx.cut_inputs import FxCutInputs
+from reducer.passes.support.fx_edit import torch_proposal
 from tests import torch_models
 
 VULKAN = ["--iree-hal-target-device=vulkan", "--iree-vulkan-target=valhall"]

@@ -11,10 +11,10 @@ from oracles import Candidate
 from oracles.onnx.importer import import_in_process, import_model
 from oracles.onnx.lift import NotLiftable, lift
 from oracles.toolchain.tools import Limits
-from reducer.formats.onnx_shapes import dimensions, resize, shape_summary
-from reducer.passes.attributes import DropAttributes
+from reducer.shapes.onnx_shapes import dimensions, resize, shape_summary
+from reducer.passes.mlir.attributes import DropAttributes
 from reducer.passes.base import Proposal
-from reducer.passes.shrink_torch_onnx_shapes import ShrinkTorchOnnxShapes
+from reducer.passes.mlir.shrink_torch_onnx_shapes import ShrinkTorchOnnxShapes
 from reducer.search.ddmin import shrink_value
 from reducer.search.editor import EditSession, LocalEditor
 from reducer.search.engine import _apply

@@ -24,8 +24,8 @@ from oracles.numeric.user_data import (
     unpack,
 )
 from reducer.passes.base import Proposal
-from reducer.passes.drop_unused_arguments import DropUnusedArguments
-from reducer.passes.replace_with_argument import ReplaceWithArgument
+from reducer.passes.mlir.drop_unused_arguments import DropUnusedArguments
+from reducer.passes.mlir.replace_with_argument import ReplaceWithArgument
 from reducer.search.cut_values import CutValues
 from tests.test_user_data import DEMOTE_BF16, LLVM_CPU
 
@@ -187,7 +187,7 @@ def test_expected_outputs_judge_the_original_only_once_a_pass_changed_what_feeds
     `%a + %a`, they are stale (the reference pipeline gives a quarter of them too), so the
     calibrated oracle judges the candidate against the reference pipeline alone."""
     from oracles.numeric import reference_pipeline
-    from reducer.passes.replace_with_operand import ReplaceWithOperand
+    from reducer.passes.mlir.replace_with_operand import ReplaceWithOperand
 
     user, a, b = _users_data()
     right = ((a.astype(np.float64) * 2) @ (b.astype(np.float64) * 2)).astype(np.float32)
@@ -222,7 +222,7 @@ def test_a_localisation_cut_re_keys_the_users_data():
     array), `%a + %a` is a cut argument whose source is reported, and the expected output of the
     same result stays."""
     from oracles.mlir.locations import FailureSite, location_leaves
-    from reducer.search.localize import cut_down
+    from reducer.localize.failure_site import cut_down
 
     user, _, b = _users_data()
     expected = UserArray(np.ones((4, 4), np.float32), "out.npy")

@@ -13,7 +13,7 @@ from oracles.base import OracleOptions
 from oracles.candidate import Candidate
 from oracles.numeric.dispatch_trace import parse_buffer_view, parse_trace
 from oracles.numeric.miscompile import Miscompile
-from reducer.search.wrong_value import trace_culprit
+from reducer.localize.wrong_value import trace_culprit
 
 LLVM_CPU = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu", "--iree-llvmcpu-target-cpu=generic"]
 DEMOTE_BF16 = ["--iree-global-opt-demote-contraction-inputs-type=bf16", "--iree-global-opt-demote-contraction-inputs-operations=matmul"]
@@ -145,7 +145,7 @@ def test_an_onnx_models_wrong_node_is_named_against_onnx_reference(side_branch):
     import onnx
 
     from oracles.numeric.reference_mismatch import ReferenceMismatch
-    from reducer.search.wrong_node import cut_to_nodes, trace_wrong_node
+    from reducer.localize.wrong_node import cut_to_nodes, trace_wrong_node
 
     binary = _qlinearmatmul_model(side_branch)
     oracle = ReferenceMismatch(OracleOptions())
@@ -188,7 +188,7 @@ def test_which_dispatch_outputs_are_judged_against_which_nodes():
 
     from oracles.mlir.locations import SourceLoc
     from oracles.numeric.dispatch_trace import TracedDispatch
-    from reducer.search.wrong_node import first_wrong_node
+    from reducer.localize.wrong_node import first_wrong_node
 
     f32 = TensorProto.FLOAT
     nodes = [helper.make_node("Relu", ["x"], ["a"]), helper.make_node("MaxPool", ["a"], ["b"], kernel_shape=[1]),

@@ -5,7 +5,7 @@ its source -> target lifetimes) in several functions; a readwrite-constant origi
 dispatches tied in place to constants. The calibration lists them numbered (kind, function,
 and the source location of the op behind each when compiled with debug locations). A reduction
 keeps every kind the original showed, not every instance; `--keep KIND-or-N` keeps only the one
-an engineer files the issue about. Localisation (reducer/search/symptom_slice.py) starts from
+an engineer files the issue about. Localisation (reducer/localize/symptom_slice.py) starts from
 their source locations.
 
 Symptoms travel in a verdict's metrics as plain text (one line each, tab-separated), so a

@@ -1,6 +1,6 @@
 """A dispatch-level numerical test: the program that computes a wrong value, alone, with its data.
 
-Localisation (reducer/search/wrong_value.py) cuts the culprit dispatch's source ops out of the
+Localisation (reducer/localize/wrong_value.py) cuts the culprit dispatch's source ops out of the
 program as a function of their own, fed the values the reference run captured there. This
 writes that function as a test an IREE engineer runs by itself: `test.mlir`, its inputs
 `input_I.npy` and the reference pipeline's outputs `expected_J.npy` (`.bin`, typed in the flag,

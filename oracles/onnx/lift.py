@@ -1,7 +1,7 @@
 """Lift a torch-dialect function made of `torch.operator "onnx.*"` ops back to an ONNX graph.
 
 This is what `iree-import-onnx` emits and what users paste into issues. Two users: shape
-shrinking of such IR (reducer/passes/shape_search.py), which must recompute every dependent type
+shrinking of such IR (reducer/shapes/shape_search.py), which must recompute every dependent type
 soundly and lets ONNX shape inference do it (lift, shrink there, import again); and the
 `reference-mismatch` oracle on torch-onnx IR, which evaluates the lifted graph with
 `onnx.reference` while IREE runs the IR as it is. Both need the constants' data: the imported

@@ -16,7 +16,7 @@ from iree.compiler import ir
 
 from oracles import Candidate, Verdict
 from oracles.mlir import ir as irx
-from reducer.passes import argument_data
+from reducer.passes.support import argument_data
 
 
 @dataclass(frozen=True)

@@ -21,42 +21,42 @@ from enum import Enum
 
 from oracles import refusals
 from reducer.formats.kinds import EVERY_KIND, MLIR_KINDS, InputKind
-from reducer.passes.attributes import DropAttributes
+from reducer.passes.mlir.attributes import DropAttributes
 from reducer.passes.base import ReductionPass
-from reducer.passes.bypass_broadcast import BypassBroadcast
-from reducer.passes.canonicalize import Canonicalize
-from reducer.passes.collapse_views import CollapseViews
-from reducer.passes.constants import SplatConstants
-from reducer.passes.constants_to_arguments import ConstantsToArguments
-from reducer.passes.cut import CutAtValue
-from reducer.passes.drop_results import DropResults
-from reducer.passes.drop_unused_arguments import DropUnusedArguments
-from reducer.passes.flags import ReduceFlags
-from reducer.passes.fx_cut_inputs import FxCutInputs
-from reducer.passes.fx_cut_outputs import FxCutOutputs
-from reducer.passes.fx_drop_outputs import FxDropOutputs
-from reducer.passes.fx_plain_tensors import FxPlainTensors
-from reducer.passes.fx_remove_nodes import FxRemoveNodes
-from reducer.passes.fx_replace_with_constant import FxReplaceWithConstant
-from reducer.passes.fx_shrink_shapes import FxShrinkShapes
-from reducer.passes.fx_zero_tensors import FxZeroTensors
-from reducer.passes.onnx_cut_inputs import OnnxCutInputs
-from reducer.passes.onnx_cut_outputs import OnnxCutOutputs
-from reducer.passes.onnx_drop_attributes import OnnxDropAttributes
-from reducer.passes.onnx_pin_dims import PIN_PASS, OnnxPinDims
-from reducer.passes.onnx_remove_nodes import OnnxRemoveNodes
-from reducer.passes.onnx_simplify_initializers import OnnxSimplifyInitializers
-from reducer.passes.plain_values import PlainValues
-from reducer.passes.remove_resultless import RemoveResultless
-from reducer.passes.repeated_blocks import RemoveRepeatedBlocks
-from reducer.passes.replace_with_argument import ReplaceWithArgument
-from reducer.passes.replace_with_computed import ReplaceWithComputed
-from reducer.passes.replace_with_constant import ReplaceWithConstant
-from reducer.passes.replace_with_operand import ReplaceWithOperand
-from reducer.passes.shrink_linalg_shapes import ShrinkLinalgShapes
-from reducer.passes.shrink_onnx_shapes import ShrinkOnnxShapes
-from reducer.passes.shrink_torch_onnx_shapes import ShrinkTorchOnnxShapes
-from reducer.passes.symbols import RemoveSymbols
+from reducer.passes.mlir.bypass_broadcast import BypassBroadcast
+from reducer.passes.mlir.canonicalize import Canonicalize
+from reducer.passes.mlir.collapse_views import CollapseViews
+from reducer.passes.mlir.constants import SplatConstants
+from reducer.passes.mlir.constants_to_arguments import ConstantsToArguments
+from reducer.passes.mlir.cut import CutAtValue
+from reducer.passes.mlir.drop_results import DropResults
+from reducer.passes.mlir.drop_unused_arguments import DropUnusedArguments
+from reducer.passes.cross_format.flags import ReduceFlags
+from reducer.passes.fx.cut_inputs import FxCutInputs
+from reducer.passes.fx.cut_outputs import FxCutOutputs
+from reducer.passes.fx.drop_outputs import FxDropOutputs
+from reducer.passes.fx.plain_tensors import FxPlainTensors
+from reducer.passes.fx.remove_nodes import FxRemoveNodes
+from reducer.passes.fx.replace_with_constant import FxReplaceWithConstant
+from reducer.passes.fx.shrink_shapes import FxShrinkShapes
+from reducer.passes.fx.zero_tensors import FxZeroTensors
+from reducer.passes.onnx.cut_inputs import OnnxCutInputs
+from reducer.passes.onnx.cut_outputs import OnnxCutOutputs
+from reducer.passes.onnx.drop_attributes import OnnxDropAttributes
+from reducer.passes.onnx.pin_dims import PIN_PASS, OnnxPinDims
+from reducer.passes.onnx.remove_nodes import OnnxRemoveNodes
+from reducer.passes.onnx.simplify_initializers import OnnxSimplifyInitializers
+from reducer.passes.cross_format.plain_values import PlainValues
+from reducer.passes.mlir.remove_resultless import RemoveResultless
+from reducer.passes.mlir.repeated_blocks import RemoveRepeatedBlocks
+from reducer.passes.mlir.replace_with_argument import ReplaceWithArgument
+from reducer.passes.mlir.replace_with_computed import ReplaceWithComputed
+from reducer.passes.mlir.replace_with_constant import ReplaceWithConstant
+from reducer.passes.mlir.replace_with_operand import ReplaceWithOperand
+from reducer.passes.mlir.shrink_linalg_shapes import ShrinkLinalgShapes
+from reducer.passes.onnx.shrink_shapes import ShrinkOnnxShapes
+from reducer.passes.mlir.shrink_torch_onnx_shapes import ShrinkTorchOnnxShapes
+from reducer.passes.mlir.symbols import RemoveSymbols
 
 
 class Search(str, Enum):

@@ -1,7 +1,7 @@
 """Fills in the values of the arguments a cut made: what the parent computes there on its data.
 
 An edit (in the edit worker) reports each new argument's source, a value of the parent
-(reducer/passes/argument_data.py); the oracle's reference computes every such value of the
+(reducer/passes/support/argument_data.py); the oracle's reference computes every such value of the
 parent once (`Oracle.values_at`: the reference pipeline, compiled once with every value returned,
 oracles/numeric/intermediates.py; onnx.reference on the lifted graph for `reference-mismatch` on
 torch-onnx IR), and each new argument carries its value under `at:argI`. Only the current parent

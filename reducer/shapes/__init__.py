@@ -1,5 +1,6 @@
-"""Tensor shapes below ONNX: dimensions of linalg-level IR and dispatches tied by each op's shape
-rule, and resized consistently (what `shrink-linalg-shapes` edits).
+"""Tensor shapes, every format's: dimensions of linalg-level IR and dispatches tied by each op's
+shape rule (what `shrink-linalg-shapes` edits), ONNX models' shapes and their inference, and the
+shrink search the shape passes share.
 
 Imports `oracles` and `reducer.formats` only.
 """

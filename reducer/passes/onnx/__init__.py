@@ -1,0 +1,1 @@
+"""The passes on ONNX models: one module per pass, rows in ../registry.py."""
