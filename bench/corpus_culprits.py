@@ -23,16 +23,16 @@ sys.path.insert(0, str(ROOT))
 
 from bench import results
 from oracles import OracleOptions, make_oracle
-from reducer.culprit import CULPRIT_ORACLES
-from reducer.culprit_only import culprit_only
-from reducer.session import Request, UserError
-from reducer.storage.corpus import (
+from reducer.corpus_entries import (
     REPRODUCES,
     CorpusEntry,
     culprit_record,
     load_entries,
     write_entry,
 )
+from reducer.culprit import CULPRIT_ORACLES
+from reducer.culprit_only import culprit_only
+from reducer.session import Request, UserError
 
 ENTRIES = ROOT / "corpus" / "entries"
 README = ROOT / "corpus" / "README.md"

@@ -35,7 +35,7 @@ from oracles.releases.since import (
     since_when,
 )
 from oracles.releases.versions import parse_range
-from reducer.storage.corpus import (
+from reducer.corpus_entries import (
     REPRODUCES,
     CorpusEntry,
     absent_device,

@@ -45,10 +45,10 @@ from oracles.numeric.user_data import (
 )
 from oracles.onnx.importer import import_model, onnx_oracle
 from oracles.toolchain.tools import Limits
-from reducer.formats import onnx_model
-from reducer.passes.base import Proposal
+from reducer.graphs import onnx_model
 from reducer.passes.onnx.pin_dims import pinned
 from reducer.passes.registry import pass_by_name
+from reducer.proposal import Proposal
 
 ORACLE = "miscompile"
 

@@ -31,8 +31,8 @@ from bench.reduce_cases import minimal_dimensions
 from oracles import OracleOptions, make_oracle
 from oracles.numeric.user_data import read_sources
 from reducer.passes.registry import passes_for
-from reducer.shapes.shape_search import shapes_of
 from reducer.session import Request, reduce_file
+from reducer.shapes.shape_search import shapes_of
 from tests.test_user_data import QLINEARMATMUL_3D, _node_test
 
 

@@ -64,15 +64,15 @@ from oracles import Oracle, OracleOptions, make_oracle
 from oracles.mlir import ir as irx
 from oracles.onnx.importer import onnx_oracle
 from oracles.toolchain.tools import find_tool
-from reducer.formats.degenerate import candidate_sites
-from reducer.passes.base import Proposal
 from reducer.passes.registry import passes_for
-from reducer.shapes.shape_search import shapes_of
 from reducer.progress import ReductionObserver
+from reducer.proposal import Proposal
 from reducer.search.engine import dimensions_edit, resize_edit
 from reducer.search.problem import ReductionProblem
 from reducer.session import Request, reduce_file
 from reducer.shapes import mlir_shapes
+from reducer.shapes.degenerate import candidate_sites
+from reducer.shapes.shape_search import shapes_of
 from tests.models import linalg_chain, matmul_like_block, torch_chain
 from tests.test_reduce_onnx import conv_det_network
 

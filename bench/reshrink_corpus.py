@@ -28,11 +28,11 @@ from iree.compiler import ir
 from bench import results
 from oracles import OracleOptions, make_oracle
 from oracles.mlir import ir as irx
+from reducer.corpus_entries import check_entry, entry_problem, load_entries
 from reducer.passes.registry import passes_for
 from reducer.session import Request, UserError, reduce_file
 from reducer.shapes import mlir_shapes
 from reducer.shapes.tensor_types import elements, static_shape
-from reducer.storage.corpus import check_entry, entry_problem, load_entries
 
 ENTRIES = ROOT / "corpus" / "entries"
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from reducer.storage.corpus import (
+from reducer.corpus_entries import (
     REPRODUCES,
     absent_device,
     check_entry,

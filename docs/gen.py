@@ -28,9 +28,9 @@ from fuzz.root_cause import corpus_groups
 from oracles import refusals
 from oracles.registry import ORACLE_TABLE
 from reducer import cli as reduce_cli
-from reducer.formats.kinds import InputKind
+from reducer.corpus_entries import load_entries
+from reducer.passes.kinds import InputKind
 from reducer.passes.registry import ONE_PASS_REPRO_PASSES, PASSES
-from reducer.storage.corpus import load_entries
 from reducer.storage.verdict_store import default_cache_dir
 
 

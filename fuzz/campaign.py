@@ -28,8 +28,8 @@ from fuzz.spec import GraphSpec, used_features
 from fuzz.strategies import spec_for_seed
 from fuzz.swarm import SwarmFeedback
 from oracles.toolchain.tools import Limits
+from reducer.corpus_entries import REPRODUCES, load_entries
 from reducer.search.cluster import ClusterExecutor
-from reducer.storage.corpus import REPRODUCES, load_entries
 
 DB_NAME = "findings.db"
 

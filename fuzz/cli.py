@@ -45,13 +45,13 @@ from fuzz.root_cause import RootCauses, assign_root_causes, reduction_entries
 from fuzz.triage import reduce_finding
 from oracles import refusals
 from oracles.toolchain.devices import drivers_with_a_device
+from reducer.corpus_entries import load_entries
 from reducer.docs_site import where_the_docs_are
 from reducer.progress import ReductionProgress
 from reducer.releases import add_source_options as add_release_sources
 from reducer.releases import settings as release_settings
 from reducer.releases import wanted as releases_wanted
 from reducer.session import INTERRUPTED
-from reducer.storage.corpus import load_entries
 
 EXAMPLES = f"""examples:
   fuzz run --time 10m --seed 7 --out findings/ -j 2

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from fuzz.execute import CaseResult, Finding, PipelineRun
-from reducer.formats import onnx_model
+from reducer.graphs import onnx_model
 from reducer.storage.verdict_store import checked, set_aside
 
 RECORD_NAME = "finding.txt"

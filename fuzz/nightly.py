@@ -13,7 +13,7 @@ from fuzz.coverage import coverage_table
 from fuzz.findings import StoredFinding
 from fuzz.root_cause import RootCauses
 from oracles.toolchain.tools import iree_version
-from reducer.storage.corpus import CorpusEntry, check_entry, entry_problem
+from reducer.corpus_entries import CorpusEntry, check_entry, entry_problem
 
 
 @dataclass

@@ -16,8 +16,8 @@ from fuzz.campaign import DB_NAME
 from fuzz.findings import FindingsDB
 from fuzz.root_cause import RootCauses, reduction_entries
 from oracles.releases.since import ReleaseSettings
+from reducer.corpus_entries import check_entry, entry_case, write_entry
 from reducer.releases import judge_releases
-from reducer.storage.corpus import check_entry, entry_case, write_entry
 
 
 def since_when_of_causes(out: Path, causes: RootCauses, settings: ReleaseSettings, only_new: bool) -> dict[str, dict]:

@@ -29,7 +29,7 @@ from fuzz.execute import LDS_OVERRUN, MISMATCH, TIMEOUT
 from fuzz.pipelines import PIPELINES
 from oracles.compiling.signature import is_follow_on
 from oracles.toolchain.devices import runtime_device
-from reducer.storage.corpus import CorpusEntry, load_entries
+from reducer.corpus_entries import CorpusEntry, load_entries
 
 WRONG_ANSWER = "wrong answer"
 # Ops whose operands' rank decides how they lower (a 4-D matmul is a different bug from a 3-D one);

@@ -42,11 +42,11 @@ from oracles import OracleOptions, OracleSetupError, make_oracle
 from oracles.numeric.case_data import write_onnx_test_data
 from oracles.numeric.user_data import UserData, read_sources
 from oracles.toolchain.tools import Limits
+from reducer.corpus_entries import save_entry
 from reducer.passes.registry import passes_for
 from reducer.progress import ReductionObserver
 from reducer.report import Outcome, markdown
 from reducer.session import INTERRUPTED, Request, UserError, reduce_file
-from reducer.storage.corpus import save_entry
 
 # The oracle that reproduces each kind of finding.
 ORACLE_FOR_KIND = {

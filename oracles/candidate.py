@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, replace
 
+from oracles.formats import Format, format_of
+
 
 @dataclass(frozen=True)
 class Candidate:
@@ -30,9 +32,13 @@ class Candidate:
         return digest.hexdigest()
 
     @property
-    def is_onnx(self) -> bool:
-        """A serialised ONNX model (every binary candidate but a `.pt2` archive, whose `text` is its imported MLIR)."""
-        return self.binary is not None and self.suffix != ".pt2"
+    def format(self) -> Format:
+        """What the candidate is: MLIR text, an ONNX model, or a `.pt2` archive (whose `text` is its imported MLIR)."""
+        return format_of(self.suffix)
+
+    @property
+    def is_onnx(self) -> bool:  # TODO(issue 34): gone once oracles/numeric reads `format`
+        return self.format is Format.ONNX
 
     @property
     def size(self) -> int:

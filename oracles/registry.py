@@ -19,13 +19,13 @@ from oracles.compiling.ir_phase import (
     TransientCopy,
 )
 from oracles.compiling.lds import LdsLimit
+from oracles.formats import Format, format_of
 from oracles.numeric.eager_mismatch import EagerMismatch
 from oracles.numeric.miscompile import Miscompile
 from oracles.numeric.reference_mismatch import ReferenceMismatch
 from oracles.numeric.run_error import RunError
 from oracles.onnx.importer import onnx_oracle
 from oracles.script import Script
-from oracles.torch import SUFFIX as PT2_SUFFIX
 from oracles.torch.imported import torch_oracle
 
 
@@ -101,14 +101,16 @@ def make_oracle(name: str, options: OracleOptions | None = None) -> Oracle:
     return ORACLES[name](options)
 
 
-def oracle_for_input(oracle: Oracle, suffix: str) -> Oracle:
-    """The oracle that judges an input of this suffix: an ONNX model imported first, a `.pt2`
-    program on the MLIR it carries (or run eagerly), MLIR as it is."""
-    if suffix == ".onnx":
-        return onnx_oracle(oracle)
-    if suffix == PT2_SUFFIX:
-        return torch_oracle(oracle)
-    return oracle
+# The oracle that judges a candidate of each format: an ONNX model imported first, a `.pt2` program on the
+# MLIR it carries (or run eagerly); MLIR is judged as it is.
+JUDGE_WRAPPERS = {Format.ONNX: onnx_oracle, Format.PT2: torch_oracle}
+
+
+def oracle_for_input(oracle: Oracle, where: Format | str) -> Oracle:
+    """The oracle that judges an input of this format (or of this path or suffix)."""
+    fmt = where if isinstance(where, Format) else format_of(where)
+    wrap = JUDGE_WRAPPERS.get(fmt)
+    return wrap(oracle) if wrap is not None else oracle
 
 
 def table() -> str:

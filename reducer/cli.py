@@ -16,6 +16,7 @@ from oracles.registry import table as oracle_table
 from oracles.toolchain.devices import with_present_gpu
 from oracles.toolchain.flags import PasteError, parse_pasted
 from oracles.toolchain.tools import Limits
+from reducer.corpus_entries import save_entry
 from reducer.culprit_only import culprit_only
 from reducer.docs_site import where_the_docs_are
 from reducer.passes.registry import pass_by_name, passes_for
@@ -48,7 +49,6 @@ from reducer.session import (
     reduce_file,
 )
 from reducer.storage.atomic import write_atomically
-from reducer.storage.corpus import save_entry
 from reducer.storage.verdict_store import default_cache_dir
 from reducer.summary_json import (
     error_record,

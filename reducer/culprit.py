@@ -42,9 +42,9 @@ from oracles.toolchain.tools import (
     scratch_dir,
 )
 from oracles.toolchain.warm import kill_pool, spawn_pool
-from reducer.formats.kinds import input_kind
-from reducer.passes.base import Proposal
+from reducer.passes.kinds import input_kind
 from reducer.passes.registry import ONE_PASS_REPRO_PASSES, PassRow, passes_for
+from reducer.proposal import Proposal
 from reducer.search.engine import Reducer
 from reducer.search.interrupt import Interruption
 from reducer.search.problem import ReductionProblem

@@ -20,7 +20,7 @@ from rich.live import Live
 from rich.spinner import Spinner
 from rich.text import Text
 
-from reducer.passes.base import Proposal
+from reducer.proposal import Proposal
 from reducer.search.evaluate import EvaluationStats
 
 REFRESH_PER_SECOND = 4

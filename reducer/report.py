@@ -9,10 +9,10 @@ from oracles.compiling.dispatch_config import DispatchConfig
 from oracles.releases.history import SinceWhen
 from oracles.toolchain.tools import iree_version
 from reducer.culprit import Culprit, markdown_section, summary_lines
-from reducer.passes.base import Proposal
-from reducer.shapes.shape_search import shapes_kept_by, shapes_of
-from reducer.search.evaluate import EvaluationStats
 from reducer.localize.failure_site import IsolatedDispatch
+from reducer.proposal import Proposal
+from reducer.search.evaluate import EvaluationStats
+from reducer.shapes.shape_search import shapes_kept_by, shapes_of
 
 
 @dataclass

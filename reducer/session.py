@@ -29,26 +29,15 @@ from oracles.torch import torch_missing
 from oracles.torch.imported import script_path_for, torch_oracle
 from reducer.clock import StepClock
 from reducer.culprit import where_it_breaks
-from reducer.formats import onnx_model
-from reducer.formats.kinds import input_kind
-from reducer.passes.base import Proposal
-from reducer.passes.onnx.pin_dims import PIN_PASS, dynamic_need
-from reducer.passes.registry import PassRow
-from reducer.progress import ReductionObserver
-from reducer.report import Outcome
-from reducer.search.cluster import ClusterError, ClusterExecutor
-from reducer.search.editor import IsolatedEditor
-from reducer.search.engine import Reducer
-from reducer.localize.function_slice import Localization
-from reducer.localize.fx_nodes import localize_fx
-from reducer.search.interrupt import Interruption
+from reducer.graphs import onnx_model
 from reducer.localize.failure_site import (
     IsolatedDispatch,
     dispatch_path,
     isolate_dispatch,
     localize,
 )
-from reducer.search.problem import ReductionProblem
+from reducer.localize.function_slice import Localization
+from reducer.localize.fx_nodes import localize_fx
 from reducer.localize.wrong_value import ORACLES as WRONG_VALUE_ORACLES
 from reducer.localize.wrong_value import (
     localize_wrong_value,
@@ -56,6 +45,17 @@ from reducer.localize.wrong_value import (
     wrong_dispatch_path,
 )
 from reducer.localize.wrong_value import write_test as write_wrong_value_test
+from reducer.passes.kinds import input_kind
+from reducer.passes.onnx.pin_dims import PIN_PASS, dynamic_need
+from reducer.passes.registry import PassRow
+from reducer.progress import ReductionObserver
+from reducer.proposal import Proposal
+from reducer.report import Outcome
+from reducer.search.cluster import ClusterError, ClusterExecutor
+from reducer.search.editor import IsolatedEditor
+from reducer.search.engine import Reducer
+from reducer.search.interrupt import Interruption
+from reducer.search.problem import ReductionProblem
 from reducer.storage.atomic import write_atomically
 from reducer.storage.resume_state import (
     FINISHED,
@@ -204,7 +204,7 @@ def _load_onnx(request: Request) -> Proposal:
 
 
 def _load_torch(request: Request, raw: bytes) -> Proposal:
-    """The user's archive, checked and made as every candidate is (reducer/formats/torch_program.py)."""
+    """The user's archive, checked and made as every candidate is (reducer/graphs/torch_program.py)."""
     path, output = request.input_path, request.output_path
     missing = torch_missing()
     if missing:
@@ -214,7 +214,7 @@ def _load_torch(request: Request, raw: bytes) -> Proposal:
         raise UserError(refusals.PT2_OUTPUT_NAME.say(output=output, mlir=mlir.name, script=script.name))
     from oracles.torch.importer import NotImportable  # imported late: they load torch
     from oracles.torch.program import ArchiveError, PickledModule
-    from reducer.formats.torch_program import normalised
+    from reducer.graphs.torch_program import normalised
     from reducer.passes.support.fx_edit import torch_proposal
 
     try:
@@ -245,7 +245,7 @@ def _problem(request: Request, original: Proposal, oracle: Oracle, interruption:
 
     # Candidate edits run in a worker process: a crash in the bindings is a verdict on one edit.
     # A .pt2's edits load torch: the worker imports it while the original compiles.
-    preload = (Reducer.__module__, *(("reducer.formats.torch_program",) if is_torch(request.input_path) else ()))
+    preload = (Reducer.__module__, *(("reducer.graphs.torch_program",) if is_torch(request.input_path) else ()))
     editor = IsolatedEditor(oracle.options.limits, oracle.options.opset_version, preload=preload)
     # The editor loads the bindings while the original is judged; the warm compiler's workers load
     # once that verdict is in (see _reduce): loading beside the original's compile slowed it more

@@ -13,9 +13,9 @@ from typing import Any
 
 from oracles.toolchain.tools import iree_version
 from reducer.culprit import Culprit
-from reducer.passes.base import Proposal
-from reducer.shapes.shape_search import shapes_kept_by, shapes_of
+from reducer.proposal import Proposal
 from reducer.report import Outcome
+from reducer.shapes.shape_search import shapes_kept_by, shapes_of
 
 FORMAT_VERSION = 1
 

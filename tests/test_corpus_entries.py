@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from reducer.cli import main
-from reducer.storage.corpus import (
+from reducer.corpus_entries import (
     ENTRY_FILE,
     FIXED,
     check_entry,

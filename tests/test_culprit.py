@@ -17,8 +17,8 @@ from oracles.mlir import ir as irx
 from oracles.toolchain.tools import ToolNotFound
 from reducer import culprit as culprit_module
 from reducer.cli import main
+from reducer.corpus_entries import check_lit_test, load_entries
 from reducer.culprit import CulpritRequest, find_culprit
-from reducer.storage.corpus import check_lit_test, load_entries
 from tests.models import torch_chain
 
 DATA = Path(__file__).parent / "data"

@@ -31,7 +31,7 @@ from oracles.toolchain.devices import (
 from oracles.toolchain.tool_errors import limit_hit, setup_problem
 from oracles.toolchain.tools import Limits, ProcessResult, compile_candidate, run_tool
 from reducer.cli import _split_argv
-from reducer.storage.corpus import CorpusEntry, absent_device
+from reducer.corpus_entries import CorpusEntry, absent_device
 from tests.test_wrong_value import DEMOTE_BF16, LLVM_CPU, MID_GRAPH
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -18,8 +18,8 @@ from fuzz.triage import reduce_finding
 from oracles.numeric.user_data import unpack
 from oracles.toolchain.flags import GENERIC_CPU
 from oracles.toolchain.tools import Limits
+from reducer.corpus_entries import check_entry, entry_problem, load_data, load_entries
 from reducer.passes.registry import passes_for
-from reducer.storage.corpus import check_entry, entry_problem, load_data, load_entries
 
 # A pipeline perturbed for real: matmul inputs demoted to bf16, which rounds integers above 256.
 PERTURBED = Pipeline(
@@ -148,7 +148,7 @@ def test_nightly_summary_counts_a_finding_with_a_corpus_entry_as_known():
     from fuzz.campaign import CampaignStats
     from fuzz.findings import StoredFinding
     from fuzz.nightly import summary_markdown
-    from reducer.storage.corpus import CorpusEntry
+    from reducer.corpus_entries import CorpusEntry
 
     def stored(signature: str, kind: str) -> StoredFinding:
         return StoredFinding(signature, kind, "vmvx", "", 1, "{}", "", 1, None, "1 node, 150 bytes")

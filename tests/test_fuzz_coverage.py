@@ -34,7 +34,7 @@ from fuzz.spec import Const, DynamicDim, GraphSpec, Node, Tensor
 from fuzz.strategies import BASE_PROBABILITY
 from fuzz.swarm import SwarmFeedback
 from oracles.toolchain.tools import Limits, ProcessResult
-from reducer.storage.corpus import load_entries
+from reducer.corpus_entries import load_entries
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "entries"
 

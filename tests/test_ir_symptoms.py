@@ -12,9 +12,9 @@ from oracles import Candidate, OracleOptions, OracleSetupError, make_oracle
 from oracles.compiling.symptoms import METRIC, decode, numbered
 from oracles.mlir import ir as irx
 from reducer.cli import main
-from reducer.passes.base import Proposal
-from reducer.passes.mlir.repeated_blocks import RemoveRepeatedBlocks
 from reducer.localize.failure_site import localize
+from reducer.passes.mlir.repeated_blocks import RemoveRepeatedBlocks
+from reducer.proposal import Proposal
 from reducer.search.problem import ReductionProblem
 from tests.test_ir_phase_oracles import CONTEXT_CONCAT, PLAIN_UPDATE
 

@@ -11,10 +11,10 @@ from iree.compiler import ir
 from onnx import TensorProto, helper
 
 from oracles.mlir import ir as irx
-from reducer.formats.degenerate import mlir_sites, onnx_model_sites
-from reducer.shapes.onnx_shapes import dimensions, resize
 from reducer.shapes import mlir_shapes
+from reducer.shapes.degenerate import mlir_sites, onnx_model_sites
 from reducer.shapes.dim_system import DimSystem
+from reducer.shapes.onnx_shapes import dimensions, resize
 
 CPU = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu"]
 

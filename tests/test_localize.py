@@ -9,9 +9,9 @@ from oracles.compiling.signature import normalise
 from oracles.mlir import ir as irx
 from oracles.mlir.locations import SourceLoc, diagnostic_locations, location_leaves
 from reducer.cli import main
-from reducer.passes.base import Proposal
-from reducer.passes.registry import passes_for
 from reducer.localize.failure_site import isolate_dispatch, localize
+from reducer.passes.registry import passes_for
+from reducer.proposal import Proposal
 from reducer.search.problem import ReductionProblem
 from tests.models import linalg_chain, torch_chain
 

@@ -12,7 +12,6 @@ from oracles.mlir import ir as irx
 from oracles.numeric.reference_mismatch import ReferenceMismatch
 from oracles.numeric.wrong_answer import decode, primary
 from reducer.cli import main
-from reducer.passes.base import Proposal
 from reducer.passes.cross_format.plain_values import PlainValues
 from reducer.passes.support.value_ladders import (
     DATA,
@@ -22,6 +21,7 @@ from reducer.passes.support.value_ladders import (
     ladder,
     role_of,
 )
+from reducer.proposal import Proposal
 
 
 def test_levels_follow_the_value_and_rungs_go_plainest_first():

@@ -11,10 +11,11 @@ import pytest
 from oracles import ORACLES, Candidate, OracleOptions, make_oracle
 from oracles.mlir import ir as irx
 from reducer.cli import main
-from reducer.formats.kinds import InputKind
-from reducer.passes.base import Proposal
-from reducer.passes.registry import PASSES, Search, passes_for
+from reducer.passes.kinds import InputKind
+from reducer.passes.registry import PASSES, passes_for
 from reducer.progress import ReductionObserver
+from reducer.proposal import Proposal
+from reducer.search.protocol import Search
 from reducer.session import Request, reduce_file
 from tests.models import global_cache_update, torch_chain
 

@@ -23,12 +23,12 @@ from oracles.mlir import ir as irx
 from oracles.onnx.importer import ImportedOnnx, import_in_process
 from oracles.toolchain.tools import find_tool
 from reducer.cli import main
-from reducer.formats import onnx_model
+from reducer.graphs import onnx_model
 from reducer.passes.mlir.attributes import DropAttributes
 from reducer.passes.onnx.drop_attributes import OnnxDropAttributes
-from reducer.passes.support.onnx_edit import onnx_proposal
 from reducer.passes.onnx.remove_nodes import OnnxRemoveNodes
 from reducer.passes.onnx.simplify_initializers import OnnxSimplifyInitializers
+from reducer.passes.support.onnx_edit import onnx_proposal
 
 CPU = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu"]
 DET_ERROR = "'linalg.generic' op expected operand #0 rank (4) to match the result rank of indexing_map (2)"

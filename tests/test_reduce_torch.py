@@ -23,7 +23,7 @@ torch = pytest.importorskip("torch")
 from oracles import refusals
 from oracles.numeric.wrong_answer import decode, primary
 from reducer.cli import main
-from reducer.formats import torch_program
+from reducer.graphs import torch_program
 from reducer.passes.fx.cut_inputs import FxCutInputs
 from reducer.passes.support.fx_edit import torch_proposal
 from tests import torch_models
@@ -113,7 +113,7 @@ def test_eager_mismatch_keeps_at_least_half_the_original_wrong_share(tmp_path, i
 
 
 def test_kv_cache_update_keeps_its_transient_copies_and_is_kept_in_the_corpus(tmp_path, iree_compile, capsys):
-    from reducer.storage.corpus import check_entry, entry_problem, load_entries
+    from reducer.corpus_entries import check_entry, entry_problem, load_entries
 
     model = torch_models.save_kv_cache_step(tmp_path / "kv.pt2")
     code, summary = reduce_json(capsys, str(model), "--oracle=transient-copy", "-j", "2", "--no-cache",

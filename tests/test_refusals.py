@@ -34,7 +34,7 @@ USER_FACING_IN = {
     "fuzz/pipelines.py": {"ValueError"},
     "fuzz/conformance.py": {"ValueError"},
     "fuzz/expectations.py": {"ValueError"},
-    "reducer/storage/corpus.py": {"ValueError"},
+    "reducer/corpus_entries.py": {"ValueError"},
     "reducer/passes/registry.py": {"KeyError"},
 }
 ENTRIES = {name for name, value in vars(refusals).items() if isinstance(value, refusals.Refusal)}

@@ -303,7 +303,7 @@ def test_fuzz_root_causes_get_their_release(campaign_dir, old_release, release_c
 
 def test_reduce_with_releases_puts_the_result_in_the_summary_json_report_and_corpus(old_release, release_cache, tmp_path, iree_compile):
     """`reduce --releases` after a reduction: the same bisection, in every output of the run."""
-    from reducer.storage.corpus import load_entries
+    from reducer.corpus_entries import load_entries
 
     source = tmp_path / "bug.mlir"
     source.write_text((DATA / "conv_f16_rdna3.mlir").read_text())

@@ -11,13 +11,13 @@ from oracles import Candidate
 from oracles.onnx.importer import import_in_process, import_model
 from oracles.onnx.lift import NotLiftable, lift
 from oracles.toolchain.tools import Limits
-from reducer.shapes.onnx_shapes import dimensions, resize, shape_summary
 from reducer.passes.mlir.attributes import DropAttributes
-from reducer.passes.base import Proposal
 from reducer.passes.mlir.shrink_torch_onnx_shapes import ShrinkTorchOnnxShapes
+from reducer.proposal import Proposal
 from reducer.search.ddmin import shrink_value
 from reducer.search.editor import EditSession, LocalEditor
 from reducer.search.engine import _apply
+from reducer.shapes.onnx_shapes import dimensions, resize, shape_summary
 from tests.models import torch_chain
 from tests.test_reduce_onnx import conv_det_network
 

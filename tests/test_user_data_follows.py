@@ -23,9 +23,9 @@ from oracles.numeric.user_data import (
     bind,
     unpack,
 )
-from reducer.passes.base import Proposal
 from reducer.passes.mlir.drop_unused_arguments import DropUnusedArguments
 from reducer.passes.mlir.replace_with_argument import ReplaceWithArgument
+from reducer.proposal import Proposal
 from reducer.search.cut_values import CutValues
 from tests.test_user_data import DEMOTE_BF16, LLVM_CPU
 
@@ -123,7 +123,7 @@ def test_a_corpus_entry_carries_the_data_its_wrong_answer_needs(tmp_path):
     """`reduce --save-to-corpus` writes the candidate's data beside the repro; the entry's check
     runs on it: the data comes back exactly as the candidate carried it."""
     from oracles import Verdict
-    from reducer.storage.corpus import load_data, load_entries, save_entry
+    from reducer.corpus_entries import load_data, load_entries, save_entry
 
     user, _, _ = _users_data()
     candidate = attach(Candidate(PROGRAM), user)

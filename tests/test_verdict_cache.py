@@ -13,7 +13,7 @@ import pytest
 from oracles import ORACLES, Candidate, Oracle, OracleOptions, Verdict, make_oracle
 from oracles.toolchain.warm import WarmCompiler
 from reducer.cli import main
-from reducer.passes.base import Proposal
+from reducer.proposal import Proposal
 from reducer.search.evaluate import Evaluator
 from reducer.storage.verdict_store import judge_code_files, oracle_fingerprint
 from tests.models import torch_chain

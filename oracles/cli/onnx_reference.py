@@ -14,6 +14,7 @@ from google.protobuf.message import DecodeError
 
 from oracles.base import OracleOptions
 from oracles.candidate import Candidate
+from oracles.formats import Format, format_of, suffix_of
 from oracles.numeric.reference_mismatch import ReferenceMismatch
 from oracles.numeric.user_data import attach, read_sources
 from oracles.onnx.lift import lift_program
@@ -36,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
                        help="run on this data instead of seeded inputs (as reduce --inputs; repeatable)")
     args = parser.parse_args(words[:at])
     try:
-        program = args.model.suffix == ".mlir"
+        program = format_of(args.model) is Format.MLIR
         if args.command == "write-inputs":
             data = args.model.read_bytes()
             model = lift_program(data.decode()).model if program else onnx.load_model_from_string(data)
@@ -46,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
         if program:
             candidate = Candidate(args.model.read_text(), flags)
         else:
-            candidate = Candidate(args.model.name, flags, ".onnx", args.model.read_bytes())
+            candidate = Candidate(args.model.name, flags, suffix_of(Format.ONNX), args.model.read_bytes())
         if args.inputs:
             candidate = attach(candidate, read_sources(args.inputs))
     except (OSError, ValueError, DecodeError, UnicodeDecodeError) as err:

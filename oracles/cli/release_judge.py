@@ -45,6 +45,7 @@ def judge_case(directory: Path) -> dict:
 def _judged(directory: Path) -> dict:
     from oracles.candidate import Candidate
     from oracles.cli.judge import spec_from
+    from oracles.formats import Format, format_of, suffix_of
     from oracles.mlir import ir as irx
     from oracles.numeric.case_data import load_data
     from oracles.onnx.importer import is_import_failure
@@ -65,10 +66,11 @@ def _judged(directory: Path) -> dict:
     path = case_file(directory)
     data = load_data(directory / DATA) if (directory / DATA).is_file() else ()
     note = ""  # how a .pt2 program was imported, where not by this release
-    if path.suffix == ".onnx":
-        candidate = Candidate(path.name, judge.flags, ".onnx", path.read_bytes(), data)
+    fmt = format_of(path)
+    if fmt is Format.ONNX:
+        candidate = Candidate(path.name, judge.flags, suffix_of(fmt), path.read_bytes(), data)
     else:
-        archive = path.read_bytes() if path.suffix == ".pt2" else None
+        archive = path.read_bytes() if fmt is Format.PT2 else None
         if archive is not None:
             try:
                 text, note = torch_import(archive, directory / IMPORTED)

@@ -5,7 +5,7 @@ eagerly, not what a second IREE pipeline computes: this oracle compiles the MLIR
 imports to (the candidate carries it, oracles/torch/imported.py) with the candidate's flags (the
 generic CPU when they name no target), runs it on the device the compile targets (or --device)
 on the candidate's inputs (the user's --inputs, the sizes its dynamic dims run at, seeded
-otherwise; every input carries its values, reducer/formats/torch_program.py), runs the program
+otherwise; every input carries its values, reducer/graphs/torch_program.py), runs the program
 eagerly on the same inputs, and compares with `compare_outputs`' dtype-aware tolerance.
 
 A candidate that fails to compile or run, that PyTorch cannot run, or whose eager answer is not
@@ -24,12 +24,12 @@ import numpy as np
 
 from oracles import refusals
 from oracles.candidate import Candidate
+from oracles.formats import Format
 from oracles.numeric.against_reference import AgainstReference
 from oracles.numeric.arrays import is_float, looks_quantized, reduction_length_hint
 from oracles.numeric.compare import compare_outputs
 from oracles.numeric.run import compiled_answer, runnable
 from oracles.onnx.importer import mlir_path_for
-from oracles.torch import SUFFIX
 from oracles.torch.imported import imported_program, script_path_for
 from oracles.verdict import Verdict
 
@@ -42,8 +42,8 @@ class EagerMismatch(AgainstReference):
     judges_torch = True
 
     def cannot_judge(self, candidate: Candidate) -> str | None:
-        if candidate.suffix != SUFFIX:
-            kind = "an ONNX model" if candidate.suffix == ".onnx" else "MLIR"
+        if candidate.format is not Format.PT2:
+            kind = "an ONNX model" if candidate.format is Format.ONNX else "MLIR"
             return refusals.EAGER_NEEDS_PT2.say(kind=kind)
         return super().cannot_judge(candidate)
 

@@ -17,6 +17,7 @@ from oracles.base import Oracle
 from oracles.candidate import Candidate
 from oracles.cli.judge import write_spec
 from oracles.cli.release_judge import DATA, IMPORTED, SPEC, TORCH_SITE_ENV
+from oracles.formats import Format
 from oracles.numeric.case_data import save_data
 from oracles.releases.history import CANNOT, ReleaseVerdict
 from oracles.toolchain.tools import TOOLS_DIR_ENV, Limits, run_tool
@@ -34,7 +35,7 @@ def write_case(directory: Path, candidate: Candidate, oracle: Oracle, reference:
         (directory / f"case{suffix}").write_bytes(candidate.binary)
     else:
         (directory / f"case{suffix}").write_text(candidate.text)
-    if suffix == ".pt2":
+    if candidate.format is Format.PT2:
         (directory / IMPORTED).write_text(candidate.text)
     if candidate.data:
         save_data(candidate.data, directory / DATA)

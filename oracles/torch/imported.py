@@ -3,7 +3,7 @@
 A `.pt2` candidate is the archive's bytes (`Candidate.binary`) and carries the MLIR the FX
 importer makes of it (`Candidate.text`): the import is a pure function of the archive, made
 once where the candidate is made (in the reducer's edit worker, where PyTorch is loaded once and
-a crash is a verdict on one edit; reducer/formats/torch_program.py), not once per oracle call.
+a crash is a verdict on one edit; reducer/graphs/torch_program.py), not once per oracle call.
 `ImportedTorch` hands that MLIR, with the candidate's data keyed by argument position, to the
 oracle it wraps; the messages name it `input.mlir`. Nothing here imports torch.
 """

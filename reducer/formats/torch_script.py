@@ -23,7 +23,7 @@ from oracles.numeric.arrays import reduction_length_hint
 from oracles.numeric.compare import tolerance_for
 from oracles.torch.importer import FUNCTION, GlobalState
 from oracles.torch.program import loaded
-from reducer.formats.torch_program import (
+from reducer.graphs.torch_program import (
     CARRIED,
     Editable,
     attribute,

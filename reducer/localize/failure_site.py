@@ -20,16 +20,16 @@ from iree.compiler import ir
 from oracles import Candidate, Verdict
 from oracles.mlir import ir as irx
 from oracles.mlir.locations import PARSED_BUFFER, FailureSite
-from reducer.passes.support import argument_data
-from reducer.passes.base import Proposal
-from reducer.search.editor import EditSession
 from reducer.localize.function_slice import (
     FunctionGraph,
     Localization,
     restrict_function,
 )
-from reducer.search.problem import ReductionProblem
 from reducer.localize.symptom_slice import slice_to_symptoms
+from reducer.passes.support import argument_data
+from reducer.proposal import Proposal
+from reducer.search.editor import EditSession
+from reducer.search.problem import ReductionProblem
 
 # Rings of producers and consumers added to the failing ops, tried in this order after the bare ops.
 WIDENINGS = (1, 2, 4)

@@ -12,8 +12,8 @@ from iree.compiler import ir
 
 from oracles.mlir import ir as irx
 from oracles.mlir.locations import FailureSite, SourceLoc, location_leaves
-from reducer.passes.base import Proposal
 from reducer.passes.support.replacing import is_constant_like
+from reducer.proposal import Proposal
 
 
 @dataclass

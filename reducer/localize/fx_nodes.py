@@ -13,14 +13,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from oracles.mlir.locations import PARSED_BUFFER, FailureSite
-from reducer.passes.base import Proposal
-from reducer.search.editor import EditSession
-from reducer.localize.function_slice import Localization, location_key
 from reducer.localize.failure_site import WIDENINGS, counted
+from reducer.localize.function_slice import Localization, location_key
+from reducer.proposal import Proposal
+from reducer.search.editor import EditSession
 from reducer.search.problem import ReductionProblem
 
 if TYPE_CHECKING:  # torch loads only where a .pt2 is edited
-    from reducer.formats.torch_program import Editable
+    from reducer.graphs.torch_program import Editable
 
 OWN_FILES = {"input.mlir", PARSED_BUFFER}  # how the located compile names the imported text
 
@@ -56,7 +56,7 @@ def cut_down_edit(session: EditSession, original: Proposal, site: FailureSite) -
     """The cut-down candidates, smallest first (run by the problem's editor, where a crash is a verdict)."""
     from oracles.torch.importer import import_module, node_of_line
     from oracles.torch.program import loaded
-    from reducer.formats import torch_program
+    from reducer.graphs import torch_program
     from reducer.passes.support.fx_edit import fx_proposal, parent_values
 
     candidate = original.candidate

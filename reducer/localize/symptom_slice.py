@@ -37,14 +37,14 @@ from oracles import Verdict
 from oracles.compiling.symptoms import METRIC, Symptom, decode, numbered, shows
 from oracles.mlir import ir as irx
 from oracles.mlir.locations import PARSED_BUFFER, SourceLoc, location_leaves
-from reducer.passes.base import Proposal
-from reducer.search.editor import EditSession
 from reducer.localize.function_slice import (
     FunctionGraph,
     Localization,
     location_key,
     restrict_function,
 )
+from reducer.proposal import Proposal
+from reducer.search.editor import EditSession
 from reducer.search.problem import ReductionProblem
 
 # Rings of producers around the symptoms' ops (inputs beyond them become arguments), tried first.

@@ -51,8 +51,8 @@ from oracles.numeric.user_data import INPUT, pack
 from oracles.onnx import reference
 from oracles.onnx.importer import import_model
 from oracles.toolchain.tools import scratch_dir
-from reducer.formats import onnx_model
-from reducer.passes.base import Proposal
+from reducer.graphs import onnx_model
+from reducer.proposal import Proposal
 
 ORACLES = ("reference-mismatch",)
 

@@ -46,11 +46,11 @@ from oracles.numeric.user_data import (
 )
 from oracles.numeric.wrong_answer import NAN_INF, WRONG_KEY, decode, primary
 from oracles.toolchain.tools import scratch_dir
-from reducer.passes.base import Proposal
-from reducer.localize.function_slice import Localization
 from reducer.localize.failure_site import counted, cut_down_edit
-from reducer.search.problem import ReductionProblem
+from reducer.localize.function_slice import Localization
 from reducer.localize.wrong_node import cut_to_nodes, trace_wrong_node, write_node_test
+from reducer.proposal import Proposal
+from reducer.search.problem import ReductionProblem
 
 ORACLES = ("miscompile", "reference-mismatch")  # the second on ONNX models (reducer/localize/wrong_node.py)
 

@@ -7,7 +7,7 @@ module, which folds a torch export's view and cast chains by the hundred); data 
 polish later; plain values, then shapes once the
 program is small (values first: a plainer value can let a dimension shrink further, and a shape
 pass keeps values as they are); flags last, once each compile is cheap. An input runs the rows whose `inputs` hold its kind
-(reducer/formats/kinds.py). `reduce --list-passes` prints this table and nothing else.
+(reducer/passes/kinds.py). `reduce --list-passes` prints this table and nothing else.
 
 Searches: `ddmin` (any subset of targets may go together: delta debugging in chunks), `bisect`
 (one target at a time, ordered so that once one works every later one usually works too),
@@ -17,21 +17,10 @@ Searches: `ddmin` (any subset of targets may go together: delta debugging in chu
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
 
 from oracles import refusals
-from reducer.formats.kinds import EVERY_KIND, MLIR_KINDS, InputKind
-from reducer.passes.mlir.attributes import DropAttributes
-from reducer.passes.base import ReductionPass
-from reducer.passes.mlir.bypass_broadcast import BypassBroadcast
-from reducer.passes.mlir.canonicalize import Canonicalize
-from reducer.passes.mlir.collapse_views import CollapseViews
-from reducer.passes.mlir.constants import SplatConstants
-from reducer.passes.mlir.constants_to_arguments import ConstantsToArguments
-from reducer.passes.mlir.cut import CutAtValue
-from reducer.passes.mlir.drop_results import DropResults
-from reducer.passes.mlir.drop_unused_arguments import DropUnusedArguments
 from reducer.passes.cross_format.flags import ReduceFlags
+from reducer.passes.cross_format.plain_values import PlainValues
 from reducer.passes.fx.cut_inputs import FxCutInputs
 from reducer.passes.fx.cut_outputs import FxCutOutputs
 from reducer.passes.fx.drop_outputs import FxDropOutputs
@@ -40,13 +29,16 @@ from reducer.passes.fx.remove_nodes import FxRemoveNodes
 from reducer.passes.fx.replace_with_constant import FxReplaceWithConstant
 from reducer.passes.fx.shrink_shapes import FxShrinkShapes
 from reducer.passes.fx.zero_tensors import FxZeroTensors
-from reducer.passes.onnx.cut_inputs import OnnxCutInputs
-from reducer.passes.onnx.cut_outputs import OnnxCutOutputs
-from reducer.passes.onnx.drop_attributes import OnnxDropAttributes
-from reducer.passes.onnx.pin_dims import PIN_PASS, OnnxPinDims
-from reducer.passes.onnx.remove_nodes import OnnxRemoveNodes
-from reducer.passes.onnx.simplify_initializers import OnnxSimplifyInitializers
-from reducer.passes.cross_format.plain_values import PlainValues
+from reducer.passes.kinds import EVERY_KIND, MLIR_KINDS, InputKind
+from reducer.passes.mlir.attributes import DropAttributes
+from reducer.passes.mlir.bypass_broadcast import BypassBroadcast
+from reducer.passes.mlir.canonicalize import Canonicalize
+from reducer.passes.mlir.collapse_views import CollapseViews
+from reducer.passes.mlir.constants import SplatConstants
+from reducer.passes.mlir.constants_to_arguments import ConstantsToArguments
+from reducer.passes.mlir.cut import CutAtValue
+from reducer.passes.mlir.drop_results import DropResults
+from reducer.passes.mlir.drop_unused_arguments import DropUnusedArguments
 from reducer.passes.mlir.remove_resultless import RemoveResultless
 from reducer.passes.mlir.repeated_blocks import RemoveRepeatedBlocks
 from reducer.passes.mlir.replace_with_argument import ReplaceWithArgument
@@ -54,15 +46,16 @@ from reducer.passes.mlir.replace_with_computed import ReplaceWithComputed
 from reducer.passes.mlir.replace_with_constant import ReplaceWithConstant
 from reducer.passes.mlir.replace_with_operand import ReplaceWithOperand
 from reducer.passes.mlir.shrink_linalg_shapes import ShrinkLinalgShapes
-from reducer.passes.onnx.shrink_shapes import ShrinkOnnxShapes
 from reducer.passes.mlir.shrink_torch_onnx_shapes import ShrinkTorchOnnxShapes
 from reducer.passes.mlir.symbols import RemoveSymbols
-
-
-class Search(str, Enum):
-    DDMIN = "ddmin"
-    BISECT = "bisect"
-    SHRINK = "shrink"
+from reducer.passes.onnx.cut_inputs import OnnxCutInputs
+from reducer.passes.onnx.cut_outputs import OnnxCutOutputs
+from reducer.passes.onnx.drop_attributes import OnnxDropAttributes
+from reducer.passes.onnx.pin_dims import PIN_PASS, OnnxPinDims
+from reducer.passes.onnx.remove_nodes import OnnxRemoveNodes
+from reducer.passes.onnx.shrink_shapes import ShrinkOnnxShapes
+from reducer.passes.onnx.simplify_initializers import OnnxSimplifyInitializers
+from reducer.search.protocol import ReductionPass, Search
 
 
 @dataclass(frozen=True)

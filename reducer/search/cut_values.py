@@ -18,7 +18,7 @@ import numpy as np
 from oracles.candidate import Candidate
 from oracles.numeric.intermediates import Position
 from oracles.numeric.user_data import INTERMEDIATE, pack
-from reducer.passes.base import Proposal
+from reducer.proposal import Proposal
 
 
 class CutValues:

@@ -31,7 +31,7 @@ from oracles.mlir import ir as irx
 from oracles.onnx.importer import import_in_process, import_model
 from oracles.toolchain.tools import Limits, scratch_dir
 from oracles.toolchain.warm import RespawningPool
-from reducer.passes.base import Proposal
+from reducer.proposal import Proposal
 
 R = TypeVar("R")
 

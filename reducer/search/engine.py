@@ -7,11 +7,11 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from reducer.passes.base import Proposal, ReductionPass, ShrinkPass
-from reducer.passes.registry import PassRow, Search
+from reducer.proposal import Proposal
 from reducer.search import ddmin
 from reducer.search.editor import EditSession
 from reducer.search.problem import ReductionProblem
+from reducer.search.protocol import ReductionPass, ScheduledPass, Search, ShrinkPass
 from reducer.storage.resume_state import Position
 
 Log = Callable[[str], None]
@@ -42,7 +42,7 @@ class Reducer:
     def __init__(
         self,
         problem: ReductionProblem,
-        passes: Sequence[PassRow],
+        passes: Sequence[ScheduledPass],
         on_pass: Callable[[str], None] | None = None,
         start: Position | None = None,
         on_position: Callable[[Position], None] | None = None,
@@ -128,7 +128,7 @@ class Reducer:
             return None
         return problem.with_cut_values(proposal)
 
-    def _run_pass(self, row: PassRow, record: PassRecord) -> None:
+    def _run_pass(self, row: ScheduledPass, record: PassRecord) -> None:
         problem, reduction = self.problem, row.impl
 
         def count() -> int:

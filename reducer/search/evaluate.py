@@ -16,7 +16,7 @@ from concurrent.futures import (
 from dataclasses import dataclass
 
 from oracles import Candidate, Oracle, Verdict
-from reducer.passes.base import Proposal
+from reducer.proposal import Proposal
 from reducer.search.interrupt import Interruption
 from reducer.search.rejudge import judge_settled
 from reducer.storage.verdict_store import VerdictStore

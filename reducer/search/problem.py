@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 from oracles import Candidate, Oracle, Verdict
 from oracles.numeric.wrong_answer import same_headline_kind
 from oracles.toolchain.warm import WarmCompiler
-from reducer.passes.base import Proposal
+from reducer.proposal import Proposal
 from reducer.search.cut_values import CutValues
 from reducer.search.editor import EditCrashed, Editor, LocalEditor
 from reducer.search.evaluate import EvaluationStats, Evaluator

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from iree.compiler import ir
 
 from oracles.mlir import ir as irx
-from reducer.formats import degenerate
+from reducer.shapes import degenerate
 from reducer.shapes.dim_system import DimSystem
 from reducer.shapes.shape_rules import Fixup, rule_for, shaped
 from reducer.shapes.tensor_types import elements, static_shape, with_shape

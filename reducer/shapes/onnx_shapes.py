@@ -5,7 +5,7 @@ Constant values that change together: first every place holding the same size (s
 channels and its weight's in-channels move as one), then each place alone. Shape inference
 recomputes every intermediate type; attribute fix-ups keep kernel sizes, pads and depthwise
 group counts consistent with the new weights. A resize the checker or strict inference rejects
-is no candidate, nor one that adds a degenerate tensor (`reducer.formats.degenerate`).
+is no candidate, nor one that adds a degenerate tensor (`reducer.shapes.degenerate`).
 """
 
 from __future__ import annotations
@@ -16,8 +16,9 @@ import numpy as np
 import onnx
 from onnx import helper, numpy_helper, shape_inference
 
-from reducer.formats import degenerate, onnx_model
-from reducer.formats.onnx_model import CONV_OPERANDS, OnnxLoadError
+from reducer.graphs import onnx_model
+from reducer.graphs.onnx_model import CONV_OPERANDS, OnnxLoadError
+from reducer.shapes import degenerate
 
 Place = tuple[str, int]  # (tensor name, axis)
 DYNAMIC = -1  # a graph input's dynamic dim (a dim_param): the data it runs on says its size, no shape pass moves it

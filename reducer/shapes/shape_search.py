@@ -15,10 +15,11 @@ from oracles import Candidate
 from oracles.mlir import ir as irx
 from oracles.mlir.types import read_tensor_type
 from oracles.onnx.lift import NotLiftable, lift
-from reducer.formats import onnx_model
-from reducer.shapes.onnx_shapes import Dimension, dimensions, resize, shape_summary
-from reducer.passes.base import Convert, Proposal, ShrinkPass
+from reducer.graphs import onnx_model
+from reducer.proposal import Proposal
+from reducer.search.protocol import Convert, ShrinkPass
 from reducer.shapes import mlir_shapes
+from reducer.shapes.onnx_shapes import Dimension, dimensions, resize, shape_summary
 
 
 class ShrinkShapes(ShrinkPass):

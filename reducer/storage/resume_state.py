@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from oracles import Candidate, refusals
-from reducer.passes.base import Proposal
+from reducer.proposal import Proposal
 from reducer.storage.atomic import write_atomically
 
 VERSION = 1

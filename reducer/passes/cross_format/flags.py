@@ -6,7 +6,8 @@ from collections.abc import Sequence
 
 from iree.compiler import ir
 
-from reducer.passes.base import Proposal, ReductionPass
+from reducer.proposal import Proposal
+from reducer.search.protocol import ReductionPass
 
 
 class ReduceFlags(ReductionPass):

@@ -25,11 +25,13 @@ from onnx import numpy_helper
 from oracles import Verdict
 from oracles.mlir import ir as irx
 from oracles.numeric.wrong_answer import at_least_as_wrong
-from reducer.formats import onnx_model
-from reducer.formats.onnx_model import OnnxLoadError
-from reducer.passes.base import Convert, Proposal, ShrinkPass, edited_proposal
+from reducer.graphs import onnx_model
+from reducer.graphs.onnx_model import OnnxLoadError
+from reducer.passes.base import edited_proposal
 from reducer.passes.support.onnx_edit import constant_value, is_constant
 from reducer.passes.support.value_ladders import ROLES, Ladder, ladder, role_of
+from reducer.proposal import Proposal
+from reducer.search.protocol import Convert, ShrinkPass
 
 _TORCH_CONSTANTS = {"torch.vtensor.literal": "value"}  # op -> attribute holding the data
 _ONNX_CONSTANT_ATTR = "torch.onnx.value"

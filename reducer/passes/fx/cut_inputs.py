@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from reducer.passes.support.fx_edit import FxPass, Values
 
 if TYPE_CHECKING:
-    from reducer.formats.torch_program import Editable
+    from reducer.graphs.torch_program import Editable
 
 
 class FxCutInputs(FxPass):
@@ -18,7 +18,7 @@ class FxCutInputs(FxPass):
         return list(reversed(range(1, len(ed.ops()))))
 
     def edit(self, ed: Editable, chosen: list, values: Values) -> None:
-        from reducer.formats.torch_program import Invalid, output_node, placeholder_for
+        from reducer.graphs.torch_program import Invalid, output_node, placeholder_for
 
         ops = ed.ops()
         before, after = ops[: chosen[0]], set(ops[chosen[0] :])

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from reducer.passes.support.fx_edit import FxPass, Values
 
 if TYPE_CHECKING:
-    from reducer.formats.torch_program import Editable
+    from reducer.graphs.torch_program import Editable
 
 
 class FxCutOutputs(FxPass):
@@ -18,7 +18,7 @@ class FxCutOutputs(FxPass):
         return [node.name for node in ed.tensor_ops()]
 
     def edit(self, ed: Editable, chosen: list, values: Values) -> None:
-        from reducer.formats.torch_program import output_node
+        from reducer.graphs.torch_program import output_node
 
         kept = next(n for n in ed.tensor_ops() if n.name == chosen[0])
         for update in ed.updates():

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from reducer.passes.support.fx_edit import FxPass, Values
 
 if TYPE_CHECKING:
-    from reducer.formats.torch_program import Editable
+    from reducer.graphs.torch_program import Editable
 
 
 class FxDropOutputs(FxPass):
@@ -16,7 +16,7 @@ class FxDropOutputs(FxPass):
         return [("output", j) for j in range(len(ed.outputs()))] + [("update", k) for k in range(len(ed.updates()))]
 
     def edit(self, ed: Editable, chosen: list, values: Values) -> None:
-        from reducer.formats.torch_program import Invalid, output_node
+        from reducer.graphs.torch_program import Invalid, output_node
 
         gone = set(chosen)
         outputs = [n for j, n in enumerate(ed.outputs()) if ("output", j) not in gone]

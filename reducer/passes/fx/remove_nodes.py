@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from reducer.passes.support.fx_edit import FxPass, Values
 
 if TYPE_CHECKING:
-    from reducer.formats.torch_program import Editable
+    from reducer.graphs.torch_program import Editable
 
 
 class FxRemoveNodes(FxPass):
@@ -16,7 +16,7 @@ class FxRemoveNodes(FxPass):
         return [node.name for node in ed.tensor_ops()]
 
     def edit(self, ed: Editable, chosen: list, values: Values) -> None:
-        from reducer.formats.torch_program import placeholder_for
+        from reducer.graphs.torch_program import placeholder_for
 
         gone = set(chosen)
         computed = values()

@@ -7,18 +7,18 @@ from typing import TYPE_CHECKING
 from reducer.passes.support.fx_edit import FxPass, Values
 
 if TYPE_CHECKING:
-    from reducer.formats.torch_program import Editable
+    from reducer.graphs.torch_program import Editable
 
 
 class FxReplaceWithConstant(FxPass):
 
     def targets(self, ed: Editable) -> list[str]:
-        from reducer.formats.torch_program import static_shape
+        from reducer.graphs.torch_program import static_shape
 
         return [node.name for node in ed.tensor_ops() if node.users and static_shape(node) is not None]
 
     def edit(self, ed: Editable, chosen: list, values: Values) -> None:
-        from reducer.formats.torch_program import constant_for, zeros_like_node
+        from reducer.graphs.torch_program import constant_for, zeros_like_node
 
         gone = set(chosen)
         for node in [n for n in ed.tensor_ops() if n.name in gone]:

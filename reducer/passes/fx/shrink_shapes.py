@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from iree.compiler import ir
 
-from reducer.passes.base import Convert, Proposal, ShrinkPass
+from reducer.proposal import Proposal
+from reducer.search.protocol import Convert, ShrinkPass
 
 
 class FxShrinkShapes(ShrinkPass):
@@ -15,13 +16,13 @@ class FxShrinkShapes(ShrinkPass):
     def dimensions(self, current: Proposal, ctx: ir.Context) -> list[tuple[str, int]]:
         if current.candidate.binary is None:
             return []
-        from reducer.formats import torch_program
+        from reducer.graphs import torch_program
 
         found = torch_program.sizes(torch_program.editable_of(current.candidate.binary, current.candidate.data))
         return [(f"size {size}", size) for size in sorted(found, reverse=True)]
 
     def resize(self, current: Proposal, key: str, size: int, ctx: ir.Context, convert: Convert) -> Proposal | None:
-        from reducer.formats import torch_program
+        from reducer.graphs import torch_program
         from reducer.passes.support.fx_edit import fx_proposal
 
         old = int(key.removeprefix("size "))

@@ -6,7 +6,7 @@ inherent ones are candidates: deleting a required inherent attribute (a linalg.g
 A conv's group count other than 1 stays: without it the conv reads more input channels than its
 weight takes, which no verifier checks and IREE's lowering turns into an error of its own (a
 slice out of bounds), so the result would be an invalid model that only looks like the bug
-(`reducer/formats/onnx_model.py` refuses the same edit of an ONNX model).
+(`reducer/graphs/onnx_model.py` refuses the same edit of an ONNX model).
 """
 
 from __future__ import annotations

@@ -13,7 +13,8 @@ from collections import OrderedDict
 from iree.compiler import ir
 
 from oracles.mlir import ir as irx
-from reducer.passes.base import Convert, Proposal, ShrinkPass
+from reducer.proposal import Proposal
+from reducer.search.protocol import Convert, ShrinkPass
 from reducer.shapes import mlir_shapes
 
 _CACHED_TEXTS = 8

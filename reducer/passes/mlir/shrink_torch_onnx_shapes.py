@@ -6,9 +6,10 @@ import onnx
 from iree.compiler import ir
 
 from oracles.mlir import ir as irx
-from reducer.formats import onnx_model
-from reducer.passes.base import Convert, Proposal
+from reducer.graphs import onnx_model
 from reducer.passes.support.replacing import is_constant_like
+from reducer.proposal import Proposal
+from reducer.search.protocol import Convert
 from reducer.shapes.shape_search import ShrinkShapes, lifted_model
 
 # Function attributes every function has; the others (the importer's `torch.onnx_meta.*`) are

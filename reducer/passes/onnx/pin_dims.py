@@ -18,9 +18,10 @@ from typing import Any
 import onnx
 
 from oracles.numeric.user_data import sizes_run_at
-from reducer.formats import onnx_model
+from reducer.graphs import onnx_model
+from reducer.proposal import Proposal
+from reducer.search.protocol import ReductionPass
 from reducer.shapes.onnx_shapes import reinferred
-from reducer.passes.base import Proposal, ReductionPass
 
 PIN_PASS = "onnx-pin-dynamic-dims"
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import onnx
 from iree.compiler import ir
 
-from reducer.formats import onnx_model
-from reducer.passes.base import Convert, Proposal
+from reducer.graphs import onnx_model
+from reducer.proposal import Proposal
+from reducer.search.protocol import Convert
 from reducer.shapes.shape_search import ShrinkShapes
 
 

@@ -1,6 +1,6 @@
 """The pass protocol on PyTorch programs (the FX graph of a `.pt2`) and what the FX passes share.
 
-A pass lists its targets on the current best's graph (reducer/formats/torch_program.py) in a
+A pass lists its targets on the current best's graph (reducer/graphs/torch_program.py) in a
 deterministic order and edits a fresh copy; the copy is exported and imported again, which
 verifies it. An input a cut makes carries what the parent computes at the node it stands in for
 (run eagerly on the parent's inputs), so a program that runs keeps running on the original's
@@ -14,10 +14,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from reducer.passes.base import Proposal, ReductionPass
+from reducer.proposal import Proposal
+from reducer.search.protocol import ReductionPass
 
 if TYPE_CHECKING:  # torch loads only where a .pt2 is edited
-    from reducer.formats.torch_program import Editable
+    from reducer.graphs.torch_program import Editable
 
 # What the parent computes at each node (name -> array), computed on first use.
 Values = Callable[[], dict]
@@ -36,14 +37,14 @@ class FxPass(ReductionPass):
     def count(self, current: Proposal, ctx: Any) -> int:
         if current.candidate.binary is None:
             return 0
-        from reducer.formats import torch_program
+        from reducer.graphs import torch_program
 
         return len(self.targets(torch_program.editable_of(current.candidate.binary, current.candidate.data)))
 
     def apply(self, current: Proposal, chosen: Sequence[int], ctx: Any) -> Proposal | None:
         if current.candidate.binary is None:
             return None
-        from reducer.formats import torch_program
+        from reducer.graphs import torch_program
 
         ed = torch_program.editable_of(current.candidate.binary, current.candidate.data)
         targets = self.targets(ed)
@@ -59,7 +60,7 @@ class FxPass(ReductionPass):
 
 def fx_proposal(current: Proposal, ed: Editable) -> Proposal | None:
     """`current` with its program replaced by the edited one; None when it is the same or is rejected."""
-    from reducer.formats import torch_program
+    from reducer.graphs import torch_program
 
     torch_program.prune(ed)
     built = torch_program.built(ed)
@@ -80,7 +81,7 @@ def parent_values(current: Proposal) -> dict:
 @functools.lru_cache(maxsize=2)
 def _values(archive: bytes, data: tuple[tuple[str, bytes], ...]) -> dict:
     from oracles.torch.eager import EagerError, node_values
-    from reducer.formats import torch_program
+    from reducer.graphs import torch_program
 
     ed = torch_program.editable_of(archive, data)
     inputs = []
@@ -114,7 +115,7 @@ class FxTensorValues(FxPass):
     def targets(self, ed: Editable) -> list[str]:
         import torch
 
-        from reducer.formats.torch_program import attribute
+        from reducer.graphs.torch_program import attribute
 
         found: list[str] = []
         for node in ed.graph.nodes:
@@ -126,7 +127,7 @@ class FxTensorValues(FxPass):
         return found
 
     def edit(self, ed: Editable, chosen: list[Any], values: Values) -> None:
-        from reducer.formats.torch_program import attribute, set_attribute
+        from reducer.graphs.torch_program import attribute, set_attribute
 
         for name in chosen:
             set_attribute(ed.module, name, self.replaced(attribute(ed.module, name)))

@@ -9,9 +9,10 @@ from typing import Any
 import onnx
 
 from oracles import Candidate
-from reducer.formats import onnx_model
-from reducer.formats.onnx_model import OnnxLoadError
-from reducer.passes.base import Proposal, ReductionPass
+from reducer.graphs import onnx_model
+from reducer.graphs.onnx_model import OnnxLoadError
+from reducer.proposal import Proposal
+from reducer.search.protocol import ReductionPass
 
 _DEFAULT_DOMAINS = ("", "ai.onnx")
 

@@ -16,8 +16,8 @@ from oracles import Candidate
 from oracles.mlir import ir as irx
 from oracles.mlir.types import read_tensor_type
 from oracles.onnx.lift import NotLiftable, lift
-from reducer.formats import onnx_model
-from reducer.formats.onnx_model import OnnxLoadError
+from reducer.graphs import onnx_model
+from reducer.graphs.onnx_model import OnnxLoadError
 
 _WINDOW_OPS = {"Conv": 1, "ConvInteger": 1, "QLinearConv": 3, "MaxPool": None, "AveragePool": None, "LpPool": None}
 

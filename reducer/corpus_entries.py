@@ -172,7 +172,7 @@ def entry_case(entry: CorpusEntry) -> tuple[Oracle, Candidate]:
         data = entry.input_path.read_bytes()
         candidate = Candidate(entry.name, tuple(entry.flags), ".onnx", data)
     elif entry.input_file.endswith(PT2_SUFFIX):
-        from reducer.formats.torch_program import (
+        from reducer.graphs.torch_program import (
             imported_text,  # imported late: it loads torch
         )
 
