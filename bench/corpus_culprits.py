@@ -32,7 +32,8 @@ from reducer.corpus_entries import (
 )
 from reducer.culprit import CULPRIT_ORACLES
 from reducer.culprit_only import culprit_only
-from reducer.session import Request, UserError
+from reducer.session import Request
+from reducer.user_error import UserError
 
 ENTRIES = ROOT / "corpus" / "entries"
 README = ROOT / "corpus" / "README.md"

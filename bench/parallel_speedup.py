@@ -35,7 +35,7 @@ from reduce_cases import text_file
 
 from bench import results
 from oracles import OracleOptions, make_oracle
-from reducer.passes.registry import passes_for
+from reducer.formats.registry import format_for
 from reducer.session import Request, reduce_file
 
 CPU = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu"]
@@ -102,7 +102,7 @@ def run(name: str, jobs: int, warm: bool) -> dict:
     write, oracle_name, options, flags, shapes = CASES[name]
     with tempfile.TemporaryDirectory() as tmp:
         src = write(Path(tmp))
-        passes = [p for p in passes_for(src.suffix) if shapes or p.search != "shrink"]
+        passes = [p for p in format_for(src).pass_rows() if shapes or p.search != "shrink"]
         out = src.with_name("out" + src.suffix)
         request = Request(
             input_path=src,

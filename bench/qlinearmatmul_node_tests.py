@@ -30,7 +30,7 @@ from bench import results
 from bench.reduce_cases import minimal_dimensions
 from oracles import OracleOptions, make_oracle
 from oracles.numeric.user_data import read_sources
-from reducer.passes.registry import passes_for
+from reducer.formats.registry import format_for
 from reducer.session import Request, reduce_file
 from reducer.shapes.shape_search import shapes_of
 from tests.test_user_data import QLINEARMATMUL_3D, _node_test
@@ -39,7 +39,7 @@ from tests.test_user_data import QLINEARMATMUL_3D, _node_test
 def run_case(name: str, jobs: int) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         case = _node_test(name, Path(tmp))
-        passes = passes_for(".onnx")
+        passes = format_for(".onnx").pass_rows()
         request = Request(
             input_path=case / "model.onnx", oracle=make_oracle("reference-mismatch", OracleOptions()), flags=[],
             output_path=Path(tmp) / "r.onnx", passes=passes, jobs=jobs, culprit=False,

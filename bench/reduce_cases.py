@@ -64,7 +64,7 @@ from oracles import Oracle, OracleOptions, make_oracle
 from oracles.mlir import ir as irx
 from oracles.onnx.importer import onnx_oracle
 from oracles.toolchain.tools import find_tool
-from reducer.passes.registry import passes_for
+from reducer.formats.registry import format_for
 from reducer.progress import ReductionObserver
 from reducer.proposal import Proposal
 from reducer.search.engine import dimensions_edit, resize_edit
@@ -311,7 +311,7 @@ def run_case(name: str, jobs: int, check_minimal: bool, passes_only: bool = Fals
     with tempfile.TemporaryDirectory() as tmp:
         src = write(Path(tmp))
         starts_before = import_starts()  # writing the case may import a model
-        passes = [p for p in passes_for(src.suffix) if shapes or p.search != "shrink"]
+        passes = [p for p in format_for(src).pass_rows() if shapes or p.search != "shrink"]
         oracle = make_oracle(oracle_name, options)
         clock = PhaseClock()
         request = Request(

@@ -29,10 +29,11 @@ from bench import results
 from oracles import OracleOptions, make_oracle
 from oracles.mlir import ir as irx
 from reducer.corpus_entries import check_entry, entry_problem, load_entries
-from reducer.passes.registry import passes_for
-from reducer.session import Request, UserError, reduce_file
+from reducer.formats.registry import format_for
+from reducer.session import Request, reduce_file
 from reducer.shapes import mlir_shapes
 from reducer.shapes.tensor_types import elements, static_shape
+from reducer.user_error import UserError
 
 ENTRIES = ROOT / "corpus" / "entries"
 
@@ -83,7 +84,7 @@ def main(argv: list[str] | None = None) -> None:
         with tempfile.TemporaryDirectory() as tmp:
             request = Request(
                 input_path=entry.input_path, oracle=oracle, flags=list(entry.flags), output_path=Path(tmp) / "out.mlir",
-                passes=passes_for(".mlir"), jobs=args.jobs, time_budget_s=args.budget,
+                passes=format_for(".mlir").pass_rows(), jobs=args.jobs, time_budget_s=args.budget,
             )
             start = time.monotonic()
             try:

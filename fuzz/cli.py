@@ -51,7 +51,7 @@ from reducer.progress import ReductionProgress
 from reducer.releases import add_source_options as add_release_sources
 from reducer.releases import settings as release_settings
 from reducer.releases import wanted as releases_wanted
-from reducer.session import INTERRUPTED
+from reducer.user_error import INTERRUPTED
 
 EXAMPLES = f"""examples:
   fuzz run --time 10m --seed 7 --out findings/ -j 2

@@ -28,6 +28,7 @@ from onnx import helper, shape_inference
 from fuzz.execute import LDS_OVERRUN, MISMATCH, TIMEOUT
 from fuzz.pipelines import PIPELINES
 from oracles.compiling.signature import is_follow_on
+from oracles.formats import Format, format_of
 from oracles.toolchain.devices import runtime_device
 from reducer.corpus_entries import CorpusEntry, load_entries
 
@@ -204,7 +205,7 @@ def entry_facts(entry: CorpusEntry) -> FailureFacts:
     if entry.oracle == "lds-limit" and "lds_bytes" not in entry.options:
         kind = LDS_OVERRUN
     flags = tuple(entry.options.get("pipeline_b") or ()) + tuple(entry.flags) if entry.oracle == "miscompile" else tuple(entry.flags)
-    reduced = onnx.load(entry.input_path) if entry.input_file.endswith(".onnx") and entry.input_path.is_file() else None
+    reduced = onnx.load(entry.input_path) if format_of(entry.input_file) is Format.ONNX and entry.input_path.is_file() else None
     return FailureFacts(kind, entry.signature, flags, (entry.culprit or {}).get("pass", ""), reduced)
 
 

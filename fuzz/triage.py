@@ -39,14 +39,16 @@ from fuzz.findings import (
 from fuzz.pipelines import PIPELINES
 from fuzz.spec import GraphSpec
 from oracles import OracleOptions, OracleSetupError, make_oracle
+from oracles.formats import Format, suffix_of
 from oracles.numeric.case_data import write_onnx_test_data
 from oracles.numeric.user_data import UserData, read_sources
 from oracles.toolchain.tools import Limits
 from reducer.corpus_entries import save_entry
-from reducer.passes.registry import passes_for
+from reducer.formats.registry import format_for
 from reducer.progress import ReductionObserver
 from reducer.report import Outcome, markdown
-from reducer.session import INTERRUPTED, Request, UserError, reduce_file
+from reducer.session import Request, reduce_file
+from reducer.user_error import INTERRUPTED, UserError
 
 # The oracle that reproduces each kind of finding.
 ORACLE_FOR_KIND = {
@@ -134,7 +136,7 @@ def _request_for(
         oracle=oracle,
         flags=flags,
         output_path=model_path.with_name(REDUCED_NAME),
-        passes=passes if passes is not None else passes_for(".onnx"),
+        passes=passes if passes is not None else format_for(suffix_of(Format.ONNX)).pass_rows(),
         time_budget_s=time_budget_s,
         jobs=jobs,
         observer=observer or ReductionObserver(),

@@ -22,11 +22,15 @@ SUFFIXES: dict[Format, str] = {Format.ONNX: ".onnx", Format.PT2: ".pt2"}
 _BY_SUFFIX = {suffix: fmt for fmt, suffix in SUFFIXES.items()}
 
 
-def format_of(where: str | PurePath) -> Format:
-    """The format of a path, a file name or a bare suffix (`.onnx`); MLIR for any other."""
+def suffix_in(where: str | PurePath) -> str:
+    """The suffix of a path or a file name, or `where` itself when it is a bare suffix (`.onnx`)."""
     text = str(where)
-    suffix = text if text.startswith(".") and "/" not in text else PurePath(text).suffix
-    return _BY_SUFFIX.get(suffix, Format.MLIR)
+    return text if text.startswith(".") and "/" not in text else PurePath(text).suffix
+
+
+def format_of(where: str | PurePath) -> Format:
+    """The format of a path, a file name or a bare suffix; MLIR for any other."""
+    return _BY_SUFFIX.get(suffix_in(where), Format.MLIR)
 
 
 def suffix_of(fmt: Format) -> str:

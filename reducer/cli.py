@@ -19,7 +19,8 @@ from oracles.toolchain.tools import Limits
 from reducer.corpus_entries import save_entry
 from reducer.culprit_only import culprit_only
 from reducer.docs_site import where_the_docs_are
-from reducer.passes.registry import pass_by_name, passes_for
+from reducer.formats.registry import format_for
+from reducer.passes.registry import pass_by_name
 from reducer.passes.registry import table as pass_table
 from reducer.progress import ReductionProgress
 from reducer.releases import (
@@ -41,13 +42,7 @@ from reducer.report import (
     summary,
 )
 from reducer.search.interrupt import exit_status, signals_interrupt
-from reducer.session import (
-    INTERRUPTED,
-    Request,
-    UserError,
-    default_output,
-    reduce_file,
-)
+from reducer.session import Request, default_output, reduce_file
 from reducer.storage.atomic import write_atomically
 from reducer.storage.verdict_store import default_cache_dir
 from reducer.summary_json import (
@@ -57,6 +52,7 @@ from reducer.summary_json import (
     to_json,
 )
 from reducer.trust import check_limits
+from reducer.user_error import INTERRUPTED, UserError
 
 EXAMPLES = f"""Everything after `--` is the iree-compile command line from the bug report, pasted as it is.
 An .onnx input is reduced as an ONNX graph: each candidate goes through iree-import-onnx first.
@@ -236,7 +232,7 @@ def _reduce(args: argparse.Namespace, pasted: list[str], started: float | None =
     options = with_reference_pipeline(options, args.oracle, user_data)
     check_limits(options, args.jobs, args.time_budget)
     oracle = make_oracle(args.oracle, options)
-    available = passes_for(args.input.suffix)
+    available = format_for(args.input).pass_rows()
     try:
         passes = [pass_by_name(n.strip(), available) for n in args.passes.split(",")] if args.passes else available
     except KeyError as err:

@@ -19,11 +19,9 @@ from oracles import Candidate, Oracle, OracleOptions, Verdict, make_oracle, refu
 from oracles.compiling.dispatch_config import DispatchConfig
 from oracles.compiling.pass_repro import LitCheck, one_pass_oracle, run_lit_test
 from oracles.numeric.case_data import load_data, save_data
-from oracles.registry import oracle_for_input
 from oracles.toolchain.tools import iree_version
-from oracles.torch import SUFFIX as PT2_SUFFIX
-from oracles.torch import torch_missing
 from reducer.culprit import Culprit
+from reducer.formats.registry import format_for
 
 ENTRY_FILE = "entry.json"
 # A candidate's data exactly as it carried it (oracles/numeric/user_data.py: `in:`, `at:`, `out:`).
@@ -149,8 +147,9 @@ def load_entries(root: Path) -> list[CorpusEntry]:
 def absent_device(entry: CorpusEntry) -> str | None:
     """Why this machine cannot check the entry: a device its modules run on that is not here (one
     line naming the driver), PyTorch for a `.pt2` entry, or None."""
-    if entry.input_file.endswith(PT2_SUFFIX) and torch_missing():
-        return torch_missing()
+    missing = format_for(entry.input_file).unavailable()
+    if missing:
+        return missing
     return make_oracle(entry.oracle, OracleOptions(**entry.options)).absent_device(entry.flags)
 
 
@@ -167,19 +166,9 @@ def check_entry(entry: CorpusEntry) -> Verdict:
 def entry_case(entry: CorpusEntry) -> tuple[Oracle, Candidate]:
     """The entry's oracle (the importing one for a model or program) and its repro as a candidate, with its data."""
     options = OracleOptions(**entry.options, opset_version=entry.opset_version)
-    oracle = oracle_for_input(make_oracle(entry.oracle, options), Path(entry.input_file).suffix)
-    if entry.input_file.endswith(".onnx"):
-        data = entry.input_path.read_bytes()
-        candidate = Candidate(entry.name, tuple(entry.flags), ".onnx", data)
-    elif entry.input_file.endswith(PT2_SUFFIX):
-        from reducer.graphs.torch_program import (
-            imported_text,  # imported late: it loads torch
-        )
-
-        data = entry.input_path.read_bytes()
-        candidate = Candidate(imported_text(data), tuple(entry.flags), PT2_SUFFIX, data)
-    else:
-        candidate = Candidate(entry.input_path.read_text(), tuple(entry.flags))
+    fmt = format_for(entry.input_file)
+    oracle = fmt.judging_oracle(make_oracle(entry.oracle, options))
+    candidate = fmt.read_case(entry.input_path, tuple(entry.flags))
     if entry.data_file:
         candidate = dataclasses.replace(candidate, data=load_data(entry.directory / entry.data_file))
     return oracle, candidate

@@ -11,17 +11,14 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from oracles import Candidate, Verdict, refusals
+from oracles import Verdict, refusals
 from oracles.base import renamed
 from oracles.compiling.dispatch_config import DispatchConfig
-from oracles.onnx.importer import import_model
-from oracles.registry import oracle_for_input
-from oracles.toolchain.tools import scratch_dir
-from oracles.torch import SUFFIX as PT2_SUFFIX
-from oracles.torch.imported import imported_program
 from reducer.culprit import CULPRIT_ORACLES, Culprit, where_it_breaks
+from reducer.formats.registry import format_for
 from reducer.search.interrupt import Interruption
-from reducer.session import INTERRUPTED, Request, UserError, load_reduced
+from reducer.session import Request, load_reduced
+from reducer.user_error import INTERRUPTED, UserError
 
 
 @dataclass
@@ -40,9 +37,8 @@ def culprit_only(request: Request, base: Path) -> CulpritOnly:
         raise UserError(refusals.CULPRIT_ONLY_ORACLE.say(oracle=request.oracle.name))
     case = load_reduced(request)
     start = time.monotonic()
-    onnx_input = case.is_onnx
-    torch_input = case.suffix == PT2_SUFFIX  # it carries its imported MLIR: the culprit is found on that
-    oracle = oracle_for_input(request.oracle, case.suffix)
+    fmt = format_for(request.input_path)
+    oracle = fmt.judging_oracle(request.oracle)
     with Interruption().installed() as interruption:
         verdict = renamed(oracle.judge(case), f"input{case.suffix}", request.input_path.name)
         if interruption.requested:
@@ -50,13 +46,7 @@ def culprit_only(request: Request, base: Path) -> CulpritOnly:
         if not verdict.interesting:
             raise UserError(refusals.CULPRIT_ONLY_NOT_INTERESTING.say(path=request.input_path, oracle=oracle.name, detail=verdict.detail),
                             refusals.CULPRIT_ONLY_NOT_INTERESTING.exit_code)
-        mlir = _imported(case, request) if onnx_input else imported_program(case) if torch_input else case
+        mlir = fmt.mlir_of(case, request.oracle)  # a model's or a program's imported MLIR: the culprit is found on that
         culprit, config = where_it_breaks(request.oracle, mlir, verdict, base, request.jobs, request.log, interruption)
     return CulpritOnly(oracle.name, str(request.input_path), verdict, culprit, config, time.monotonic() - start)
 
-
-def _imported(case: Candidate, request: Request) -> Candidate | None:
-    with scratch_dir() as tmp:
-        options = request.oracle.options
-        text, _ = import_model(case.binary, Path(tmp), options.limits, options.opset_version)
-    return Candidate(text, case.flags) if text is not None else None

@@ -15,7 +15,6 @@ from pathlib import Path
 
 from oracles import Candidate, Oracle, Verdict, refusals
 from oracles.numeric.user_data import UserDataError, attach
-from oracles.registry import oracle_for_input
 from oracles.releases.environments import DEFAULT_LIMIT_GB, ReleaseEnvironments
 from oracles.releases.history import SinceWhen
 from oracles.releases.index import IndexOptions
@@ -27,13 +26,10 @@ from oracles.releases.since import (
 )
 from oracles.releases.versions import parse_range
 from oracles.toolchain.tools import kill_all
-from reducer.session import (
-    Request,
-    UserError,
-    data_to_run_on,
-    load_reduced,
-)
+from reducer.formats.registry import format_for
+from reducer.session import Request, data_to_run_on, load_reduced
 from reducer.storage.verdict_store import default_cache_dir
+from reducer.user_error import UserError
 
 INTERRUPTED_NOTE = "interrupted"
 
@@ -119,7 +115,7 @@ def releases_only(request: Request, chosen: ReleaseSettings) -> ReleasesOnly:
         except UserDataError as err:
             raise UserError(str(err)) from None
     oracle = request.oracle
-    judging = oracle_for_input(oracle, request.input_path.suffix)
+    judging = format_for(request.input_path).judging_oracle(oracle)
     verdict = judging.judge(case)
     if not verdict.interesting:
         raise UserError(refusals.RELEASES_ONLY_NOT_FAILING.say(path=request.input_path, oracle=oracle.name, detail=verdict.detail),

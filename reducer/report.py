@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from oracles import Verdict
 from oracles.compiling.dispatch_config import DispatchConfig
+from oracles.formats import Format
 from oracles.releases.history import SinceWhen
 from oracles.toolchain.tools import iree_version
 from reducer.culprit import Culprit, markdown_section, summary_lines
@@ -179,7 +180,7 @@ def _reduced_input(outcome: Outcome) -> str:
     head = f"## Reduced input (`{outcome.output_path}`, {b.ops} {outcome.unit}, {b.candidate.size} bytes)"
     if b.candidate.binary is None:
         return f"{head}\n\n```mlir\n{b.candidate.text.strip()}\n```"
-    if not b.candidate.is_onnx:  # a .pt2 program: its repro script, then the MLIR it imports to
+    if b.candidate.format is Format.PT2:  # a .pt2 program: its repro script, then the MLIR it imports to
         parts = [head]
         if outcome.input_text:
             parts += ["", f"As a PyTorch module (`{outcome.script_path}`, runs with torch and the IREE wheels alone):", "",

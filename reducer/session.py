@@ -1,52 +1,40 @@
-"""One reduction from input file to written result: load, calibrate, reduce, check, write."""
+"""One reduction from input file to written result, as a list of named stages: load, judge the
+original, localise, the passes, the final check, the files, the failing pass.
+
+The session never branches on the input's format: it asks the format (reducer/formats/).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from oracles import Candidate, Oracle, OracleSetupError, Verdict, refusals
-from oracles.base import renamed
 from oracles.mlir import ir as irx
 from oracles.numeric.dispatch_test import DispatchTest
 from oracles.numeric.user_data import (
     UserData,
     UserDataError,
     argument_types,
-    as_program_data,
     attach,
     sized_inputs,
     sizes_run_at,
 )
-from oracles.onnx.importer import INNER_DIR, import_model, mlir_path_for
-from oracles.registry import oracle_for_input
-from oracles.toolchain.tools import ToolNotFound, find_tool, kill_all, scratch_dir
+from oracles.toolchain.tools import kill_all
 from oracles.toolchain.warm import WarmCompiler
-from oracles.torch import SUFFIX as PT2_SUFFIX
-from oracles.torch import torch_missing
-from oracles.torch.imported import script_path_for, torch_oracle
 from reducer.clock import StepClock
 from reducer.culprit import where_it_breaks
-from reducer.graphs import onnx_model
-from reducer.localize.failure_site import (
-    IsolatedDispatch,
-    dispatch_path,
-    isolate_dispatch,
-    localize,
-)
+from reducer.formats.adaptor import Beside, InputFormat
+from reducer.formats.registry import format_for
+from reducer.localize.failure_site import IsolatedDispatch, dispatch_path, isolate_dispatch
 from reducer.localize.function_slice import Localization
-from reducer.localize.fx_nodes import localize_fx
 from reducer.localize.wrong_value import ORACLES as WRONG_VALUE_ORACLES
-from reducer.localize.wrong_value import (
-    localize_wrong_value,
-    write_program_test,
-    wrong_dispatch_path,
-)
+from reducer.localize.wrong_value import localize_wrong_value, wrong_dispatch_path
 from reducer.localize.wrong_value import write_test as write_wrong_value_test
-from reducer.passes.kinds import input_kind
-from reducer.passes.onnx.pin_dims import PIN_PASS, dynamic_need
+from reducer.passes.kinds import InputKind
+from reducer.passes.onnx.pin_dims import PIN_PASS, DynamicNeed
 from reducer.passes.registry import PassRow
 from reducer.progress import ReductionObserver
 from reducer.proposal import Proposal
@@ -68,16 +56,7 @@ from reducer.storage.resume_state import (
 )
 from reducer.storage.verdict_store import StoreError, VerdictStore, oracle_fingerprint
 from reducer.trust import check_hang_limit, check_original
-
-INTERRUPTED = 130  # the exit status of a run stopped by Ctrl-C, as shells report SIGINT
-
-
-class UserError(Exception):
-    """A problem with the user's input; `str()` is one actionable line, `exit_code` the status."""
-
-    def __init__(self, message: str, exit_code: int = 1) -> None:
-        super().__init__(message)
-        self.exit_code = exit_code
+from reducer.user_error import INTERRUPTED, UserError
 
 
 @dataclass
@@ -104,16 +83,18 @@ class Request:
     started: float | None = None  # time.monotonic() when the command began (its process's start); None: now
 
 
+def default_output(input_path: Path) -> Path:
+    """Where the result goes without -o: the input's format names it (`bug.reduced.mlir`)."""
+    return format_for(input_path).default_output(input_path)
+
+
 def data_to_run_on(request: Request, candidate: Candidate) -> UserData | None:
     """The data the original runs on: the user's, or seeded at the sizes `--dim` names; a program
     with dynamic dims and neither, for an oracle that runs it, is refused naming both options."""
     if request.dims and request.user_data is not None and request.user_data.inputs:
         raise UserError(refusals.DIM_AND_INPUTS.say())
     if request.dims:
-        try:
-            return sized_inputs(candidate, request.dims, request.oracle.options.seed)
-        except UserDataError as err:
-            raise UserError(str(err)) from None
+        return _seeded(request, candidate, request.dims)
     if request.user_data is None and request.oracle.run_devices(candidate.flags):
         try:
             _, dims = argument_types(candidate)
@@ -122,30 +103,20 @@ def data_to_run_on(request: Request, candidate: Candidate) -> UserData | None:
         if dims:
             raise UserError(refusals.DYNAMIC_WITHOUT_SIZES.say(path=request.input_path, dims=", ".join(d.key for d in dims),
                                                                oracle=request.oracle.name, first=dims[0].key))
-        if is_torch(request.input_path):  # every input carries its values: a cut's carry what the original computes
-            try:
-                return sized_inputs(candidate, {}, request.oracle.options.seed)
-            except UserDataError as err:
-                raise UserError(str(err)) from None
+        if format_for(request.input_path).seeds_every_input:
+            return _seeded(request, candidate, {})
     return request.user_data
 
 
-def is_onnx(path: Path) -> bool:
-    return path.suffix == ".onnx"
+def _seeded(request: Request, candidate: Candidate, dims: dict[str, int]) -> UserData:
+    try:
+        return sized_inputs(candidate, dims, request.oracle.options.seed)
+    except UserDataError as err:
+        raise UserError(str(err)) from None
 
 
-def is_torch(path: Path) -> bool:
-    """A `torch.export.save` archive: its FX graph is reduced."""
-    return path.suffix == PT2_SUFFIX
-
-
-def default_output(input_path: Path) -> Path:
-    """`bug.reduced.mlir` beside `bug.mlir` (and beside `bug.mlirbc`: results are written as text)."""
-    suffix = ".mlir" if input_path.suffix == ".mlirbc" else input_path.suffix
-    return input_path.with_name(input_path.stem + ".reduced" + suffix)
-
-
-def load(request: Request, ctx) -> Proposal:
+def load(request: Request, fmt: InputFormat) -> tuple[Proposal, InputKind]:
+    """The user's file as the original; UserError (one line) for a file no format can read."""
     path = request.input_path
     if path.is_dir():
         raise UserError(refusals.INPUT_IS_DIRECTORY.say(path=path))
@@ -156,80 +127,255 @@ def load(request: Request, ctx) -> Proposal:
     raw = path.read_bytes()
     if not raw.strip():
         raise UserError(refusals.EMPTY_INPUT.say(path=path))
-    if is_onnx(path):
-        return _load_onnx(request)
-    if is_torch(path):
-        return _load_torch(request, raw)
-    if raw.startswith(irx.BYTECODE_MAGIC):  # reduced as text: every pass edits text, and a report shows it
-        try:
-            module = irx.parse_bytecode(raw, ctx, source_name=str(path))
-        except irx.ParseError as err:
-            raise UserError(refusals.MLIR_BYTECODE_UNREADABLE.say(path=path, error=err)) from None
-        return Proposal(Candidate(irx.to_text(module), tuple(request.flags)), irx.count_ops(module))
-    try:
-        text = raw.decode()
-    except UnicodeDecodeError:
-        raise UserError(refusals.MLIR_NOT_TEXT.say(path=path)) from None
-    module = irx.parse(text, ctx, source_name=str(path))  # ParseError carries the location
-    return Proposal(Candidate(text, tuple(request.flags)), irx.count_ops(module))
+    fmt.check_output(path, request.output_path)
+    loaded = fmt.load(path, raw, tuple(request.flags), irx.new_context())
+    return loaded.proposal, loaded.kind
 
 
 def load_reduced(request: Request) -> Candidate:
     """A case that is reduced already (`--culprit-only`, `--releases-only`): the tools it needs are
     there, and it loads; else UserError (one line)."""
-    try:
-        find_tool("iree-compile")
-        if is_onnx(request.input_path):
-            find_tool("iree-import-onnx")
-    except ToolNotFound as err:
-        raise UserError(str(err)) from None
-    try:
-        return load(request, irx.new_context()).candidate
-    except irx.ParseError as err:
-        raise UserError(refusals.UNPARSEABLE_MLIR.say(error=err)) from None
+    fmt = format_for(request.input_path)
+    fmt.check_tools()
+    return load(request, fmt)[0].candidate
 
 
-def _load_onnx(request: Request) -> Proposal:
-    path, output = request.input_path, request.output_path
-    mlir = Path(mlir_path_for(str(output)))
-    if mlir.resolve() in (output.resolve(), path.resolve()):
-        raise UserError(refusals.ONNX_OUTPUT_NAME.say(output=output, mlir=mlir.name))
-    try:
-        data = onnx_model.read_model_file(path)
-        model = onnx_model.load_bytes(data)
-    except onnx_model.OnnxLoadError as err:
-        raise UserError(refusals.INVALID_ONNX.say(path=path, error=err)) from None
-    candidate = Candidate(onnx_model.describe(model), tuple(request.flags), ".onnx", data)
-    return Proposal(candidate, onnx_model.node_count(model))
+def reduce_file(request: Request) -> Outcome:
+    """Runs the whole reduction; on Ctrl-C returns the partial outcome with complete=False."""
+    with Interruption().installed() as interruption:
+        return Reduction(request, interruption).run()
 
 
-def _load_torch(request: Request, raw: bytes) -> Proposal:
-    """The user's archive, checked and made as every candidate is (reducer/graphs/torch_program.py)."""
-    path, output = request.input_path, request.output_path
-    missing = torch_missing()
-    if missing:
-        raise UserError(refusals.TORCH_MISSING.say(path=path, why=missing))
-    mlir, script = Path(mlir_path_for(str(output))), Path(script_path_for(str(output)))
-    if output.suffix != PT2_SUFFIX or {mlir.resolve(), script.resolve()} & {output.resolve(), path.resolve()}:
-        raise UserError(refusals.PT2_OUTPUT_NAME.say(output=output, mlir=mlir.name, script=script.name))
-    from oracles.torch.importer import NotImportable  # imported late: they load torch
-    from oracles.torch.program import ArchiveError, PickledModule
-    from reducer.graphs.torch_program import normalised
-    from reducer.passes.support.fx_edit import torch_proposal
+class Reduction:
+    """One reduction's stages and what they hand each other; the problem owns the search's state."""
 
-    try:
-        built = normalised(raw)
-    except PickledModule as err:
-        raise UserError(refusals.PT2_PICKLED.say(path=path, error=err)) from None
-    except NotImportable as err:
-        raise UserError(refusals.PT2_NOT_IMPORTABLE.say(path=path, error=err)) from None
-    except ArchiveError as err:
-        raise UserError(refusals.PT2_UNREADABLE.say(path=path, error=err)) from None
-    return torch_proposal(built, request.flags, ())
+    def __init__(self, request: Request, interruption: Interruption) -> None:
+        self.request, self.interruption = request, interruption
+        self.format = format_for(request.input_path)
+        self.clock = StepClock(request.started)
+        self.observer = request.observer
+        self.warm: WarmCompiler | None = None
+        self.need: DynamicNeed | None = None
+        self.located, self.wrong_value = Localization(None), None
+        self.dispatch: IsolatedDispatch | None = None
+        self.complete = True
+
+    def run(self) -> Outcome:
+        self.clock.step("loading")
+        self.format.check_tools()
+        self.original, kind = load(self.request, self.format)
+        self.oracle = self.judge_with()
+        self.start(kind)
+        verdict = self.judge_original()
+        self.beside_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="beside")  # a compile beside the final check
+        try:
+            self.localise()
+            self.run_passes()
+            verdict = self.final_check()
+        except KeyboardInterrupt:
+            kill_all()
+            self.complete = False
+            self.request.log(f"the state to continue from is in {self.checkpoints.path.name}: run the same command with --resume")
+        finally:
+            self.beside_pool.shutdown(wait=False, cancel_futures=True)
+            self.problem.full_compiles()
+            self.stop()
+        if self.complete:
+            self.checkpoints.path.unlink(missing_ok=True)  # nothing left to resume
+        return self.outcome(verdict)
+
+    # --- load: the original, its data and the oracle that judges it ------------------------------
+
+    def judge_with(self) -> Oracle:
+        """The format's judging oracle, once the original can be judged and carries its data."""
+        request = self.request
+        refusal = self.format.cannot_judge(request.oracle, self.original.candidate)
+        if refusal:
+            raise UserError(refusals.CANNOT_JUDGE.say(path=request.input_path, why=refusal))
+        user_data = data_to_run_on(request, self.original.candidate)
+        if user_data is not None:
+            try:  # checked against the arguments now; ONNX: also what the original computes on it
+                self.original = Proposal(attach(self.original.candidate, user_data), self.original.ops)
+            except UserDataError as err:
+                raise UserError(str(err)) from None
+        return self.format.judging_oracle(request.oracle)
+
+    def start(self, kind: InputKind) -> None:
+        """The passes of the original's kind, the resume state, the warm compiler and the problem."""
+        request = self.request
+        check_hang_limit(request.oracle, request.flags)
+        self.passes = [row for row in request.passes if kind in row.inputs]
+        self.checkpoints = Checkpoints(state_path(request.output_path), self.original, _configuration(request, self.passes),
+                                       keeps_data=self.format.resume_keeps_data)
+        try:
+            self.saved = self.checkpoints.saved(request.log) if request.resume else None
+        except ResumeRefused as err:
+            raise UserError(str(err)) from None
+        # Not with --scheduler: the calls run on the cluster, where a pickled warm compiler is switched off.
+        if request.warm and self.oracle.warm_ok and request.scheduler is None:
+            self.warm = WarmCompiler(request.jobs, self.oracle.options.limits.memory_cap_mb)
+        self.problem = _problem(request, self.format, self.original, self.oracle, self.interruption, self.checkpoints)
+
+    def stop(self) -> None:
+        if self.warm is not None:
+            self.warm.shutdown()
+        self.problem.shutdown()
+
+    def phase(self, what: str, part: str) -> None:
+        """What the live line says, and the part of the wall time it counts to."""
+        self.observer.phase(what)
+        self.clock.step(part)
+
+    # --- judge the original -----------------------------------------------------------------------
+
+    def judge_original(self) -> Verdict:
+        """One compile of the original gives the verdict and, for localisation, where and in which phase it fails."""
+        request, problem, oracle = self.request, self.problem, self.oracle
+        self.observer.started(problem.stats, self.format.unit)
+        self.phase("judging the original", "original")
+        try:
+            verdict = problem.calibrate(locate=request.localize and self.saved is None)
+            self.interruption.check()
+        except KeyboardInterrupt:
+            self.stop()
+            raise UserError(refusals.INTERRUPTED_JUDGING.say(), INTERRUPTED) from None
+        except OracleSetupError:  # --keep names none of the original's symptoms
+            self.stop()
+            raise
+        try:
+            check_original(verdict, oracle)  # the failure must be the compiler's, not this tool's or the command line's
+        except OracleSetupError:
+            self.stop()
+            raise
+        if request.time_budget_s is not None:
+            problem.set_deadline(self.clock.started + request.time_budget_s)  # counted from the command's start
+        if not verdict.interesting:
+            self.stop()
+            raise UserError(refusals.NOT_INTERESTING.say(oracle=oracle.name, detail=verdict.detail), refusals.NOT_INTERESTING.exit_code)
+        original = self.original
+        request.log(f"original: {original.ops} {self.format.unit}, {original.candidate.size} bytes: {verdict.detail}")
+        if request.verbose:  # what each module is compiled with, the pipelines' own flags last (they win)
+            for name, flags, device in request.oracle.run_pipelines(original.candidate.flags):
+                request.log(f"pipeline {name or 'flags'}: {' '.join(flags)} (runs on {device})")
+        if self.warm is not None:
+            self.warm.start()  # localisation (whole iree-compile runs) goes on while they load
+        return verdict
+
+    # --- localise ---------------------------------------------------------------------------------
+
+    def localise(self) -> None:
+        """Resumes, or cuts the original down to what its failure points at."""
+        request, problem, saved = self.request, self.problem, self.saved
+        self.need = self.format.dynamic_need(problem, self.original) if saved is None else None
+        if self.need is not None:
+            request.log(f"dynamic dims: {self.need.line}")
+            if self.need.needed:  # the result keeps the dims the failure needs dynamic
+                self.passes = [row for row in self.passes if row.name != PIN_PASS]
+        if saved is not None:
+            _resume(problem, saved, self.original, request.log)
+            self.located.stop_phase = saved.stop_phase
+        else:
+            problem.incorporate(self.original)
+        if saved is None and request.localize:
+            self.phase("localising the failure", "localisation")
+            self.located = self.format.localise(problem, request.input_path.name)
+            if self.located.site is None and self.oracle.name in WRONG_VALUE_ORACLES:
+                self.located, self.wrong_value = localize_wrong_value(problem, request.input_path.name)
+                self.write_wrong_value_test()
+        if self.located.start is not None:
+            problem.incorporate(self.located.start)
+        if self.checkpoints.stage == LOCALISING:
+            self.checkpoints.stage, self.checkpoints.stop_phase = PASSES, self.located.stop_phase
+
+    def write_wrong_value_test(self) -> None:
+        wrong, start = self.wrong_value, self.located.start
+        if wrong is None or start is None:
+            return
+        self.phase("writing the dispatch-level test", "localisation")
+        test = write_wrong_value_test(self.problem.oracle, wrong, start, wrong_dispatch_path(self.request.output_path))
+        self.request.log(f"localisation: dispatch-level test in {test.directory}: "
+                         f"{'reproduces alone' if test.reproduces else 'does NOT reproduce alone'} ({test.detail})")
+
+    # --- the passes -------------------------------------------------------------------------------
+
+    def run_passes(self) -> None:
+        problem, saved, checkpoints = self.problem, self.saved, self.checkpoints
+        reducer = Reducer(problem, self.passes, on_pass=self.observer.phase, on_position=checkpoints.at,
+                          start=saved.position if saved is not None and saved.stage == PASSES else None)
+        self.phase("warming the compiler" if self.warm is not None else "starting the passes", "passes")
+        if self.warm is not None and not problem.attach_compiler(self.warm, problem.best):
+            self.warm.shutdown()
+        if saved is None or saved.stage != FINISHED:
+            reducer.run()
+        checkpoints.finished()
+        problem.full_compiles()
+
+    # --- the final check --------------------------------------------------------------------------
+
+    def final_check(self) -> Verdict:
+        """The written result must still fail; its failing dispatch is dumped beside the check (-j 2 or more)."""
+        request, problem = self.request, self.problem
+        self.phase("final check of the result", "final check")
+        wants_dispatch = self.located.site is not None and bool(self.located.site.dispatch)
+        dumped: Future | None = None
+        if wants_dispatch and request.jobs > 1:
+            dumped = self.beside_pool.submit(problem.locate, problem.best.candidate, False)
+        final: Verdict = problem.judge_fresh(problem.best.candidate)
+        self.interruption.check()  # a final check cut short by Ctrl-C says nothing about the result
+        if not final.interesting:
+            raise UserError(refusals.FLAKY.say(detail=final.detail), refusals.FLAKY.exit_code)
+        verdict = self.format.named_in_messages(final, problem.best.candidate, request.output_path)
+        if wants_dispatch:
+            self.dispatch = _write_dispatch(request, problem, dumped.result() if dumped is not None else None)
+        return verdict
+
+    # --- the files and the failing pass -----------------------------------------------------------
+
+    def outcome(self, verdict: Verdict) -> Outcome:
+        request, best = self.request, self.problem.best
+        self.clock.step("files")
+        beside = self.format.write_beside(best, request.oracle, verdict, request.output_path, request.log)
+        wrong_lines = self.wrong_value.report() if self.wrong_value is not None else []
+        tested = self.wrong_value.test if self.wrong_value is not None else None
+        if self.complete and self.format.wants_case_test(request.oracle, beside):
+            self.clock.step("test of the case")
+            tested = self.format.case_test(request.oracle, best, beside, request.output_path, request.log)
+            wrong_lines = _case_test_lines(tested)
+        culprit, config = self.failing_pass(verdict, beside) if self.complete and request.culprit else (None, None)
+        return self.outcome_record(verdict, beside, wrong_lines, tested, culprit, config)
+
+    def failing_pass(self, verdict: Verdict, beside: Beside):
+        request = self.request
+        self.clock.step("failing pass")
+        case = self.format.failing_pass_case(self.problem.best, beside)
+        return where_it_breaks(request.oracle, case, verdict, request.output_path, request.jobs, request.log,
+                               self.interruption, request.time_budget_s)
+
+    def outcome_record(self, verdict: Verdict, beside: Beside, wrong_lines: list[str], tested: DispatchTest | None,
+                       culprit, config) -> Outcome:
+        request, problem, best, located = self.request, self.problem, self.problem.best, self.located
+        return Outcome(
+            oracle=self.oracle.name, input_path=str(request.input_path), output_path=str(request.output_path),
+            original=self.original, best=best, verdict=verdict,
+            command=problem.oracle.reproduce_command(best.candidate, str(request.output_path)),
+            stats=problem.stats, seconds=self.clock.total(), parts=self.clock.parts(), jobs=request.jobs,
+            dropped_flags=request.dropped_flags, complete=self.complete, unit=self.format.unit,
+            imported_path=beside.mlir_path, imported_mlir=beside.mlir_text, input_text=beside.input_text,
+            script_path=beside.script_path, dispatch=self.dispatch, wrong_value=wrong_lines,
+            test_reproduces=tested.reproduces if tested is not None and tested.commands else None,
+            sizes=sizes_run_at(best.candidate), original_sizes=sizes_run_at(self.original.candidate),
+            dynamic_need=self.need.line if self.need is not None else "",
+            devices=list(dict.fromkeys(request.oracle.run_devices(best.candidate.flags))),
+            pipelines=[p for p in request.oracle.run_pipelines(best.candidate.flags) if p[0]],
+            symptoms=located.symptoms,
+            localised=(located.start.ops, located.tried) if located.start is not None else None,
+            wrong_value_record=self.wrong_value.record() if self.wrong_value is not None else None,
+            culprit=culprit, dispatch_config=config,
+        )
 
 
-def _problem(request: Request, original: Proposal, oracle: Oracle, interruption: Interruption,
-             checkpoints: Checkpoints, warm: WarmCompiler | None) -> ReductionProblem:
+def _problem(request: Request, fmt: InputFormat, original: Proposal, oracle: Oracle, interruption: Interruption,
+             checkpoints: Checkpoints) -> ReductionProblem:
     """The problem on the local pool, or the cluster at `request.scheduler`; with the disk store unless disabled."""
     try:
         store = VerdictStore(request.cache_dir) if request.cache_dir is not None else None
@@ -239,239 +385,18 @@ def _problem(request: Request, original: Proposal, oracle: Oracle, interruption:
 
     def write(best: Proposal) -> None:
         request.observer.improved(best)
-        data = best.candidate.binary if best.candidate.binary is not None else best.candidate.text
-        write_atomically(request.output_path, data)
+        write_atomically(request.output_path, fmt.result_bytes(best.candidate))
         checkpoints.improved(best)
 
     # Candidate edits run in a worker process: a crash in the bindings is a verdict on one edit.
-    # A .pt2's edits load torch: the worker imports it while the original compiles.
-    preload = (Reducer.__module__, *(("reducer.graphs.torch_program",) if is_torch(request.input_path) else ()))
-    editor = IsolatedEditor(oracle.options.limits, oracle.options.opset_version, preload=preload)
+    editor = IsolatedEditor(oracle.options.limits, oracle.options.opset_version, preload=(Reducer.__module__, *fmt.editor_preload))
     # The editor loads the bindings while the original is judged; the warm compiler's workers load
-    # once that verdict is in (see _reduce): loading beside the original's compile slowed it more
-    # (its code generation runs on every core) than they then wait.
+    # once that verdict is in (Reduction.judge_original): loading beside the original's compile slowed
+    # it more (its code generation runs on every core) than they then wait.
     editor.start()
     return ReductionProblem(original, oracle, jobs=request.jobs, executor=executor, store=store,
                             interruption=interruption, write=write, log=request.log, verbose=request.verbose,
                             editor=editor)
-
-
-def reduce_file(request: Request) -> Outcome:
-    """Runs the whole reduction; on Ctrl-C returns the partial outcome with complete=False."""
-    with Interruption().installed() as interruption:
-        return _reduce(request, interruption)
-
-
-def _reduce(request: Request, interruption: Interruption) -> Outcome:
-    clock = StepClock(request.started)
-    clock.step("loading")
-    try:
-        find_tool("iree-compile")
-    except ToolNotFound as err:
-        raise UserError(str(err)) from None
-    onnx_input, torch_input = is_onnx(request.input_path), is_torch(request.input_path)
-    graph_input = onnx_input or torch_input  # reduced as a graph of nodes, not as IR ops
-    if onnx_input:
-        try:
-            find_tool("iree-import-onnx")
-        except ToolNotFound as err:
-            raise UserError(str(err)) from None
-    ctx = irx.new_context()
-    try:
-        original = load(request, ctx)
-    except irx.ParseError as err:
-        raise UserError(refusals.UNPARSEABLE_MLIR.say(error=err)) from None
-    refusal = (torch_oracle(request.oracle) if torch_input else request.oracle).cannot_judge(original.candidate)
-    if refusal:
-        raise UserError(refusals.CANNOT_JUDGE.say(path=request.input_path, why=refusal))
-    user_data = data_to_run_on(request, original.candidate)
-    if user_data is not None:
-        try:  # checked against the arguments now; ONNX: also what the original computes on it
-            original = Proposal(attach(original.candidate, user_data), original.ops)
-        except UserDataError as err:
-            raise UserError(str(err)) from None
-    # ONNX input: each candidate is imported first; the oracle judges the imported MLIR (or the model).
-    # .pt2 input: each candidate carries its imported MLIR; the oracle judges it (or the program).
-    oracle = oracle_for_input(request.oracle, request.input_path.suffix)
-
-    check_hang_limit(request.oracle, request.flags)
-    kind = input_kind(original.candidate)
-    passes = [row for row in request.passes if kind in row.inputs]
-    checkpoints = Checkpoints(state_path(request.output_path), original, _configuration(request, passes))
-    try:
-        saved = checkpoints.saved(request.log) if request.resume else None
-    except ResumeRefused as err:
-        raise UserError(str(err)) from None
-    # Not with --scheduler: the calls run on the cluster, where a pickled warm compiler is switched off.
-    use_warm = request.warm and oracle.warm_ok and request.scheduler is None
-    warm = WarmCompiler(request.jobs, oracle.options.limits.memory_cap_mb) if use_warm else None
-    problem = _problem(request, original, oracle, interruption, checkpoints, warm)
-
-    def stop() -> None:
-        if warm is not None:
-            warm.shutdown()
-        problem.shutdown()
-
-    observer = request.observer
-
-    def phase(what: str, part: str) -> None:  # what the live line says, and the part of the wall time it counts to
-        observer.phase(what)
-        clock.step(part)
-
-    unit = "nodes" if graph_input else "ops"
-    observer.started(problem.stats, unit)
-    phase("judging the original", "original")
-    try:
-        # One compile of the original gives the verdict and, for localisation, where and in which phase it fails.
-        verdict = problem.calibrate(locate=request.localize and saved is None)
-        interruption.check()
-    except KeyboardInterrupt:
-        stop()
-        raise UserError(refusals.INTERRUPTED_JUDGING.say(), INTERRUPTED) from None
-    except OracleSetupError:  # --keep names none of the original's symptoms
-        stop()
-        raise
-    try:
-        check_original(verdict, oracle)  # the failure must be the compiler's, not this tool's or the command line's
-    except OracleSetupError:
-        stop()
-        raise
-    if request.time_budget_s is not None:
-        problem.set_deadline(clock.started + request.time_budget_s)  # counted from the command's start
-    if not verdict.interesting:
-        stop()
-        raise UserError(refusals.NOT_INTERESTING.say(oracle=oracle.name, detail=verdict.detail), refusals.NOT_INTERESTING.exit_code)
-    request.log(f"original: {original.ops} {unit}, {original.candidate.size} bytes: {verdict.detail}")
-    if request.verbose:  # what each module is compiled with, the pipelines' own flags last (they win)
-        for name, flags, device in request.oracle.run_pipelines(original.candidate.flags):
-            request.log(f"pipeline {name or 'flags'}: {' '.join(flags)} (runs on {device})")
-    if warm is not None:
-        warm.start()  # localisation (whole iree-compile runs) goes on while they load
-
-    need = dynamic_need(problem, original) if onnx_input and saved is None else None
-    if need is not None:
-        request.log(f"dynamic dims: {need.line}")
-    if need is not None and need.needed:  # the result keeps the dims the failure needs dynamic
-        passes = [row for row in passes if row.name != PIN_PASS]
-    reducer = Reducer(problem, passes, on_pass=observer.phase, on_position=checkpoints.at,
-                      start=saved.position if saved is not None and saved.stage == PASSES else None)
-    complete, located, dispatch, wrong_value = True, Localization(None), None, None
-    beside = ThreadPoolExecutor(max_workers=1, thread_name_prefix="beside")  # a compile beside the final check
-    try:
-        if saved is not None:
-            _resume(problem, saved, original, request.log)
-            located.stop_phase = saved.stop_phase
-        else:
-            problem.incorporate(original)
-        if saved is None and request.localize:
-            phase("localising the failure", "localisation")
-            located = localize_fx(problem) if torch_input else localize(problem, request.input_path.name)
-            if located.site is None and oracle.name in WRONG_VALUE_ORACLES:
-                located, wrong_value = localize_wrong_value(problem, request.input_path.name)
-                if wrong_value is not None and located.start is not None:
-                    phase("writing the dispatch-level test", "localisation")
-                    test = write_wrong_value_test(problem.oracle, wrong_value, located.start, wrong_dispatch_path(request.output_path))
-                    request.log(f"localisation: dispatch-level test in {test.directory}: "
-                                f"{'reproduces alone' if test.reproduces else 'does NOT reproduce alone'} ({test.detail})")
-        if located.start is not None:
-            problem.incorporate(located.start)
-        if checkpoints.stage == LOCALISING:
-            checkpoints.stage, checkpoints.stop_phase = PASSES, located.stop_phase
-        phase("warming the compiler" if warm is not None else "starting the passes", "passes")
-        if warm is not None and not problem.attach_compiler(warm, problem.best):
-            warm.shutdown()
-        if saved is None or saved.stage != FINISHED:
-            reducer.run()
-        checkpoints.finished()
-        problem.full_compiles()
-        phase("final check of the result", "final check")
-        wants_dispatch = located.site is not None and bool(located.site.dispatch)
-        # With -j 2 or more, the result's failing dispatch is dumped while the result is checked.
-        dumped = beside.submit(problem.locate, problem.best.candidate, False) if wants_dispatch and request.jobs > 1 else None
-        final: Verdict = problem.judge_fresh(problem.best.candidate)  # the written result must still fail
-        interruption.check()  # a final check cut short by Ctrl-C says nothing about the result
-        if not final.interesting:
-            raise UserError(refusals.FLAKY.say(detail=final.detail), refusals.FLAKY.exit_code)
-        verdict = renamed(final, f"input{problem.best.candidate.suffix}", request.output_path.name)
-        if onnx_input or torch_input:
-            inner = f"{INNER_DIR}/input.mlir" if onnx_input else "input.mlir"
-            verdict = renamed(verdict, inner, Path(mlir_path_for(str(request.output_path))).name)
-        if wants_dispatch:
-            dispatch = _write_dispatch(request, problem, dumped.result() if dumped is not None else None)
-    except KeyboardInterrupt:
-        kill_all()
-        complete = False
-        request.log(f"the state to continue from is in {checkpoints.path.name}: run the same command with --resume")
-    finally:
-        beside.shutdown(wait=False, cancel_futures=True)
-        problem.full_compiles()
-        stop()
-    if complete:
-        checkpoints.path.unlink(missing_ok=True)  # nothing left to resume
-    best = problem.best
-    clock.step("files")
-    mlir_path, mlir_text = _write_imported(request, best) if onnx_input else (None, None)
-    script_path, script_text = (None, None)
-    if torch_input:
-        mlir_path, mlir_text = _write_torch_program(request, best)
-        script_path, script_text = _write_script(request, best, verdict)
-    wrong_lines = wrong_value.report() if wrong_value is not None else []
-    tested = wrong_value.test if wrong_value is not None else None
-    if complete and onnx_input and mlir_text and request.oracle.name == "miscompile":  # no MLIR to localise on: the case is the test
-        clock.step("test of the case")
-        tested = _case_test(request, best, mlir_text)
-        wrong_lines = _case_test_lines(tested)
-    culprit, config = None, None
-    if complete and request.culprit:
-        clock.step("failing pass")
-        case = best.candidate if not graph_input else Candidate(mlir_text, best.candidate.flags) if mlir_text else None
-        culprit, config = where_it_breaks(request.oracle, case, verdict, request.output_path, request.jobs, request.log,
-                                          interruption, request.time_budget_s)
-    return Outcome(
-        oracle=oracle.name,
-        input_path=str(request.input_path),
-        output_path=str(request.output_path),
-        original=original,
-        best=best,
-        verdict=verdict,
-        command=problem.oracle.reproduce_command(best.candidate, str(request.output_path)),
-        stats=problem.stats,
-        seconds=clock.total(),
-        parts=clock.parts(),
-        jobs=request.jobs,
-        dropped_flags=request.dropped_flags,
-        complete=complete,
-        unit=unit,
-        imported_path=mlir_path,
-        imported_mlir=mlir_text,
-        input_text=onnx_model.to_text(onnx_model.parse(best.candidate.binary)) if onnx_input else script_text,
-        script_path=script_path,
-        dispatch=dispatch,
-        wrong_value=wrong_lines,
-        test_reproduces=tested.reproduces if tested is not None and tested.commands else None,
-        sizes=sizes_run_at(best.candidate),
-        original_sizes=sizes_run_at(original.candidate),
-        dynamic_need=need.line if need is not None else "",
-        devices=list(dict.fromkeys(request.oracle.run_devices(best.candidate.flags))),
-        pipelines=[p for p in request.oracle.run_pipelines(best.candidate.flags) if p[0]],
-        symptoms=located.symptoms,
-        localised=(located.start.ops, located.tried) if located.start is not None else None,
-        wrong_value_record=wrong_value.record() if wrong_value is not None else None,
-        culprit=culprit,
-        dispatch_config=config,
-    )
-
-
-def _case_test(request: Request, best: Proposal, mlir_text: str) -> DispatchTest:
-    """The reduced ONNX case's imported program as a test that runs alone (`OUTPUT.wrong-dispatch/`):
-    the wrong pipeline's module on its device against the right one's outputs."""
-    oracle = request.oracle
-    program = Candidate(mlir_text, best.candidate.flags,
-                        data=as_program_data(best.candidate.data, best.candidate.binary, oracle.options.seed))
-    test = write_program_test(oracle, program, wrong_dispatch_path(request.output_path))
-    request.log(f"test of the reduced case in {test.directory}: "
-                f"{'reproduces alone' if test.reproduces else 'does NOT reproduce alone'} ({test.detail})")
-    return test
 
 
 def _case_test_lines(test: DispatchTest) -> list[str]:
@@ -495,42 +420,6 @@ def _write_dispatch(request: Request, problem: ReductionProblem, located: Verdic
     write_atomically(path, dispatch.source)
     dispatch.path = str(path)
     return dispatch
-
-
-def _write_imported(request: Request, best: Proposal) -> tuple[str | None, str | None]:
-    """Imports the reduced model and writes the MLIR next to it: (path, text), or Nones on failure."""
-    path = Path(mlir_path_for(str(request.output_path)))
-    with scratch_dir() as tmp:
-        options = request.oracle.options
-        text, _ = import_model(best.candidate.binary, Path(tmp), options.limits, options.opset_version)
-    if text is None:
-        path.unlink(missing_ok=True)  # never leave an MLIR from an earlier run beside this result
-        request.log(f"the reduced model does not import; no {path.name} written")
-        return None, None
-    write_atomically(path, text)
-    return str(path), text
-
-
-def _write_torch_program(request: Request, best: Proposal) -> tuple[str, str]:
-    """Writes the reduced program's imported MLIR (the candidate carries it) next to it."""
-    path = Path(mlir_path_for(str(request.output_path)))
-    write_atomically(path, best.candidate.text)
-    return str(path), best.candidate.text
-
-
-def _write_script(request: Request, best: Proposal, verdict: Verdict) -> tuple[str | None, str | None]:
-    """Writes the standalone repro script of the reduced program next to it (`bug.reduced.py`)."""
-    from reducer.formats.torch_script import script  # imported late: it loads torch
-
-    path = Path(script_path_for(str(request.output_path)))
-    try:
-        text = script(best.candidate, request.oracle, verdict.detail)
-    except Exception as err:  # noqa: BLE001  (a program the writer cannot spell is still the result)
-        path.unlink(missing_ok=True)  # never leave a script from an earlier run beside this result
-        request.log(f"no repro script written: {type(err).__name__}: {err}")
-        return None, None
-    write_atomically(path, text)
-    return str(path), text
 
 
 # --- reduce --resume ------------------------------------------------------------------------------

@@ -140,13 +140,13 @@ def test_a_fuzz_finding_at_a_dynamic_size_reduces_on_the_dynamic_model_and_keeps
     dynamic. The triage reduces the dynamic model on the data that showed it, and the result keeps M."""
     from fuzz.execute import MISMATCH, CaseResult, Finding, PipelineRun
     from fuzz.triage import reduce_finding
-    from reducer.passes.registry import passes_for
+    from reducer.formats.registry import format_for
 
     stored = json.loads((Path(__file__).parent / "data" / "dynamic_m_finding.json").read_text())
     case = CaseResult(stored["seed"], json.dumps(stored["spec"]), "dynamic M",
                       runs=[PipelineRun("cpu", "ok", 1.0), PipelineRun("cpu-data-tiling", MISMATCH, 1.0)])
     finding = Finding(MISMATCH, "cpu-data-tiling", stored["signature"], stored["detail"], size="M=15")
-    graph_passes = [p for p in passes_for(".onnx") if p.name in ("onnx-cut-outputs", "onnx-cut-inputs", "onnx-pin-dynamic-dims")]
+    graph_passes = [p for p in format_for(".onnx").pass_rows() if p.name in ("onnx-cut-outputs", "onnx-cut-inputs", "onnx-pin-dynamic-dims")]
     triage = reduce_finding(finding, case, tmp_path, jobs=2, passes=graph_passes)
     assert triage.outcome is not None, triage.reduced_size
     model = onnx.load(triage.directory / "model.onnx")

@@ -19,7 +19,7 @@ from oracles.numeric.user_data import unpack
 from oracles.toolchain.flags import GENERIC_CPU
 from oracles.toolchain.tools import Limits
 from reducer.corpus_entries import check_entry, entry_problem, load_data, load_entries
-from reducer.passes.registry import passes_for
+from reducer.formats.registry import format_for
 
 # A pipeline perturbed for real: matmul inputs demoted to bf16, which rounds integers above 256.
 PERTURBED = Pipeline(
@@ -91,7 +91,7 @@ def test_perturbed_pipeline_is_a_mismatch_that_is_deduped_and_reduced(tmp_path, 
 
     # Graph passes only: each miscompile probe compiles and runs two pipelines, and shape
     # shrinking (tested in test_shapes.py) would take most of a minute here.
-    graph_passes = [p for p in passes_for(".onnx") if p.search != "shrink"]
+    graph_passes = [p for p in format_for(".onnx").pass_rows() if p.search != "shrink"]
     triage = reduce_finding(finding, first, tmp_path, jobs=2, passes=graph_passes)
     db.set_reduction(finding.signature, str(triage.directory), triage.reduced_size)
     reduced = onnx.load(triage.directory / "reduced.onnx")

@@ -9,15 +9,15 @@ from oracles.compiling.signature import normalise
 from oracles.mlir import ir as irx
 from oracles.mlir.locations import SourceLoc, diagnostic_locations, location_leaves
 from reducer.cli import main
+from reducer.formats.registry import format_for
 from reducer.localize.failure_site import isolate_dispatch, localize
-from reducer.passes.registry import passes_for
 from reducer.proposal import Proposal
 from reducer.search.problem import ReductionProblem
 from tests.models import linalg_chain, torch_chain
 
 CPU = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu"]
 GFX942 = ["--iree-hal-target-device=hip", "--iree-rocm-target=gfx942"]
-OP_LEVEL = ",".join(p.name for p in passes_for(".mlir") if p.search != "shrink")
+OP_LEVEL = ",".join(p.name for p in format_for(".mlir").pass_rows() if p.search != "shrink")
 
 
 def proposal(text: str, flags: list[str]) -> Proposal:

@@ -11,6 +11,7 @@ import pytest
 from oracles import ORACLES, Candidate, OracleOptions, make_oracle
 from oracles.mlir import ir as irx
 from reducer.cli import main
+from reducer.formats.registry import format_for
 from reducer.passes.kinds import InputKind
 from reducer.passes.registry import PASSES, passes_for
 from reducer.progress import ReductionObserver
@@ -34,7 +35,7 @@ def test_lds_threshold_reduces_torch_chain_to_the_conv(tmp_path, iree_compile, c
 
     # The op-level criterion: shapes stay (each LDS probe compiles for ~1 s; tests/test_shapes.py
     # covers shape shrinking with a cheaper oracle).
-    op_level = ",".join(p.name for p in passes_for(".mlir") if p.search != "shrink")
+    op_level = ",".join(p.name for p in format_for(".mlir").pass_rows() if p.search != "shrink")
     assert main([str(src), "--oracle=lds-limit", "--lds-bytes", "16384", "-j", "2", "-q", "--passes", op_level]) == 0
 
     out = tmp_path / "bug.reduced.mlir"
@@ -119,7 +120,7 @@ def test_no_pass_runs_twice_on_the_same_best(tmp_path):
     seen = _PassesSeen()
     oracle = make_oracle("script", OracleOptions(cmd=_grep_script(tmp_path)))
     request = Request(input_path=src, oracle=oracle, flags=[], output_path=tmp_path / "x.reduced.mlir",
-                      passes=passes_for(".mlir"), jobs=1, culprit=False, observer=seen)
+                      passes=format_for(".mlir").pass_rows(), jobs=1, culprit=False, observer=seen)
     outcome = reduce_file(request)
 
     assert outcome.best.ops == 2  # as small as without the skipping
@@ -138,7 +139,7 @@ def test_reduced_result_is_one_minimal_for_every_pass(tmp_path):
     ctx = irx.new_context()
     best = Proposal(Candidate(out.read_text()), ops_in(out))
     tried = 0
-    for row in passes_for(InputKind.TORCH):
+    for row in passes_for(InputKind.TORCH_DIALECT):
         if row.search is Search.SHRINK:
             continue
         for index in range(row.impl.count(best, ctx)):

@@ -23,9 +23,9 @@ torch = pytest.importorskip("torch")
 from oracles import refusals
 from oracles.numeric.wrong_answer import decode, primary
 from reducer.cli import main
+from reducer.formats.pt2_input import program_proposal
 from reducer.graphs import torch_program
 from reducer.passes.fx.cut_inputs import FxCutInputs
-from reducer.passes.support.fx_edit import torch_proposal
 from tests import torch_models
 
 VULKAN = ["--iree-hal-target-device=vulkan", "--iree-vulkan-target=valhall"]
@@ -98,8 +98,8 @@ def test_eager_mismatch_keeps_at_least_half_the_original_wrong_share(tmp_path, i
     from oracles.torch.imported import torch_oracle
 
     built = torch_program.normalised(torch_models.save_scorer(tmp_path / "scorer.pt2", width=4, hidden=4).read_bytes())
-    original = torch_proposal(built, ["--iree-opt-data-tiling=true"], ())
-    original = torch_proposal(built, original.candidate.flags, attach(original.candidate, sized_inputs(original.candidate, {"arg0.1": 15}, 0)).data)
+    original = program_proposal(built, ["--iree-opt-data-tiling=true"], ())
+    original = program_proposal(built, original.candidate.flags, attach(original.candidate, sized_inputs(original.candidate, {"arg0.1": 15}, 0)).data)
     oracle = torch_oracle(make_oracle("eager-mismatch", OracleOptions()))
     first = oracle.judge(original.candidate)
     assert first.interesting
@@ -132,9 +132,9 @@ def test_a_cut_input_carries_what_the_original_computes_there(tmp_path):
     from oracles.torch.eager import node_values
 
     built = torch_program.normalised(torch_models.save_scorer(tmp_path / "scorer.pt2", width=4, hidden=4).read_bytes())
-    bare = torch_proposal(built, (), ())
+    bare = program_proposal(built, (), ())
     carried = attach(bare.candidate, sized_inputs(bare.candidate, {"arg0.1": 3}, 0)).data
-    original = torch_proposal(built, (), carried)
+    original = program_proposal(built, (), carried)
     ed = torch_program.editable_of(built.archive, carried)
     expected = node_values(ed.module, [unpack(carried)["in:arg0"]])
     cut = FxCutInputs().apply(original, [FxCutInputs().count(original, None) - 1], None)  # drops the first node only

@@ -14,7 +14,6 @@ from __future__ import annotations
 import importlib.metadata
 import importlib.util
 
-SUFFIX = ".pt2"
 PINNED = "2.13.0"  # the version the extra pins (pyproject.toml); the FX importer of IREE 3.13 reads its archives
 INSTALL = "pip install -e '.[torch]'"
 

@@ -71,9 +71,9 @@ class PassRow:
 
 
 ONNX = frozenset({InputKind.ONNX})
-TORCH = frozenset({InputKind.TORCH})
+TORCH_DIALECT = frozenset({InputKind.TORCH_DIALECT})
 BELOW_TORCH = frozenset({InputKind.LINALG, InputKind.FLOW_STREAM, InputKind.HAL_EXECUTABLE})
-ONNX_OR_TORCH = ONNX | TORCH
+ONNX_OR_TORCH_DIALECT = ONNX | TORCH_DIALECT
 PT2 = frozenset({InputKind.PT2})
 D, B, S = Search.DDMIN, Search.BISECT, Search.SHRINK
 
@@ -106,9 +106,9 @@ PASSES: tuple[PassRow, ...] = (
     PassRow("fx-replace-with-constant", "nodes",            D, PT2,        "replace nodes with a constant of zeros of their shape", FxReplaceWithConstant()),
     PassRow("fx-zero-tensors",      "weights",              D, PT2,        "parameters, buffers and constants -> zeros of the same shape and type", FxZeroTensors()),
     PassRow("fx-plain-tensors",     "weight values",        D, PT2,        "float parameters, buffers and constants -> their values rounded to small integers (within -8..8)", FxPlainTensors()),
-    PassRow("plain-values",         "constant values",      S, ONNX_OR_TORCH, "scales -> 1 or powers of two, zero points -> small integers, data -> small integers, while the wrong answer stays as plain", PlainValues()),
+    PassRow("plain-values",         "constant values",      S, ONNX_OR_TORCH_DIALECT, "scales -> 1 or powers of two, zero points -> small integers, data -> small integers, while the wrong answer stays as plain", PlainValues()),
     PassRow(PIN_PASS,               "dynamic dims",         D, ONNX,       "make a dynamic dim static at the size the data runs it at, where the failure stays (else it stays dynamic)", OnnxPinDims()),
-    PassRow("shrink-torch-onnx-shapes", "tensor dimensions", S, TORCH,     "lift torch.operator \"onnx.*\" IR to ONNX, shrink its dimensions there, import it again", ShrinkTorchOnnxShapes()),
+    PassRow("shrink-torch-onnx-shapes", "tensor dimensions", S, TORCH_DIALECT, "lift torch.operator \"onnx.*\" IR to ONNX, shrink its dimensions there, import it again", ShrinkTorchOnnxShapes()),
     PassRow("fx-shrink-shapes",     "tensor dimensions",    S, PT2,        "shrink every static dim of one size of a PyTorch program's inputs and tensors, size arguments following; re-exported, or refused", FxShrinkShapes()),
     PassRow("shrink-linalg-shapes", "tensor dimensions",    S, BELOW_TORCH, "shrink tied dims of linalg / tensor IR and hal.executables: 1, 2, divisions, then bisect; every type follows", ShrinkLinalgShapes()),
     PassRow("shrink-shapes",        "tensor dimensions",    S, ONNX,       "shrink each tensor dimension of an ONNX model: 1, 2, divisions, then bisect; shapes re-inferred", ShrinkOnnxShapes()),
@@ -122,12 +122,8 @@ ONE_PASS_REPRO_PASSES: tuple[PassRow, ...] = (
 )
 
 
-def passes_for(kind: InputKind | str) -> list[PassRow]:
-    """The rows that apply to an input of `kind` (an InputKind, or a file suffix: `.onnx`, `.pt2` or MLIR)."""
-    if isinstance(kind, str) and not isinstance(kind, InputKind):
-        if kind in (".onnx", ".pt2"):
-            return passes_for(InputKind.ONNX if kind == ".onnx" else InputKind.PT2)
-        return [row for row in PASSES if (InputKind.ONNX not in row.inputs and row.inputs & MLIR_KINDS) or row.inputs == EVERY_KIND]
+def passes_for(kind: InputKind) -> list[PassRow]:
+    """The rows that apply to an input of `kind`."""
     return [row for row in PASSES if kind in row.inputs]
 
 

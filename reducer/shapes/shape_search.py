@@ -12,6 +12,7 @@ import onnx
 from iree.compiler import ir
 
 from oracles import Candidate
+from oracles.formats import Format
 from oracles.mlir import ir as irx
 from oracles.mlir.types import read_tensor_type
 from oracles.onnx.lift import NotLiftable, lift
@@ -57,9 +58,9 @@ def lifted_model(text: str) -> onnx.ModelProto | None:
 
 def shapes_of(candidate: Candidate) -> str:
     """The input and constant shapes of an ONNX, .pt2, torch-onnx or linalg-level candidate ('' for other IR)."""
-    if candidate.suffix == ".pt2":
+    if candidate.format is Format.PT2:
         return torch_shapes(candidate.text)
-    if candidate.binary is not None:
+    if candidate.format is Format.ONNX:
         return shape_summary(onnx_model.parse(candidate.binary))
     lifted = lifted_model(candidate.text) if '"onnx.' in candidate.text else None
     if lifted is not None:

@@ -78,17 +78,18 @@ def load(path: Path) -> ResumeState | None:
         return None
 
 
-def _of_candidate(candidate: Candidate) -> dict:
-    """The fields of a state that hold a best candidate."""
+def _of_candidate(candidate: Candidate, keeps_data: bool) -> dict:
+    """The fields of a state that hold a best candidate (its data where its format keeps it)."""
     binary = base64.b64encode(candidate.binary).decode() if candidate.binary is not None else None
-    data = [[name, base64.b64encode(raw).decode()] for name, raw in candidate.data] if candidate.suffix == ".pt2" else None
+    data = [[name, base64.b64encode(raw).decode()] for name, raw in candidate.data] if keeps_data else None
     return {"best_text": candidate.text, "best_binary": binary, "best_flags": list(candidate.flags), "best_data": data}
 
 
 class Checkpoints:
     """Keeps the state beside the output current: at every improvement, pass start and stage."""
 
-    def __init__(self, path: Path, original: Proposal, configuration: str) -> None:
+    def __init__(self, path: Path, original: Proposal, configuration: str, keeps_data: bool = False) -> None:
+        self.keeps_data = keeps_data  # the best's data goes into the state (a .pt2's cut inputs carry values)
         self.path = path
         self.original = original
         self.configuration = configuration
@@ -124,5 +125,5 @@ class Checkpoints:
         save(self.path, ResumeState(
             original_key=self.original.candidate.key, configuration=self.configuration, stage=self.stage,
             best_ops=self._best.ops, stop_phase=self.stop_phase, position=self._position,
-            **_of_candidate(self._best.candidate),
+            **_of_candidate(self._best.candidate, self.keeps_data),
         ))

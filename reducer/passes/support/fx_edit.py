@@ -96,14 +96,6 @@ def _values(archive: bytes, data: tuple[tuple[str, bytes], ...]) -> dict:
         return {}
 
 
-def torch_proposal(built, flags: Sequence[str], data: tuple[tuple[str, bytes], ...]) -> Proposal:
-    """The Proposal of a built program (the original, loaded)."""
-    from oracles import Candidate
-    from oracles.torch import SUFFIX
-
-    return Proposal(Candidate(built.text, tuple(flags), SUFFIX, built.archive, data), built.nodes)
-
-
 class FxTensorValues(FxPass):
     """Targets are the program's tensors (parameters, buffers, constants) that `replaced` changes;
     an edit puts in what it gives (zeros, plainer values)."""

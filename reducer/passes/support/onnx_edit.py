@@ -9,6 +9,7 @@ from typing import Any
 import onnx
 
 from oracles import Candidate
+from oracles.formats import Format, suffix_of
 from reducer.graphs import onnx_model
 from reducer.graphs.onnx_model import OnnxLoadError
 from reducer.proposal import Proposal
@@ -140,7 +141,7 @@ class OnnxPass(ReductionPass):
 def onnx_proposal(data: bytes, flags: Sequence[str] = ()) -> Proposal:
     """The Proposal for a (validated) serialised model."""
     model = onnx_model.parse(data)
-    return Proposal(Candidate(onnx_model.describe(model), tuple(flags), ".onnx", data), onnx_model.node_count(model))
+    return Proposal(Candidate(onnx_model.describe(model), tuple(flags), suffix_of(Format.ONNX), data), onnx_model.node_count(model))
 
 
 # --- passes -----------------------------------------------------------------------------------
