@@ -193,6 +193,11 @@ ONNX_OUTPUT_NAME = _entry(
     "-o {output}: name an .onnx output; the imported MLIR goes next to it as {mlir}",
     "An ONNX reduction writes the model and its imported MLIR; `-o` named the MLIR's path.",
     "Give `-o` a path ending in `.onnx`.")
+MLIRBC_OUTPUT_NAME = _entry(
+    "mlirbc-output-name", INPUT,
+    "-o {output}: name an .mlirbc output; the result's text goes next to it as {text}",
+    "An MLIR bytecode reduction writes the result as bytecode and its text beside it; `-o` named the text's path.",
+    "Give `-o` a path ending in `.mlirbc`.")
 INVALID_ONNX = _entry(
     "onnx-invalid", INPUT,
     "{path}: invalid ONNX model: {error}",

@@ -36,7 +36,7 @@ def test_an_empty_or_blank_file_and_a_directory_are_one_line_refusals(tmp_path: 
     assert sorted(p.name for p in tmp_path.iterdir()) == ["blank.mlir", "empty.mlir", "export"]  # nothing written
 
 
-def test_mlir_bytecode_is_reduced_and_the_result_written_as_text(tmp_path: Path, iree_compile):
+def test_mlir_bytecode_is_reduced_to_bytecode_with_its_text_beside(tmp_path: Path, iree_compile):
     text = torch_chain(12, bad_at=7, bad_op="onnx.NoSuchOp")
     with ir.Context() as ctx:
         ctx.allow_unregistered_dialects = True
@@ -48,6 +48,13 @@ def test_mlir_bytecode_is_reduced_and_the_result_written_as_text(tmp_path: Path,
     assert result.returncode == 0, result.stderr[-1500:]
     reduced = (tmp_path / "model.reduced.mlir").read_text()  # text, beside the bytecode
     assert "onnx.NoSuchOp" in reduced and reduced.count('torch.operator "onnx.') <= 3
+    result_bytes = (tmp_path / "model.reduced.mlirbc").read_bytes()
+    assert result_bytes.startswith(b"ML\xefR")  # the result itself is bytecode, of the same module as the text
+    with ir.Context() as ctx:
+        ctx.allow_unregistered_dialects = True
+        assert str(ir.Module.parse(result_bytes)) == str(ir.Module.parse(reduced))
+    taken = run_cli(str(tmp_path / "model.mlirbc"), "-o", str(tmp_path / "out.mlir"), "--oracle=compile-error")
+    assert taken.returncode == 1 and "name an .mlirbc output" in taken.stderr and "Traceback" not in taken.stderr
     (tmp_path / "junk.mlirbc").write_bytes(b"ML\xefR\x00\x01garbage")
     junk = run_cli(str(tmp_path / "junk.mlirbc"), "--oracle=compile-error")
     assert junk.returncode == 1 and "cannot read the MLIR bytecode of" in junk.stderr and "Traceback" not in junk.stderr

@@ -10,6 +10,7 @@ from pathlib import PurePath
 
 from oracles.formats import suffix_in
 from reducer.formats.adaptor import InputFormat
+from reducer.formats.mlir_bytecode_input import MlirBytecodeInput
 from reducer.formats.mlir_input import MlirInput
 from reducer.formats.onnx_input import OnnxInput
 from reducer.formats.pt2_input import Pt2Input
@@ -19,6 +20,7 @@ MLIR = MlirInput()
 FORMATS: tuple[InputFormat, ...] = (
     OnnxInput(),
     Pt2Input(),
+    MlirBytecodeInput(),
     MLIR,
 )
 
