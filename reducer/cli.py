@@ -108,7 +108,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object (errors too) instead of text")
     parser.add_argument("--list-oracles", action="store_true", help="print the oracles and exit")
     parser.add_argument("--list-passes", action="store_true", help="print the reduction passes in order and exit")
-    group = parser.add_argument_group("oracle options")
+    _add_oracle_options(parser.add_argument_group("oracle options"))
+    add_release_options(parser)
+    return parser
+
+
+def _add_oracle_options(group: argparse._ArgumentGroup) -> None:
+    """What an oracle is configured with, once, before the reduction (the options each oracle reads)."""
     group.add_argument("--lds-bytes", type=int, help="lds-limit: interesting when any dispatch uses more than N bytes")
     group.add_argument("--match", help="compile-error/crash: regex over the compiler output instead of the signature")
     group.add_argument("--hang-seconds", type=float, default=60.0, help="timeout: compile time that counts as a hang")
@@ -142,8 +148,6 @@ def build_parser() -> argparse.ArgumentParser:
                        "the original's way (kind, output) on at least this share of its wrong fraction and error (default 0.5)")
     group.add_argument("--any-dispatch", action="store_true", help="lds-limit: any dispatch over the limit will do, not only one "
                        "of the original's kind (matmul_like, conv, reduction, ...)")
-    add_release_options(parser)
-    return parser
 
 
 # Options whose value is itself a command line: `--pipeline-a --iree-opt-data-tiling=true` (one
@@ -177,7 +181,7 @@ def main(argv: list[str] | None = None, started: float | None = None) -> int:
             print(clean_releases(args))
             return 0
         with signals_interrupt():
-            return _reduce(args, pasted, started)
+            return _reduce_command(args, pasted, started)
     except (UserError, OracleSetupError) as err:
         print(f"reduce: error: {err}", file=sys.stderr)
         code = getattr(err, "exit_code", 1)
@@ -214,12 +218,27 @@ def oracle_options(args: argparse.Namespace) -> OracleOptions:
     )
 
 
-def _reduce(args: argparse.Namespace, pasted: list[str], started: float | None = None) -> int:
+def _reduce_command(args: argparse.Namespace, pasted: list[str], started: float | None = None) -> int:
+    """`reduce INPUT --oracle=NAME -- FLAGS`: the request, the reduction (or one of the steps alone), what it writes."""
     if args.input is None or args.oracle is None:
         raise UserError(refusals.USAGE.say())
     releases = release_settings(args) if wanted(args) else None
     if args.releases_only and args.culprit_only:
         raise UserError(refusals.RELEASES_WITH_CULPRIT_ONLY.say())
+    request, options, progress = _request(args, pasted, started)
+    if args.culprit_only:
+        return _culprit_only(args, request)
+    if args.releases_only:
+        return _releases_only(args, request, releases)
+    with progress:
+        outcome = reduce_file(request)
+    if releases is not None and outcome.complete:
+        outcome.releases = judge_releases(outcome.best.candidate, request.oracle, outcome.verdict, releases, progress.log)
+    return _publish(args, outcome, request.oracle.name, options)
+
+
+def _request(args: argparse.Namespace, pasted: list[str], started: float | None) -> tuple[Request, OracleOptions, ReductionProgress]:
+    """The reduction the command line asks for: the pasted command read, the oracle made once, the passes chosen."""
     try:
         command = parse_pasted(pasted)
     except PasteError as err:
@@ -240,52 +259,27 @@ def _reduce(args: argparse.Namespace, pasted: list[str], started: float | None =
     for old, new in command.renamed:
         progress.log(f"renamed flag {old} -> {new} (the old name is rejected by this IREE)")
     request = Request(
-        input_path=args.input,
-        oracle=oracle,
-        flags=flags,
-        output_path=args.output or default_output(args.input),
-        passes=passes,
-        jobs=args.jobs,
-        dropped_flags=command.dropped,
-        time_budget_s=args.time_budget,
-        log=progress.log,
-        observer=progress,
-        scheduler=args.scheduler,
-        cache_dir=None if args.no_cache else args.cache_dir,
-        localize=not args.no_localize,
-        resume=args.resume,
-        warm=not args.no_warm,
-        culprit=args.culprit,
-        verbose=args.verbose,
-        user_data=user_data,
-        dims=_dims(args),
+        input_path=args.input, oracle=oracle, flags=flags, output_path=args.output or default_output(args.input),
+        passes=passes, jobs=args.jobs, dropped_flags=command.dropped, time_budget_s=args.time_budget,
+        log=progress.log, observer=progress, scheduler=args.scheduler,
+        cache_dir=None if args.no_cache else args.cache_dir, localize=not args.no_localize, resume=args.resume,
+        warm=not args.no_warm, culprit=args.culprit, verbose=args.verbose, user_data=user_data, dims=_dims(args),
         started=started,
     )
-    if args.culprit_only:
-        return _culprit_only(args, request)
-    if args.releases_only:
-        return _releases_only(args, request, releases)
-    with progress:
-        outcome = reduce_file(request)
-    if releases is not None and outcome.complete:
-        outcome.releases = judge_releases(outcome.best.candidate, oracle, outcome.verdict, releases, progress.log)
+    return request, options, progress
+
+
+def _publish(args: argparse.Namespace, outcome: Outcome, oracle: str, options: OracleOptions) -> int:
+    """The summary, and the corpus entry, report and JSON record the command line asks for."""
     show = (lambda _: None) if args.json else print
     show(summary(outcome))
     written: dict[str, str] = {}
     if args.save_to_corpus and outcome.complete:
         try:
             where = save_entry(
-                args.corpus_dir,
-                args.save_to_corpus,
-                outcome.best.candidate,
-                oracle.name,
-                options,
-                outcome.verdict,
-                outcome.verdict.detail,
-                f"reduce {args.input.name} --oracle={oracle.name}",
-                args.opset_version,
-                culprit=outcome.culprit,
-                dispatch_config=outcome.dispatch_config,
+                args.corpus_dir, args.save_to_corpus, outcome.best.candidate, oracle, options, outcome.verdict,
+                outcome.verdict.detail, f"reduce {args.input.name} --oracle={oracle}", args.opset_version,
+                culprit=outcome.culprit, dispatch_config=outcome.dispatch_config,
                 fails_since=outcome.releases.history.record() if outcome.releases and outcome.releases.history else None,
             )
         except ValueError as err:

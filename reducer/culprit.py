@@ -81,7 +81,7 @@ class Culprit:
     pipeline: str = ""
     source_ops: int = 0  # the reduced case the step ran on (an ONNX result's import)
     reproducer_ops: int = 0  # the IR the compiler wrote in front of the pass
-    repro_ops: int = 0  # the one-pass repro after its reduction
+    pass_repro_ops: int = 0  # the one-pass repro after its reduction
     repro_path: str = ""
     repro_text: str = ""
     command: str = ""
@@ -102,7 +102,7 @@ class Culprit:
             "pipeline": self.pipeline,
             "source_ops": self.source_ops,
             "reproducer_ops": self.reproducer_ops,
-            "pass_repro_ops": self.repro_ops,
+            "pass_repro_ops": self.pass_repro_ops,
             "compiles": self.compiles,
             "find_seconds": round(self.find_seconds, 2),
             "reduction_calls": self.reduction_calls,
@@ -207,8 +207,8 @@ def _find(request: CulpritRequest, culprit: Culprit) -> None:
         return
     text, ops = located
     oracle = one_pass_oracle(culprit.pipeline, request.reference, request.oracle.options)
-    best = _reduce(request, oracle, Proposal(Candidate(text), ops), culprit)
-    culprit.repro_ops, culprit.repro_text = best.ops, best.candidate.text
+    best = _reduce_pass_repro(request, oracle, Proposal(Candidate(text), ops), culprit)
+    culprit.pass_repro_ops, culprit.repro_text = best.ops, best.candidate.text
     repro = pass_repro_path(request.output)
     repro.write_text(best.candidate.text)
     culprit.repro_path = str(repro)
@@ -256,7 +256,7 @@ def _reproducer(request: CulpritRequest, culprit: Culprit) -> tuple[str, int] | 
     return text, culprit.reproducer_ops
 
 
-def _reduce(request: CulpritRequest, oracle: Oracle, start: Proposal, culprit: Culprit) -> Proposal:
+def _reduce_pass_repro(request: CulpritRequest, oracle: Oracle, start: Proposal, culprit: Culprit) -> Proposal:
     """The one-pass repro reduced with the reducer's passes (pipeline fixed, IR shrinking)."""
     began = time.monotonic()
     problem = ReductionProblem(start, oracle, jobs=request.jobs, interruption=request.interruption, log=request.log)
@@ -302,7 +302,7 @@ def summary_lines(culprit: Culprit) -> list[str]:
     return [
         (f"  culprit       {culprit.pass_name} (phase {culprit.phase}): {cost} "
          f"({round(culprit.find_seconds, 2):.1f} s to find it, {culprit.reduction_calls} iree-opt calls to reduce its repro)"),
-        f"  pass repro    {culprit.repro_path}: {culprit.repro_ops} ops (the compiler's reproducer: {culprit.reproducer_ops})",
+        f"  pass repro    {culprit.repro_path}: {culprit.pass_repro_ops} ops (the compiler's reproducer: {culprit.reproducer_ops})",
         f"  pass command  {culprit.command}",
         f"  lit test      {culprit.lit_path} ({lit})",
     ]
@@ -317,7 +317,7 @@ def markdown_section(culprit: Culprit | None) -> str:
 ## Failing pass: `{culprit.pass_name}` (phase `{culprit.phase}`)
 
 The IR in front of the pass, reduced from the compiler's {culprit.reproducer_ops}-op reproducer to
-{culprit.repro_ops} ops (`{culprit.repro_path}`), shows the same failure with this one pass:
+{culprit.pass_repro_ops} ops (`{culprit.repro_path}`), shows the same failure with this one pass:
 
 ```shell
 {culprit.command}

@@ -207,9 +207,9 @@ def _check(candidate: Candidate, oracle: Oracle) -> str:
 '''
 
 
-def _numeric_check(candidate: Candidate, oracle: Oracle) -> str:
-    device = oracle.run_device(candidate.flags)
-    run = f'''def as_numpy(x):
+def _run_source() -> str:
+    """The script's `run`: the compiled module's outputs on its inputs, as the IREE runtime computes them."""
+    return f'''def as_numpy(x):
     """A tensor as numpy holds it (bf16 as ml_dtypes' type, which the IREE runtime reads)."""
     if x.dtype == torch.bfloat16:
         import ml_dtypes
@@ -228,6 +228,11 @@ def run(flags, device):
     return [np.asarray(r.to_host() if hasattr(r, "to_host") else r) for r in results]
 
 '''
+
+
+def _numeric_check(candidate: Candidate, oracle: Oracle) -> str:
+    device = oracle.run_device(candidate.flags)
+    run = _run_source()
     if oracle.name == "run-error":
         return run + f'''def main():
     try:

@@ -224,8 +224,21 @@ def shrink_value(
         if answers.get(v):
             commit(proposals[v])
             return True
+    hi, best = _divided(value, lo, propose, judge_all, guess)
+    if best is None and recheck:
+        hi, best = value - 1, proposals[value - 1]
+    best = _bisected(lo, hi, best, propose, judge_all, guess)
+    if best is None:
+        return False
+    commit(best)
+    return True
+
+
+def _divided(value: int, lo: int, propose: Callable[[int], T | None], judge_all: JudgeAll,
+             guess: Guess | None) -> tuple[int, T | None]:
+    """Divides while a quotient holds, the smallest one first: (the size reached, its proposal or None)."""
     hi, best = value, None
-    while True:  # divide while a quotient holds, the smallest one first
+    while True:
         quotients = {q: propose(q) for q in _quotients(hi, lo)}
         if not quotients:
             break
@@ -237,8 +250,12 @@ def shrink_value(
         if smallest is None:
             break
         hi, best = smallest, quotients[smallest]
-    if best is None and recheck:
-        hi, best = value - 1, proposals[value - 1]
+    return hi, best
+
+
+def _bisected(lo: int, hi: int, best: T | None, propose: Callable[[int], T | None], judge_all: JudgeAll,
+              guess: Guess | None) -> T | None:
+    """Bisects between a size that loses the failure (lo) and one that holds it (hi): the smallest that holds."""
     held_last = False  # the last step's outcome: the guess for the next one
     while hi - lo > 1:
         mid = (lo + hi) // 2
@@ -250,10 +267,7 @@ def shrink_value(
             hi, best = mid, proposal
         else:
             lo = mid
-    if best is None:
-        return False
-    commit(best)
-    return True
+    return best
 
 
 def _judged(proposals: dict[int, T | None], judge_all: JudgeAll) -> dict[int, bool]:

@@ -58,7 +58,7 @@ class Evaluator:
     """Judges candidates with one oracle; `jobs` of them at once through a concurrent.futures executor.
 
     Compiles run as child processes, so a thread pool keeps every core busy; any other
-    `concurrent.futures.Executor` (a Dask cluster's, see reducer/cluster.py) can be passed in.
+    `concurrent.futures.Executor` (a Dask cluster's, see reducer/search/cluster.py) can be passed in.
     With a `store`, verdicts outlive the run; a verdict on disk is only reused under the same
     oracle, options, calibration and IREE build (see reducer/storage/verdict_store.py).
     """

@@ -3,7 +3,7 @@
 A compile killed at its time limit or memory cap says as much about the machine's load at that
 moment as about the candidate; the second judgement decides (and, still load-dependent, is never
 stored on disk: reducer/storage/verdict_store.py). A warm worker that dies is already judged again, as
-the tool (oracles/warm.py). Module-level so an executor on another machine can run it.
+the tool (oracles/toolchain/warm.py). Module-level so an executor on another machine can run it.
 """
 
 from __future__ import annotations
