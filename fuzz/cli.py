@@ -101,7 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
             "--run-gpu", choices=("auto", "never"), default="auto", help="run and compare GPU targets whose driver sees a device (default auto)"
         )
         command.add_argument("--require", default="", metavar="FEATURE[,FEATURE]",
-                             help="generator features on in every case, e.g. dynamic, bf16, qlinear_matmul (see fuzz/strategies.py)")
+                             help="generator features on in every case, e.g. dynamic, bf16, qlinear_matmul (see fuzz/generation/features.py)")
         command.add_argument("--max-cases", type=int, help="stop after this many cases")
         command.add_argument("--no-reduce", action="store_true", help="do not reduce new findings")
         command.add_argument("--reduce-jobs", type=int, default=os.cpu_count() or 1)
