@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import prod
 
-from fuzz.generation.graph import GraphBuilder
+from fuzz.generation.graph import GraphBuilder, Shape
 from fuzz.generation.ranges import (
     BASE_DIMS,
     CHANNELS,
@@ -20,8 +20,6 @@ from fuzz.generation.ranges import (
     MAX_MACS,
     SPATIAL,
 )
-
-Shape = tuple[int, ...]
 
 
 @dataclass

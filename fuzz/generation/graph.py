@@ -23,12 +23,14 @@ from fuzz.generation.ranges import (
 )
 from fuzz.spec import CAST_TO, FLOAT8, HALF, Const, Node, Tensor
 
+Shape = tuple[int, ...]
+
 
 @dataclass(frozen=True)
 class Value:
     name: str
     dtype: str
-    shape: tuple[int, ...]
+    shape: Shape
     bound: float  # max |element| (for integers in float tensors: the exactness budget)
 
 
@@ -74,12 +76,12 @@ class GraphBuilder:
         return self.c.pick(fit)
 
     # tensors
-    def input(self, dtype: str, shape: tuple[int, ...], low: int, high: int) -> Value:
+    def input(self, dtype: str, shape: Shape, low: int, high: int) -> Value:
         name = self._fresh("in")
         self.inputs.append(Tensor(name, dtype, tuple(shape), low, high))
         return Value(name, dtype, tuple(shape), float(max(abs(low), abs(high))))
 
-    def const(self, dtype: str, shape: tuple[int, ...], values: Sequence[float], prefix: str = "c") -> str:
+    def const(self, dtype: str, shape: Shape, values: Sequence[float], prefix: str = "c") -> str:
         name = self._fresh(prefix)
         self.consts.append(Const(name, dtype, tuple(shape), "values", tuple(values)))
         return name
@@ -90,17 +92,17 @@ class GraphBuilder:
     def scalar(self, dtype: str, value: float) -> str:
         return self.const(dtype, (), (value,))
 
-    def random_const(self, dtype: str, shape: tuple[int, ...], low: int, high: int, prefix: str = "w") -> str:
+    def random_const(self, dtype: str, shape: Shape, low: int, high: int, prefix: str = "w") -> str:
         name = self._fresh(prefix)
         self.consts.append(Const(name, dtype, tuple(shape), "random", (), low, high, self.c.int(0, 2**31 - 1)))
         return name
 
-    def splat(self, dtype: str, shape: tuple[int, ...], value: float, prefix: str) -> str:
+    def splat(self, dtype: str, shape: Shape, value: float, prefix: str) -> str:
         name = self._fresh(prefix)
         self.consts.append(Const(name, dtype, tuple(shape), "splat", (value,)))
         return name
 
-    def input_as(self, dtype: str, shape: tuple[int, ...], low: int, high: int) -> Value:
+    def input_as(self, dtype: str, shape: Shape, low: int, high: int) -> Value:
         """A graph input in `dtype`; a half type may come as float32 and a Cast (bfloat16 always:
         the runtime's callers hand it float32)."""
         if dtype not in HALF or (dtype == "float16" and self.c.flag()):
@@ -111,7 +113,7 @@ class GraphBuilder:
     def cast(self, v: Value, dtype: str) -> Value:
         return self.node("Cast", (v.name,), dtype, v.shape, v.bound, (("to", CAST_TO[dtype]),), "cast")
 
-    def float_weight(self, shape: tuple[int, ...], dtype: str = "float32", r: int | None = None) -> tuple[str, float]:
+    def float_weight(self, shape: Shape, dtype: str = "float32", r: int | None = None) -> tuple[str, float]:
         """A float weight: random small integers (within `r`), or a splat with `splat_weights`."""
         if self.on("splat_weights"):
             value = self.c.pick((1.0, -1.0, 0.5, 2.0) if r is None else (1.0, -1.0))
@@ -119,12 +121,12 @@ class GraphBuilder:
         r = r or self.c.pick((2, 1))
         return self.random_const(dtype, shape, -r, r), float(r)
 
-    def weight_or_input(self, shape: tuple[int, ...], dtype: str = "float32", r: int | None = None) -> tuple[str, float]:
+    def weight_or_input(self, shape: Shape, dtype: str = "float32", r: int | None = None) -> tuple[str, float]:
         if self.on("dynamic_weights"):
             return self.input_as(dtype, shape, -(r or 2), r or 2).name, float(r or 2)
         return self.float_weight(shape, dtype, r)
 
-    def bias(self, dtype: str, shape: tuple[int, ...]) -> tuple[str, float]:
+    def bias(self, dtype: str, shape: Shape) -> tuple[str, float]:
         if dtype in HALF:
             return self.random_const(dtype, shape, -2, 2, "b"), 2.0
         if dtype == "float32" and self.on("splat_weights", 0.3):
@@ -133,7 +135,7 @@ class GraphBuilder:
         r = 8 if dtype == "float32" else 100
         return self.random_const(dtype, shape, -r, r, "b"), float(r)
 
-    def node(self, op: str, inputs: Sequence[str], dtype: str, shape: tuple[int, ...], bound: float,
+    def node(self, op: str, inputs: Sequence[str], dtype: str, shape: Shape, bound: float,
              attrs: Sequence[tuple] = (), role: str = "main") -> Value:  # fmt: skip
         name = self._fresh("t")
         self.nodes.append(Node(op, tuple(inputs), name, dtype, tuple(shape), tuple(attrs), role))
@@ -185,14 +187,14 @@ class GraphBuilder:
         dtype = self.c.pick(options)
         return dtype if "uint8" in self.f else "int8"
 
-    def int_weight(self, dtype: str, shape: tuple[int, ...], n: int | None) -> tuple[str, str, list[int]]:
+    def int_weight(self, dtype: str, shape: Shape, n: int | None) -> tuple[str, str, list[int]]:
         """A quantized weight: values within 16 of the zero points, so integer sums stay exact."""
         lo, hi = W_RANGE[dtype]
         w = self.random_const(dtype, shape, lo, hi)
         z, zps = self.zero_points(dtype, n, W_ZP[dtype])
         return w, z, zps
 
-    def int_input(self, dtype: str, shape: tuple[int, ...], zp: int, k: int) -> Value:
+    def int_input(self, dtype: str, shape: Shape, zp: int, k: int) -> Value:
         lo, hi = QRANGE[dtype]
         if k > 64:  # keep |x - zp| <= 16 so int32 sums (and a float dequantization) stay exact
             lo, hi = max(lo, zp - 16), min(hi, zp + 15)

@@ -3,8 +3,8 @@ MatMulInteger, and Gemm."""
 
 from __future__ import annotations
 
-from fuzz.generation.geometry import Shape, matmul_geometry, matmul_shape
-from fuzz.generation.graph import BlockOut, GraphBuilder, Value
+from fuzz.generation.geometry import matmul_geometry, matmul_shape
+from fuzz.generation.graph import BlockOut, GraphBuilder, Shape, Value
 from fuzz.generation.operands import (
     cast_back,
     contraction_input,

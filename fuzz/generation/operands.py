@@ -11,10 +11,8 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from fuzz.generation.graph import BlockOut, GraphBuilder, Value
+from fuzz.generation.graph import BlockOut, GraphBuilder, Shape, Value
 from fuzz.generation.ranges import ACT_ZP, HALF_EXACT
-
-Shape = tuple[int, ...]
 
 
 def pow2_near(x: float) -> float:
