@@ -22,10 +22,10 @@ from pathlib import Path
 from fuzz.coverage import DispatchConfig
 from fuzz.execute import CaseResult, InProcess, Isolated, run_case
 from fuzz.findings import FindingsDB
+from fuzz.generation.draw import spec_for_seed
 from fuzz.pipelines import DEFAULT_PIPELINES, resolve
 from fuzz.pool import run_with_isolated_reruns
 from fuzz.spec import GraphSpec, used_features
-from fuzz.strategies import spec_for_seed
 from fuzz.swarm import SwarmFeedback
 from oracles.toolchain.tools import Limits
 from reducer.corpus_entries import REPRODUCES, load_entries

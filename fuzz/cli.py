@@ -75,6 +75,10 @@ def duration(text: str) -> float:
 PROJECT_CORPUS = Path(__file__).resolve().parent.parent / "corpus" / "entries"
 
 
+_QUIET = "no progress: neither the lines nor the live status line"
+_KNOWN_CORPUS = "corpus entries that name known root causes (default: the project's corpus/entries)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="fuzz", description="Differential fuzzer for IREE: conv / matmul / quantization graphs.",
                                      epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -82,49 +86,62 @@ def build_parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="run a campaign for a time budget")
     nightly = sub.add_parser("nightly", help="a campaign, its findings reduced, the corpus re-checked, summary.md written")
     for command in (run, nightly):
-        command.add_argument("--time", type=duration, default=600.0,
-                             help="the whole command's wall-clock time, its reductions and report included: 90s, 10m, 2h (default 10m)")
-        command.add_argument("--seed", type=int, default=0, help="campaign seed; case i uses a seed derived from it")
-        command.add_argument("--out", type=Path, default=Path("findings"), help="findings database and reduced repros (default findings/)")
-        command.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="cases at once (default: all cores)")
-        command.add_argument("--pipelines", default=",".join(DEFAULT_PIPELINES), help="CPU pipelines to run and compare (see fuzz pipelines)")
-        command.add_argument(
-            "--targets",
-            default=",".join(DEFAULT_TARGETS),
-            help=f"GPU targets to compile for (default {','.join(DEFAULT_TARGETS)}; 'none' for CPU only; '{PRESENT_GPU}' for "
-            "the GPU present, by its architecture); compile only without a device",
-        )
-        command.add_argument(
-            "--no-feedback", action="store_true", help="plain swarm testing: feature probabilities fixed, not fed back from coverage"
-        )
-        command.add_argument(
-            "--run-gpu", choices=("auto", "never"), default="auto", help="run and compare GPU targets whose driver sees a device (default auto)"
-        )
-        command.add_argument("--require", default="", metavar="FEATURE[,FEATURE]",
-                             help="generator features on in every case, e.g. dynamic, bf16, qlinear_matmul (see fuzz/strategies.py)")
-        command.add_argument("--max-cases", type=int, help="stop after this many cases")
-        command.add_argument("--no-reduce", action="store_true", help="do not reduce new findings")
-        command.add_argument("--reduce-jobs", type=int, default=os.cpu_count() or 1)
-        command.add_argument("--reduce-budget", type=duration, default=300.0, help="time for reducing one finding (default 5m)")
-        command.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run cases on this Dask scheduler's cluster (default: local pool)")
-        command.add_argument("-q", "--quiet", action="store_true", help="no progress: neither the lines nor the live status line")
-        group = command.add_argument_group("other IREE releases (since when each root cause fails)")
-        group.add_argument("--releases", nargs="?", const="", default="" if command is nightly else None, metavar="FIRST:LAST",
-                           help="judge each root cause's reduced case under other IREE releases: since which one it fails "
-                           + ("(default on here, for new root causes only)" if command is nightly else "(default off)"))
-        add_release_sources(group)
+        _add_campaign_options(command, nightly=command is nightly)
     nightly.add_argument("--no-releases", dest="releases", action="store_const", const=None,
                          help="do not judge new root causes under other IREE releases")
     nightly.add_argument("--corpus", type=Path, default=PROJECT_CORPUS, help="corpus entries to re-check (default: the project's corpus/entries)")
-    run.add_argument("--corpus", type=Path, default=PROJECT_CORPUS,
-                     help="corpus entries that name known root causes (default: the project's corpus/entries)")
+    run.add_argument("--corpus", type=Path, default=PROJECT_CORPUS, help=_KNOWN_CORPUS)
     left = sub.add_parser("reduce", help="reduce the findings of a campaign directory that no reduction has finished for")
     left.add_argument("out", type=Path)
-    left.add_argument("--reduce-jobs", type=int, default=os.cpu_count() or 1)
-    left.add_argument("--reduce-budget", type=duration, default=300.0, help="time for reducing one finding (default 5m)")
-    left.add_argument("--corpus", type=Path, default=PROJECT_CORPUS,
-                      help="corpus entries that name known root causes (default: the project's corpus/entries)")
-    left.add_argument("-q", "--quiet", action="store_true", help="no progress: neither the lines nor the live status line")
+    _add_reduction_options(left)
+    left.add_argument("--corpus", type=Path, default=PROJECT_CORPUS, help=_KNOWN_CORPUS)
+    left.add_argument("-q", "--quiet", action="store_true", help=_QUIET)
+    _add_reading_commands(sub)
+    _add_conformance_command(sub)
+    return parser
+
+
+def _add_campaign_options(command: argparse.ArgumentParser, nightly: bool) -> None:
+    """The options `fuzz run` and `fuzz nightly` share (their defaults differ in --releases only)."""
+    command.add_argument("--time", type=duration, default=600.0,
+                         help="the whole command's wall-clock time, its reductions and report included: 90s, 10m, 2h (default 10m)")
+    command.add_argument("--seed", type=int, default=0, help="campaign seed; case i uses a seed derived from it")
+    command.add_argument("--out", type=Path, default=Path("findings"), help="findings database and reduced repros (default findings/)")
+    command.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="cases at once (default: all cores)")
+    command.add_argument("--pipelines", default=",".join(DEFAULT_PIPELINES), help="CPU pipelines to run and compare (see fuzz pipelines)")
+    command.add_argument(
+        "--targets",
+        default=",".join(DEFAULT_TARGETS),
+        help=f"GPU targets to compile for (default {','.join(DEFAULT_TARGETS)}; 'none' for CPU only; '{PRESENT_GPU}' for "
+        "the GPU present, by its architecture); compile only without a device",
+    )
+    command.add_argument(
+        "--no-feedback", action="store_true", help="plain swarm testing: feature probabilities fixed, not fed back from coverage"
+    )
+    command.add_argument(
+        "--run-gpu", choices=("auto", "never"), default="auto", help="run and compare GPU targets whose driver sees a device (default auto)"
+    )
+    command.add_argument("--require", default="", metavar="FEATURE[,FEATURE]",
+                         help="generator features on in every case, e.g. dynamic, bf16, qlinear_matmul (see fuzz/generation/features.py)")
+    command.add_argument("--max-cases", type=int, help="stop after this many cases")
+    command.add_argument("--no-reduce", action="store_true", help="do not reduce new findings")
+    _add_reduction_options(command)
+    command.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run cases on this Dask scheduler's cluster (default: local pool)")
+    command.add_argument("-q", "--quiet", action="store_true", help=_QUIET)
+    group = command.add_argument_group("other IREE releases (since when each root cause fails)")
+    group.add_argument("--releases", nargs="?", const="", default="" if nightly else None, metavar="FIRST:LAST",
+                       help="judge each root cause's reduced case under other IREE releases: since which one it fails "
+                       + ("(default on here, for new root causes only)" if nightly else "(default off)"))
+    add_release_sources(group)
+
+
+def _add_reduction_options(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--reduce-jobs", type=int, default=os.cpu_count() or 1)
+    command.add_argument("--reduce-budget", type=duration, default=300.0, help="time for reducing one finding (default 5m)")
+
+
+def _add_reading_commands(sub: argparse._SubParsersAction) -> None:
+    """The commands that read a campaign directory or the tables: show, report, pipelines."""
     show = sub.add_parser("show", help="list the findings of a campaign directory")
     show.add_argument("out", type=Path)
     show.add_argument("--json", action="store_true", help="print the findings as one JSON object instead of a table")
@@ -133,6 +150,9 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("out", type=Path)
     report.add_argument("-o", "--output", type=Path, help="where to write it (default OUT/report.html)")
     sub.add_parser("pipelines", help="list the pipelines and targets")
+
+
+def _add_conformance_command(sub: argparse._SubParsersAction) -> None:
     conformance = sub.add_parser("conformance", help="the onnx package's conv, matmul, gemm and quantization node tests, against the expectations")
     conformance.add_argument("--expectations", type=Path, default=DEFAULT_PATH, help="expectations file (default tests/onnx_conformance_expectations.json)")
     conformance.add_argument("--update-expectations", action="store_true", help="rewrite the expectations file from this run")
@@ -140,7 +160,6 @@ def build_parser() -> argparse.ArgumentParser:
     conformance.add_argument("-k", dest="name_contains", default="", help="only the node tests whose name contains this")
     conformance.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="tests at once (default: all cores)")
     conformance.add_argument("-q", "--quiet", action="store_true", help="no live status line")
-    return parser
 
 
 def main(argv: list[str] | None = None, started: float | None = None) -> int:

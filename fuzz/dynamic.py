@@ -11,7 +11,7 @@ graph input of the same size at that axis becomes dynamic with it.
 
 from __future__ import annotations
 
-from fuzz.spec import GraphSpec
+from fuzz.spec import GraphSpec, Node
 
 NAMED, DERIVED = "named", "derived"
 # Sizes a dynamic dim is run at: 1, primes, one off a tile (16, 32, 64).
@@ -40,89 +40,121 @@ def dynamic_axes(spec: GraphSpec, places: tuple[tuple[str, int], ...] | None = N
 
 def propagate(spec: GraphSpec, places: tuple[tuple[str, int], ...]) -> tuple[Axes, set[tuple[str, int]]]:
     """(dynamic axes, graph inputs that would have to become dynamic as well)."""
-    inputs = {t.name for t in spec.inputs}
-    axes: Axes = {}
-    for name, axis in places:
-        axes.setdefault(name, {})[axis] = NAMED
-    base = {spec.shape_of(name)[axis] for name, axis in places}
-    if len(base) != 1:
-        raise Infeasible("places of different sizes")
-    size = base.pop()
-    missing: set[tuple[str, int]] = set()
+    flow = _Flow(spec, places)
+    for node in spec.nodes:
+        out = flow.through(node)
+        if out:
+            flow.axes[node.output] = out
+    return flow.axes, flow.missing
 
-    def partner(name: str, axis: int) -> None:
+
+class _Flow:
+    """The symbol's spread so far: each value's dynamic axes, and the graph inputs that must follow."""
+
+    def __init__(self, spec: GraphSpec, places: tuple[tuple[str, int], ...]) -> None:
+        self.spec = spec
+        self.inputs = {t.name for t in spec.inputs}
+        self.axes: Axes = {}
+        for name, axis in places:
+            self.axes.setdefault(name, {})[axis] = NAMED
+        base = {spec.shape_of(name)[axis] for name, axis in places}
+        if len(base) != 1:
+            raise Infeasible("places of different sizes")
+        self.size = base.pop()
+        self.missing: set[tuple[str, int]] = set()
+
+    def through(self, node: Node) -> dict[int, str]:
+        """The dynamic axes of `node`'s output; Infeasible where an operand's cannot follow."""
+        if node.op in CONVS:
+            return self._conv(node)
+        if node.op in _MATMULS:
+            return self._matmul(node)
+        if node.op == "Gemm":
+            return self._gemm(node)
+        if node.op in _ELEMENTWISE:
+            return self._elementwise(node)
+        if any(self.axes.get(n) for n in node.inputs if n):
+            raise Infeasible(f"{node.op} {node.output}: no rule for a dynamic operand")
+        return {}
+
+    def _partner(self, name: str, axis: int) -> None:
         """`name`'s `axis` is aligned with a dynamic axis: it must follow (or broadcast from 1)."""
-        if not name or axis in axes.get(name, {}):
+        if not name or axis in self.axes.get(name, {}):
             return
-        dim = spec.shape_of(name)[axis]
-        if dim == 1 and size != 1:
+        dim = self.spec.shape_of(name)[axis]
+        if dim == 1 and self.size != 1:
             return  # broadcasts at every size
-        if name in inputs and dim == size:
-            missing.add((name, axis))
+        if name in self.inputs and dim == self.size:
+            self.missing.add((name, axis))
             return
         raise Infeasible(f"{name} axis {axis} ({dim}) meets the dynamic dimension")
 
-    for node in spec.nodes:
+    def _conv(self, node: Node) -> dict[int, str]:
+        x = node.inputs[CONVS[node.op][0]]
+        if any(self.axes.get(name) for i, name in enumerate(node.inputs) if name and name != x):
+            raise Infeasible(f"{node.op} {node.output}: a weight or parameter is dynamic")
         out: dict[int, str] = {}
+        for axis, mark in self.axes.get(x, {}).items():
+            if axis == 1:
+                raise Infeasible(f"{node.op} {node.output}: the reduced channel axis")
+            out[axis] = mark if axis == 0 else DERIVED
+        return out
+
+    def _matmul(self, node: Node) -> dict[int, str]:
+        a, b = (node.inputs[i] for i in _MATMULS[node.op])
+        ra, rb = len(self.spec.shape_of(a)), len(self.spec.shape_of(b))
+        if self.axes.get(b) or any(self.axes.get(n) for n in node.inputs if n not in (a, b, "")):
+            raise Infeasible(f"{node.op} {node.output}: the right operand or a parameter is dynamic")
+        out: dict[int, str] = {}
+        for axis, mark in self.axes.get(a, {}).items():
+            if axis == ra - 1 or ra == 1:
+                raise Infeasible(f"{node.op} {node.output}: the reduction axis")
+            m_out = len(node.shape) - (2 if rb >= 2 else 1)
+            if axis == ra - 2:
+                out[m_out] = mark
+                continue
+            offset = ra - 2 - axis  # batch dims counted from the last one
+            if rb - 2 - offset >= 0:
+                self._partner(b, rb - 2 - offset)
+            out[m_out - offset] = mark
+        return out
+
+    def _gemm(self, node: Node) -> dict[int, str]:
+        a = node.inputs[0]
+        m_axis = 1 if node.attr("transA", 0) else 0
+        if any(self.axes.get(n) for n in node.inputs[1:] if n):
+            raise Infeasible(f"Gemm {node.output}: B or C is dynamic")
+        out: dict[int, str] = {}
+        for axis, mark in self.axes.get(a, {}).items():
+            if axis != m_axis:
+                raise Infeasible(f"Gemm {node.output}: the reduction axis")
+            out[0] = mark
+            if len(node.inputs) > 2 and len(self.spec.shape_of(node.inputs[2])) == 2:
+                self._partner(node.inputs[2], 0)
+        return out
+
+    def _elementwise(self, node: Node) -> dict[int, str]:
+        """Data operands broadcast (numpy's rules); a per-axis parameter may not lie on a dynamic axis."""
         rank = len(node.shape)
-        if node.op in CONVS:
-            x = node.inputs[CONVS[node.op][0]]
-            if any(axes.get(name) for i, name in enumerate(node.inputs) if name and name != x):
-                raise Infeasible(f"{node.op} {node.output}: a weight or parameter is dynamic")
-            for axis, mark in axes.get(x, {}).items():
-                if axis == 1:
-                    raise Infeasible(f"{node.op} {node.output}: the reduced channel axis")
-                out[axis] = mark if axis == 0 else DERIVED
-        elif node.op in _MATMULS:
-            a, b = (node.inputs[i] for i in _MATMULS[node.op])
-            ra, rb = len(spec.shape_of(a)), len(spec.shape_of(b))
-            if axes.get(b) or any(axes.get(n) for n in node.inputs if n not in (a, b, "")):
-                raise Infeasible(f"{node.op} {node.output}: the right operand or a parameter is dynamic")
-            for axis, mark in axes.get(a, {}).items():
-                if axis == ra - 1 or ra == 1:
-                    raise Infeasible(f"{node.op} {node.output}: the reduction axis")
-                m_out = rank - (2 if rb >= 2 else 1)
-                if axis == ra - 2:
-                    out[m_out] = mark
-                    continue
-                offset = ra - 2 - axis  # batch dims counted from the last one
-                if rb - 2 - offset >= 0:
-                    partner(b, rb - 2 - offset)
-                out[m_out - offset] = mark
-        elif node.op == "Gemm":
-            a = node.inputs[0]
-            m_axis = 1 if node.attr("transA", 0) else 0
-            if any(axes.get(n) for n in node.inputs[1:] if n):
-                raise Infeasible(f"Gemm {node.output}: B or C is dynamic")
-            for axis, mark in axes.get(a, {}).items():
-                if axis != m_axis:
-                    raise Infeasible(f"Gemm {node.output}: the reduction axis")
-                out[0] = mark
-                if len(node.inputs) > 2 and len(spec.shape_of(node.inputs[2])) == 2:
-                    partner(node.inputs[2], 0)
-        elif node.op in _ELEMENTWISE:
-            data = [node.inputs[0]] + ([node.inputs[1]] if node.op == "Add" else [])
-            for name in data:
-                shift = rank - len(spec.shape_of(name))
-                for axis, mark in axes.get(name, {}).items():
-                    out[axis + shift] = mark if out.get(axis + shift, mark) == mark else DERIVED
-            per_axis = node.attr("axis")
-            quantizing = node.op in ("QuantizeLinear", "DequantizeLinear")
-            per_channel = quantizing and per_axis is not None and len(spec.shape_of(node.inputs[1])) == 1
-            if per_channel and per_axis % rank in out:
-                raise Infeasible(f"{node.op} {node.output}: per-axis parameters on the dynamic axis")
-            if any(axes.get(n) for n in node.inputs[len(data):] if n):
-                raise Infeasible(f"{node.op} {node.output}: a parameter is dynamic")
-            for name in data:
-                shift = rank - len(spec.shape_of(name))
-                for axis in out:
-                    if axis - shift >= 0:
-                        partner(name, axis - shift)
-        elif any(axes.get(n) for n in node.inputs if n):
-            raise Infeasible(f"{node.op} {node.output}: no rule for a dynamic operand")
-        if out:
-            axes[node.output] = out
-    return axes, missing
+        data = [node.inputs[0]] + ([node.inputs[1]] if node.op == "Add" else [])
+        out: dict[int, str] = {}
+        for name in data:
+            shift = rank - len(self.spec.shape_of(name))
+            for axis, mark in self.axes.get(name, {}).items():
+                out[axis + shift] = mark if out.get(axis + shift, mark) == mark else DERIVED
+        per_axis = node.attr("axis")
+        quantizing = node.op in ("QuantizeLinear", "DequantizeLinear")
+        per_channel = quantizing and per_axis is not None and len(self.spec.shape_of(node.inputs[1])) == 1
+        if per_channel and per_axis % rank in out:
+            raise Infeasible(f"{node.op} {node.output}: per-axis parameters on the dynamic axis")
+        if any(self.axes.get(n) for n in node.inputs[len(data):] if n):
+            raise Infeasible(f"{node.op} {node.output}: a parameter is dynamic")
+        for name in data:
+            shift = rank - len(self.spec.shape_of(name))
+            for axis in out:
+                if axis - shift >= 0:
+                    self._partner(name, axis - shift)
+        return out
 
 
 def dynamic_roots(spec: GraphSpec) -> list[tuple[str, str, int]]:

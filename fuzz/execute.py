@@ -17,7 +17,7 @@ import resource
 import tempfile
 import time
 from contextlib import redirect_stderr, redirect_stdout
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -94,9 +94,6 @@ class CaseResult:
     seconds: float = 0.0
     backend: str = ""
     cpu_seconds: float = 0.0  # user + system, the worker's threads (and its tools) included
-
-    def to_dict(self) -> dict:
-        return asdict(self)
 
 
 def classify_compile_failure(process: ProcessResult) -> tuple[str, str]:

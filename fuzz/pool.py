@@ -72,50 +72,75 @@ def run_with_isolated_reruns(
     if cluster is not None:
         _on_cluster(work, items, finish, cluster, slots or jobs)
         return
-    workers: list[ProcessPoolExecutor | None] = [None] * jobs
-    in_flight: dict[Future, _Running] = {}
-
-    def submit(slot: int, item: Any, again: bool) -> None:
-        workers[slot] = workers[slot] or new_pool(1)
-        in_flight[workers[slot].submit(work, item, isolated=again)] = _Running(item, time.monotonic(), slot, again)  # type: ignore[union-attr]
-
-    def replace(slot: int) -> None:
-        kill_pool(workers[slot])  # type: ignore[arg-type]
-        workers[slot] = None
-
+    local = _LocalSlots(work, jobs)
     try:
         while True:
-            busy = {running.slot for running in in_flight.values()}
-            for slot in (s for s in range(jobs) if s not in busy):
-                item = next(items, _NONE_LEFT)
-                if item is _NONE_LEFT:
-                    break
-                submit(slot, item, False)
-            if not in_flight:
+            local.fill(items)
+            if not local.in_flight:
                 return
             if cut_off is not None and time.monotonic() >= cut_off:
                 return  # the finally below kills every worker, the running items with them
             wait_s = min(5.0, timeout_s) if cut_off is None else max(0.0, min(5.0, timeout_s, cut_off - time.monotonic()))
-            done, _ = wait(list(in_flight), timeout=wait_s, return_when=FIRST_COMPLETED)
-            lost: list[_Running] = []
-            for future in done:
-                running = in_flight.pop(future)
-                try:
-                    result = future.result()
-                except BrokenProcessPool:
-                    lost.append(running)
-                    continue
-                finish(result, running.again)
-            now = time.monotonic()
-            lost += [in_flight.pop(f) for f, r in list(in_flight.items()) if not r.again and now - r.started > timeout_s]
-            for running in lost:  # its worker died or hung: the slot's new worker runs it again, isolated
-                replace(running.slot)
-                if running.again:  # an isolated run cannot take its worker down, but if it did: run it here
-                    finish(work(running.item, isolated=True), True)
-                else:
-                    submit(running.slot, running.item, True)
+            lost = local.collect(finish, wait_s)
+            lost += local.overdue(timeout_s)
+            for running in lost:
+                local.rerun(running, finish)
     finally:
-        for pool in workers:
+        local.close()
+
+
+class _LocalSlots:
+    """`jobs` slots, each with a one-worker pool of its own (started on first use) and its running item."""
+
+    def __init__(self, work: Callable[..., Any], jobs: int) -> None:
+        self.work = work
+        self.workers: list[ProcessPoolExecutor | None] = [None] * jobs
+        self.in_flight: dict[Future, _Running] = {}
+
+    def submit(self, slot: int, item: Any, again: bool) -> None:
+        self.workers[slot] = self.workers[slot] or new_pool(1)
+        future = self.workers[slot].submit(self.work, item, isolated=again)  # type: ignore[union-attr]
+        self.in_flight[future] = _Running(item, time.monotonic(), slot, again)
+
+    def fill(self, items: Iterator[Any]) -> None:
+        """An item for each free slot, while `items` has any."""
+        busy = {running.slot for running in self.in_flight.values()}
+        for slot in (s for s in range(len(self.workers)) if s not in busy):
+            item = next(items, _NONE_LEFT)
+            if item is _NONE_LEFT:
+                break
+            self.submit(slot, item, False)
+
+    def collect(self, finish: Callable[[Any, bool], None], wait_s: float) -> list[_Running]:
+        """Finishes the items done within `wait_s`; returns those whose worker died."""
+        done, _ = wait(list(self.in_flight), timeout=wait_s, return_when=FIRST_COMPLETED)
+        lost: list[_Running] = []
+        for future in done:
+            running = self.in_flight.pop(future)
+            try:
+                result = future.result()
+            except BrokenProcessPool:
+                lost.append(running)
+                continue
+            finish(result, running.again)
+        return lost
+
+    def overdue(self, timeout_s: float) -> list[_Running]:
+        """Takes out the first runs past `timeout_s` (an isolated re-run is bounded by its tools' timeouts)."""
+        now = time.monotonic()
+        return [self.in_flight.pop(f) for f, r in list(self.in_flight.items()) if not r.again and now - r.started > timeout_s]
+
+    def rerun(self, running: _Running, finish: Callable[[Any, bool], None]) -> None:
+        """Its worker died or hung: the slot's new worker runs it again, isolated."""
+        kill_pool(self.workers[running.slot])  # type: ignore[arg-type]
+        self.workers[running.slot] = None
+        if running.again:  # an isolated run cannot take its worker down, but if it did: run it here
+            finish(self.work(running.item, isolated=True), True)
+        else:
+            self.submit(running.slot, running.item, True)
+
+    def close(self) -> None:
+        for pool in self.workers:
             if pool is not None:
                 kill_pool(pool)
 

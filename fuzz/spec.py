@@ -13,15 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 FORMAT_VERSION = 1
-DTYPES = (
-    "float32", "int8", "uint8", "int32",
-    "float16", "bfloat16",  # half-precision contractions (Casts around them)
-    "float8e4m3fn", "float8e5m2", "float8e4m3fnuz", "float8e5m2fnuz",  # f8 QuantizeLinear (opset 19+)
-    "int4", "uint4",  # int4 weights through DequantizeLinear (opset 21+)
-)  # fmt: skip
-HALF = ("float16", "bfloat16")
-FLOAT8 = ("float8e4m3fn", "float8e5m2", "float8e4m3fnuz", "float8e5m2fnuz")
-INT4 = ("int4", "uint4")
+HALF = ("float16", "bfloat16")  # half-precision contractions (Casts around them)
+FLOAT8 = ("float8e4m3fn", "float8e5m2", "float8e4m3fnuz", "float8e5m2fnuz")  # f8 QuantizeLinear (opset 19+)
+INT4 = ("int4", "uint4")  # int4 weights through DequantizeLinear (opset 21+)
 CAST_TO = {"float32": 1, "float16": 10, "bfloat16": 16}  # onnx.TensorProto element types a Cast goes to
 Attr = tuple[str, Any]  # value: int, float, or tuple of ints
 
@@ -160,89 +154,129 @@ _TILE_NEIGHBOURS = {15, 17, 31, 33, 63, 65, 127, 129}
 _PRIMES = {2, 3, 5, 7, 11, 13, 17, 31, 127}
 
 
+_CONV_OPS = {"Conv": "conv", "QLinearConv": "qlinear_conv", "ConvInteger": "conv_integer"}
+_MATMUL_OPS = {"MatMul": "matmul", "Gemm": "gemm", "QLinearMatMul": "qlinear_matmul", "MatMulInteger": "matmul_integer"}
+_EPILOGUE_ROLES = {"bias": "bias", "relu": "relu", "clip": "clip", "add": "branch_add", "rescale": "rescale"}
+
+
 def used_features(spec: GraphSpec) -> frozenset[str]:
     """What the spec's nodes actually exercise (as opposed to `spec.features`, what was enabled)."""
     used: set[str] = {f"opset{spec.opset}"}
     for node in spec.nodes:
-        op, role = node.op, node.role
-        if role in ("bias", "relu", "clip", "add", "rescale"):
-            used.add(role if role != "add" else "branch_add")
-        if op in ("Conv", "QLinearConv", "ConvInteger"):
-            w = spec.shape_of(node.inputs[1 if op != "QLinearConv" else 3])
-            x = spec.shape_of(node.inputs[0])
-            kernel, g = w[2:], node.attr("group", 1)
-            used.add({"Conv": "conv", "QLinearConv": "qlinear_conv", "ConvInteger": "conv_integer"}[op])
-            used.add(f"conv{len(kernel)}d")
-            if g > 1:
-                used.add("depthwise" if g == x[1] else "groups")
-            if any(s > 1 for s in node.attr("strides", ())):
-                used.add("stride")
-            if any(d > 1 for d in node.attr("dilations", ())):
-                used.add("dilation")
-            pads = node.attr("pads", ())
-            if any(p != q for p, q in zip(pads[: len(kernel)], pads[len(kernel):])):
-                used.add("asym_pads")
-            if all(k == 1 for k in kernel):
-                used.add("kernel_1x1")
-            if any(k == s and k > 1 for k, s in zip(kernel, x[2:])):
-                used.add("kernel_full")
-            if op == "Conv" and node.role == "main":
-                producer = spec.producer(node.inputs[1])
-                if producer is not None and producer.op == "DequantizeLinear":
-                    used.add("qdq_conv")
-            if op == "Conv" and node.role == "main" and spec.const(node.inputs[1]) and spec.const(node.inputs[1]).fill == "splat":
-                used.add("splat_weights")
-        elif op in ("MatMul", "Gemm", "QLinearMatMul", "MatMulInteger"):
-            a = spec.shape_of(node.inputs[0])
-            b = spec.shape_of(node.inputs[3 if op == "QLinearMatMul" else 1])
-            used.add({"MatMul": "matmul", "Gemm": "gemm", "QLinearMatMul": "qlinear_matmul", "MatMulInteger": "matmul_integer"}[op])
-            if max(len(a), len(b)) > 2:
-                used.add("batch_matmul")
-                if a[:-2] != b[:-2]:
-                    used.add("broadcast")
-            if len(a) == 1 or len(b) == 1 or 1 in node.shape[-2:] or (len(a) >= 1 and a[-1] == 1):
-                used.add("vector")
-            if op == "Gemm":
-                if node.attr("transA", 0) or node.attr("transB", 0):
-                    used.add("transpose")
-                if len(node.inputs) > 2 and spec.shape_of(node.inputs[2]) != node.shape:
-                    used.add("broadcast")
-            if op == "MatMul" and node.role == "main":
-                producer = spec.producer(node.inputs[1])
-                if producer is not None and producer.op == "DequantizeLinear":
-                    used.add("qdq_matmul")
-            weight = spec.const(node.inputs[1])
-            if op in ("MatMul", "Gemm") and weight is None and not spec.producer(node.inputs[1]):
-                used.add("dynamic_weights")
-            if op in ("MatMul", "Gemm") and weight is not None and weight.fill == "splat":
-                used.add("splat_weights")
-        elif op in ("QuantizeLinear", "DequantizeLinear"):
-            used.add("quant")
-            scale = spec.shape_of(node.inputs[1])
-            used.add("per_axis" if scale and scale[0] > 1 else "per_tensor")
-            zp = spec.const(node.inputs[2]) if len(node.inputs) > 2 else None
-            if zp is not None and any(v != 0 for v in zp.values):
-                used.add("nonzero_zp")
-        elif op == "Add" and role == "add" and spec.shape_of(node.inputs[1]) != node.shape:
-            used.add("broadcast")
-    dtypes = {n.dtype for n in spec.nodes} | {t.dtype for t in (*spec.inputs, *spec.consts)}
-    used.update(f for f, types in (("f16", {"float16"}), ("bf16", {"bfloat16"}), ("f8", set(FLOAT8)), ("int4", set(INT4))) if dtypes & types)
-    if any(n.dtype == "uint8" and n.op in ("QuantizeLinear", "QLinearConv", "QLinearMatMul") for n in spec.nodes) or any(
-        t.dtype == "uint8" for t in spec.inputs
-    ):
-        used.add("uint8")
+        used |= _node_features(spec, node)
+    used |= _type_features(spec)
     if spec.dynamic is not None:
         used.add("dynamic")
     if sum(n.role == "main" for n in spec.nodes) > 1:
         used.add("chain")
+    return frozenset(used | _size_features(spec))
+
+
+def _node_features(spec: GraphSpec, node: Node) -> set[str]:
+    used: set[str] = set()
+    if node.role in _EPILOGUE_ROLES:
+        used.add(_EPILOGUE_ROLES[node.role])
+    if node.op in _CONV_OPS:
+        used |= _conv_features(spec, node)
+    elif node.op in _MATMUL_OPS:
+        used |= _matmul_features(spec, node)
+    elif node.op in ("QuantizeLinear", "DequantizeLinear"):
+        used |= _quantization_features(spec, node)
+    elif node.op == "Add" and node.role == "add" and spec.shape_of(node.inputs[1]) != node.shape:
+        used.add("broadcast")
+    return used
+
+
+def _conv_features(spec: GraphSpec, node: Node) -> set[str]:
+    op = node.op
+    w = spec.shape_of(node.inputs[1 if op != "QLinearConv" else 3])
+    x = spec.shape_of(node.inputs[0])
+    kernel, g = w[2:], node.attr("group", 1)
+    used = {_CONV_OPS[op], f"conv{len(kernel)}d"}
+    if g > 1:
+        used.add("depthwise" if g == x[1] else "groups")
+    if any(s > 1 for s in node.attr("strides", ())):
+        used.add("stride")
+    if any(d > 1 for d in node.attr("dilations", ())):
+        used.add("dilation")
+    pads = node.attr("pads", ())
+    if any(p != q for p, q in zip(pads[: len(kernel)], pads[len(kernel):])):
+        used.add("asym_pads")
+    if all(k == 1 for k in kernel):
+        used.add("kernel_1x1")
+    if any(k == s and k > 1 for k, s in zip(kernel, x[2:])):
+        used.add("kernel_full")
+    if op == "Conv" and node.role == "main":
+        if _dequantized(spec, node.inputs[1]):
+            used.add("qdq_conv")
+        if spec.const(node.inputs[1]) and spec.const(node.inputs[1]).fill == "splat":
+            used.add("splat_weights")
+    return used
+
+
+def _matmul_features(spec: GraphSpec, node: Node) -> set[str]:
+    op = node.op
+    a = spec.shape_of(node.inputs[0])
+    b = spec.shape_of(node.inputs[3 if op == "QLinearMatMul" else 1])
+    used = {_MATMUL_OPS[op]}
+    if max(len(a), len(b)) > 2:
+        used.add("batch_matmul")
+        if a[:-2] != b[:-2]:
+            used.add("broadcast")
+    if len(a) == 1 or len(b) == 1 or 1 in node.shape[-2:] or (len(a) >= 1 and a[-1] == 1):
+        used.add("vector")
+    if op == "Gemm":
+        if node.attr("transA", 0) or node.attr("transB", 0):
+            used.add("transpose")
+        if len(node.inputs) > 2 and spec.shape_of(node.inputs[2]) != node.shape:
+            used.add("broadcast")
+    if op == "MatMul" and node.role == "main" and _dequantized(spec, node.inputs[1]):
+        used.add("qdq_matmul")
+    weight = spec.const(node.inputs[1])
+    if op in ("MatMul", "Gemm") and weight is None and not spec.producer(node.inputs[1]):
+        used.add("dynamic_weights")
+    if op in ("MatMul", "Gemm") and weight is not None and weight.fill == "splat":
+        used.add("splat_weights")
+    return used
+
+
+def _dequantized(spec: GraphSpec, name: str) -> bool:
+    """Whether `name` comes out of a DequantizeLinear (a QDQ block's weight)."""
+    producer = spec.producer(name)
+    return producer is not None and producer.op == "DequantizeLinear"
+
+
+def _quantization_features(spec: GraphSpec, node: Node) -> set[str]:
+    scale = spec.shape_of(node.inputs[1])
+    used = {"quant", "per_axis" if scale and scale[0] > 1 else "per_tensor"}
+    zp = spec.const(node.inputs[2]) if len(node.inputs) > 2 else None
+    if zp is not None and any(v != 0 for v in zp.values):
+        used.add("nonzero_zp")
+    return used
+
+
+def _type_features(spec: GraphSpec) -> set[str]:
+    """The element-type features: a half, f8 or int4 value anywhere, a uint8 activation or output."""
+    dtypes = {n.dtype for n in spec.nodes} | {t.dtype for t in (*spec.inputs, *spec.consts)}
+    used = {f for f, types in (("f16", {"float16"}), ("bf16", {"bfloat16"}), ("f8", set(FLOAT8)), ("int4", set(INT4))) if dtypes & types}
+    if any(n.dtype == "uint8" and n.op in ("QuantizeLinear", "QLinearConv", "QLinearMatMul") for n in spec.nodes) or any(
+        t.dtype == "uint8" for t in spec.inputs
+    ):
+        used.add("uint8")
+    return used
+
+
+def _size_features(spec: GraphSpec) -> set[str]:
+    """The size features: awkward dims, large channels, and long-and-thin (aspect) shapes."""
+    used: set[str] = set()
     shapes = [t.shape for t in spec.inputs] + [n.shape for n in spec.nodes]
     dims = {d for s in shapes for d in s}
     if dims & (_TILE_NEIGHBOURS | {55, 56, 112} | (_PRIMES - {2, 3})):
         used.add("awkward_dims")
-    if any(n.op in ("Conv", "QLinearConv", "ConvInteger") and max(n.shape[1], spec.shape_of(n.inputs[0])[1]) >= 256 for n in spec.nodes) or any(
+    if any(n.op in _CONV_OPS and max(n.shape[1], spec.shape_of(n.inputs[0])[1]) >= 256 for n in spec.nodes) or any(
         n.op in ("MatMul", "Gemm") and n.shape and n.shape[-1] >= 1024 for n in spec.nodes
     ):
         used.add("large_channels")
     if any(len(s) >= 2 and min(s[-2:]) <= 2 and max(s[-2:]) >= 256 for s in shapes):
         used.add("aspect")
-    return frozenset(used)
+    return used

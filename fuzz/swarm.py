@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from fuzz.strategies import ALL_FEATURES, BASE_PROBABILITY
+from fuzz.generation.features import ALL_FEATURES, BASE_PROBABILITY
 
 RARE = 2  # a configuration seen fewer times than this is still rare
 REWARD_NEW_SIGNATURE, REWARD_RARE_CONFIG = 1.0, 0.5

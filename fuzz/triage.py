@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -158,6 +159,34 @@ def reduce_finding(
     """Saves the finding's model and reduces it; never raises for a finding that does not reduce.
     `device` runs the finding's pipeline elsewhere than on its own driver (bench/gpu_check.py's dry run)."""
     directory = finding_directory(out, finding.signature)
+    model_path, data = _save_finding(directory, finding, case)
+
+    def request_for(oracle_name: str, agreeing: str | None) -> Request:
+        request = _request_for(finding, oracle_name, agreeing, model_path, jobs, compile_timeout_s, passes, time_budget_s,
+                               observer, device)
+        # the inputs that showed it, not the oracle's seeded ones
+        return request if data is None else dataclasses.replace(request, user_data=data)
+
+    outcome, request, failures = _first_reduction(oracles_for(finding, case), request_for)
+    if outcome is None or request is None:
+        (directory / NOT_REDUCED_NAME).write_text("\n".join(failures) + "\n")
+        return Triage(directory, f"not reduced: {failures[-1]}")
+    (directory / NOT_REDUCED_NAME).unlink(missing_ok=True)  # an earlier attempt's
+    (directory / "command.txt").write_text(outcome.command + "\n")
+    (directory / "report.md").write_text(markdown(outcome))
+    if not outcome.complete:  # Ctrl-C: the partial result is written; the campaign stops too
+        raise KeyboardInterrupt
+    try:
+        _save_corpus_entry(directory, finding, case, outcome, request, out)
+    except ValueError:  # an entry from an earlier run of this database: keep it
+        pass
+    size = f"{outcome.best.ops} node{'' if outcome.best.ops == 1 else 's'}, {outcome.best.candidate.size} bytes"
+    return Triage(directory, size, _stored_reduction(finding, outcome), outcome, request)
+
+
+def _save_finding(directory: Path, finding: Finding, case: CaseResult) -> tuple[Path, UserData | None]:
+    """(the model's path, the inputs it ran on where the finding needs them) in the finding's
+    directory, with its record."""
     directory.mkdir(parents=True, exist_ok=True)
     spec = GraphSpec.from_json(case.spec_json)
     model_path = directory / "model.onnx"
@@ -171,33 +200,28 @@ def reduce_finding(
     if extra:
         with (directory / RECORD_NAME).open("a") as record:
             record.write(extra)
-    failures = []
-    for oracle_name, agreeing in oracles_for(finding, case):
+    return model_path, data
+
+
+def _first_reduction(
+    choices: list[tuple[str, str | None]], request_for: Callable[[str, str | None], Request]
+) -> tuple[Outcome | None, Request | None, list[str]]:
+    """(outcome, request) of the first oracle the original shows (None, None when none does), and
+    why each one before it could not reduce."""
+    failures: list[str] = []
+    for oracle_name, agreeing in choices:
         try:
-            request = _request_for(finding, oracle_name, agreeing, model_path, jobs, compile_timeout_s, passes, time_budget_s,
-                                   observer, device)
-            if data is not None:  # the inputs that showed it, not the oracle's seeded ones
-                request = dataclasses.replace(request, user_data=data)
-            outcome = reduce_file(request)
-            break
+            request = request_for(oracle_name, agreeing)
+            return reduce_file(request), request, failures
         except (UserError, OracleSetupError) as err:
             if getattr(err, "exit_code", 1) == INTERRUPTED:
                 raise KeyboardInterrupt from None
             failures.append(f"{oracle_name}: {err}")  # e.g. a mismatch the oracle's own seeded inputs do not show
-    else:
-        (directory / NOT_REDUCED_NAME).write_text("\n".join(failures) + "\n")
-        return Triage(directory, f"not reduced: {failures[-1]}")
-    (directory / NOT_REDUCED_NAME).unlink(missing_ok=True)  # an earlier attempt's
-    (directory / "command.txt").write_text(outcome.command + "\n")
-    (directory / "report.md").write_text(markdown(outcome))
-    if not outcome.complete:  # Ctrl-C: the partial result is written; the campaign stops too
-        raise KeyboardInterrupt
-    try:
-        _save_corpus_entry(directory, finding, case, outcome, request, out)
-    except ValueError:  # an entry from an earlier run of this database: keep it
-        pass
-    size = f"{outcome.best.ops} node{'' if outcome.best.ops == 1 else 's'}, {outcome.best.candidate.size} bytes"
-    result = StoredReduction(
+    return None, None, failures
+
+
+def _stored_reduction(finding: Finding, outcome: Outcome) -> StoredReduction:
+    return StoredReduction(
         finding.signature,
         outcome.unit,
         outcome.original.ops,
@@ -207,7 +231,6 @@ def reduce_finding(
         round(outcome.seconds, 2),
         outcome.oracle,
     )
-    return Triage(directory, size, result, outcome, request)
 
 
 def _write_case_inputs(directory: Path, spec: GraphSpec, seed: int, finding: Finding) -> UserData:

@@ -19,6 +19,7 @@ from fuzz.execute import (
     compile_failure_findings,
     run_case,
 )
+from fuzz.generation.features import BASE_PROBABILITY
 from fuzz.pipelines import GROUPS, PIPELINES, resolve
 from fuzz.root_cause import (
     WRONG_ANSWER,
@@ -31,7 +32,6 @@ from fuzz.root_cause import (
     target_of,
 )
 from fuzz.spec import Const, DynamicDim, GraphSpec, Node, Tensor
-from fuzz.strategies import BASE_PROBABILITY
 from fuzz.swarm import SwarmFeedback
 from oracles.toolchain.tools import Limits, ProcessResult
 from reducer.corpus_entries import load_entries

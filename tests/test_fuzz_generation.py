@@ -24,8 +24,10 @@ from fuzz.build import (
     validate,
 )
 from fuzz.dynamic_sizes import static_model_at
+from fuzz.generation.draw import graph_specs, spec_for_seed
+from fuzz.generation.features import ALL_FEATURES
+from fuzz.generation.ranges import MAX_ELEMS
 from fuzz.spec import Const, GraphSpec, Node, Tensor, used_features
-from fuzz.strategies import ALL_FEATURES, MAX_ELEMS, graph_specs, spec_for_seed
 
 _NP = NUMPY_DTYPES
 _SETTINGS = settings(max_examples=300, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
@@ -75,7 +77,7 @@ def test_spec_for_seed_is_deterministic_and_diverse() -> None:
 
 def test_spec_for_seed_is_the_same_in_a_fresh_process() -> None:
     """No dependence on set or dict order or other per-process state (different hash seed)."""
-    code = "import sys; from fuzz.strategies import spec_for_seed; print('\\n'.join(spec_for_seed(s).to_json() for s in range(20)))"
+    code = "import sys; from fuzz.generation.draw import spec_for_seed; print('\\n'.join(spec_for_seed(s).to_json() for s in range(20)))"
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env, cwd=root).stdout

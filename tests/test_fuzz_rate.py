@@ -9,10 +9,11 @@ import os
 
 from fuzz.build import build_model
 from fuzz.execute import InProcess, run_case
+from fuzz.generation.draw import spec_for_seed
+from fuzz.generation.features import BASE_PROBABILITY
 from fuzz.pipelines import PIPELINES, resolve, shared_stretches
 from fuzz.pool import run_with_isolated_reruns
 from fuzz.spec import Const, GraphSpec, Node, Tensor, used_features
-from fuzz.strategies import BASE_PROBABILITY, spec_for_seed
 from fuzz.swarm import FLOOR, SwarmFeedback
 from oracles.toolchain.tools import Limits
 from oracles.toolchain.warm import compile_in_process

@@ -13,8 +13,8 @@ import pytest
 from fuzz.build import build_model, make_inputs, reference_outputs, validate
 from fuzz.dynamic import dynamic_axes
 from fuzz.dynamic_sizes import make_dynamic, static_model_at
+from fuzz.generation.draw import spec_for_seed
 from fuzz.spec import FLOAT8, HALF, INT4, Const, GraphSpec, Node, Tensor, used_features
-from fuzz.strategies import spec_for_seed
 
 SEEDS = range(600)
 

@@ -138,7 +138,7 @@ def test_a_fuzz_mismatch_finding_keeps_the_inputs_that_showed_it(tmp_path):
     """The finding's directory holds the case's own inputs as ONNX test data, bound to the model."""
     from fuzz.build import build_model, make_inputs
     from fuzz.execute import MISMATCH, Finding
-    from fuzz.strategies import spec_for_seed
+    from fuzz.generation.draw import spec_for_seed
     from fuzz.triage import TEST_DATA_NAME, _write_case_inputs
     from oracles.onnx import reference
 
