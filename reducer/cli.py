@@ -34,6 +34,7 @@ from reducer.releases import add_options as add_release_options
 from reducer.releases import clean as clean_releases
 from reducer.releases import settings as release_settings
 from reducer.report import (
+    Outcome,
     culprit_only_markdown,
     culprit_only_summary,
     markdown,
