@@ -183,9 +183,9 @@ torch.export.save(torch.export.export(M(), (torch.ones(2),)), "custom.pt2")
 
 
 def test_without_torch_a_pt2_is_refused_with_the_install_command(tmp_path, capsys, monkeypatch):
-    from reducer import session
+    from reducer.formats import pt2_input
 
-    monkeypatch.setattr(session, "torch_missing", lambda: "torch is not installed: pip install -e '.[torch]' (torch==2.13.0, the CPU build)")
+    monkeypatch.setattr(pt2_input, "torch_missing", lambda: "torch is not installed: pip install -e '.[torch]' (torch==2.13.0, the CPU build)")
     path = torch_models.save_scorer(tmp_path / "scorer.pt2", width=4, hidden=4)
     assert main([str(path), "--oracle=compile-error"]) == 1
     error = capsys.readouterr().err.strip()
