@@ -27,7 +27,7 @@ from onnx import helper, shape_inference
 
 from fuzz.execute import LDS_OVERRUN, MISMATCH, TIMEOUT
 from fuzz.pipelines import PIPELINES
-from oracles.compiling.signature import is_follow_on
+from oracles.signature import is_follow_on
 from oracles.toolchain.devices import runtime_device
 from reducer.storage.corpus import CorpusEntry, load_entries
 

@@ -27,7 +27,6 @@ from oracles import refusals
 from oracles.base import Oracle, OracleSetupError
 from oracles.candidate import Candidate
 from oracles.compiling.dispatch_kind import dispatch_kind
-from oracles.compiling.signature import error_signature, excerpt, first_error
 from oracles.compiling.symptoms import (
     METRIC,
     Keep,
@@ -40,6 +39,7 @@ from oracles.compiling.symptoms import (
     shows,
 )
 from oracles.mlir.locations import PARSED_BUFFER, location_leaves
+from oracles.signature import error_signature, excerpt, first_error
 from oracles.toolchain.flags import PHASES, with_default_target, without_phase
 from oracles.verdict import Verdict
 

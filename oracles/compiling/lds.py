@@ -19,8 +19,8 @@ from pathlib import Path
 from oracles.base import Oracle
 from oracles.candidate import Candidate
 from oracles.compiling.dispatch_kind import UNKNOWN, dispatch_kind, root_op
-from oracles.compiling.signature import error_signature, excerpt, first_error
 from oracles.mlir.locations import SOURCES_DUMP, diagnostic_locations
+from oracles.signature import error_signature, excerpt, first_error
 from oracles.toolchain.flags import (
     GFX942,
     gpu_backend,

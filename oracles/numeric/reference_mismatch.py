@@ -31,7 +31,6 @@ import numpy as np
 
 from oracles import refusals
 from oracles.candidate import Candidate
-from oracles.compiling.signature import excerpt
 from oracles.numeric import case_data
 from oracles.numeric.against_reference import AgainstReference
 from oracles.numeric.arrays import array_file, entry_function, input_flag
@@ -52,6 +51,7 @@ from oracles.onnx.importer import (
     import_model,
     mlir_path_for,
 )
+from oracles.signature import excerpt
 from oracles.verdict import Verdict
 
 SIGNATURE = "reference-mismatch"

@@ -11,7 +11,6 @@ from pathlib import Path
 import numpy as np
 
 from oracles.candidate import Candidate
-from oracles.compiling.signature import excerpt, first_error
 from oracles.numeric import case_data
 from oracles.numeric.arrays import (
     ArgType,
@@ -22,6 +21,7 @@ from oracles.numeric.arrays import (
     write_array,
 )
 from oracles.numeric.user_data import has_inputs, program_inputs
+from oracles.signature import excerpt, first_error
 from oracles.toolchain.devices import CPU_DEVICE, is_gpu
 from oracles.toolchain.tools import (
     CompileResult,

@@ -19,8 +19,8 @@ from pathlib import Path
 
 from oracles.base import Oracle
 from oracles.candidate import Candidate
-from oracles.compiling.signature import excerpt, first_error
 from oracles.numeric.run import no_module, run_commands, runnable, start_run
+from oracles.signature import excerpt, first_error
 from oracles.toolchain.flags import with_default_target
 from oracles.verdict import Verdict
 

@@ -22,8 +22,8 @@ from pathlib import Path
 from oracles.base import ImportingOracle, Oracle
 from oracles.candidate import Candidate
 from oracles.compiling.compile_failure import CompileError, Crash, Timeout
-from oracles.compiling.signature import error_signature, first_error, normalise
 from oracles.numeric.user_data import as_program_data
+from oracles.signature import error_signature, first_error, normalise
 from oracles.toolchain.tools import Limits, ProcessResult, find_tool, run_tool
 from oracles.verdict import Verdict
 
