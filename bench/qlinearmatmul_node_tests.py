@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 from bench import results
 from bench.reduce_cases import minimal_dimensions
 from oracles import OracleOptions, make_oracle
-from oracles.numeric.user_data import read_sources
+from oracles.inputs.readers import read_sources
 from reducer.passes.registry import passes_for
 from reducer.passes.shape_search import shapes_of
 from reducer.session import Request, reduce_file

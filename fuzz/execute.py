@@ -30,8 +30,8 @@ from fuzz.pipelines import Pipeline, SharedStretch, shared_stretches
 from fuzz.spec import HALF, GraphSpec
 from oracles import Candidate
 from oracles.compiling.lds import OVERRUN
+from oracles.data.run import run_module
 from oracles.numeric.compare import compare_outputs, tolerance_for
-from oracles.numeric.run import run_module
 from oracles.onnx.importer import import_error_line, import_model
 from oracles.onnx.reference import is_quantized, reduction_length, reference_outputs
 from oracles.signature import (

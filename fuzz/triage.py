@@ -39,8 +39,9 @@ from fuzz.findings import (
 from fuzz.pipelines import PIPELINES
 from fuzz.spec import GraphSpec
 from oracles import OracleOptions, OracleSetupError, make_oracle
-from oracles.numeric.case_data import write_onnx_test_data
-from oracles.numeric.user_data import UserData, read_sources
+from oracles.data.binding import UserData
+from oracles.data.case_data import write_onnx_test_data
+from oracles.inputs.readers import read_sources
 from oracles.toolchain.tools import Limits
 from reducer.passes.registry import passes_for
 from reducer.progress import ReductionObserver

@@ -14,6 +14,7 @@ from typing import ClassVar
 import numpy as np
 
 from oracles.candidate import Candidate
+from oracles.data.intermediates import Position, values_at
 from oracles.mlir.locations import (
     DEBUGINFO,
     ELIDE_RESOURCES,
@@ -24,7 +25,6 @@ from oracles.mlir.locations import (
     failing_dispatch,
     first_failing_phase,
 )
-from oracles.numeric.intermediates import Position, values_at
 from oracles.toolchain.devices import missing_device, runtime_device
 from oracles.toolchain.flags import PHASES
 from oracles.toolchain.tool_errors import limit_hit, setup_problem
@@ -266,3 +266,10 @@ class ImportingOracle(Oracle):
     def stopping_at(self, phase: str | None) -> Oracle:
         stopping = self.inner.stopping_at(phase)
         return self if stopping is self.inner else self._evolved(inner=stopping)
+
+
+def mlir_path_for(path: str) -> str:
+    """Where an importing oracle writes the MLIR of the input at `path`: `model.reduced.onnx` ->
+    `model.reduced.mlir`."""
+    p = Path(path)
+    return str(p.with_suffix(".mlir")) if p.suffix else f"{path}.mlir"

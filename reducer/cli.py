@@ -10,8 +10,10 @@ import sys
 from pathlib import Path
 
 from oracles import OracleOptions, OracleSetupError, make_oracle, refusals
-from oracles.numeric import reference_pipeline
-from oracles.numeric.user_data import UserData, UserDataError, parse_dims, read_sources
+from oracles.data import reference_pipeline
+from oracles.data.binding import UserData, UserDataError
+from oracles.inputs.dims import parse_dims
+from oracles.inputs.readers import read_sources
 from oracles.registry import table as oracle_table
 from oracles.toolchain.devices import with_present_gpu
 from oracles.toolchain.flags import PasteError, parse_pasted
@@ -321,7 +323,7 @@ def _targeting_present_gpu(flags: list[str], options: OracleOptions, log) -> tup
 
 def with_reference_pipeline(options: OracleOptions, oracle: str, user_data: UserData | None) -> OracleOptions:
     """`miscompile` with expected outputs and no second pipeline: B is the reference pipeline
-    (oracles/numeric/reference_pipeline.py), which must get the expected outputs right."""
+    (oracles/data/reference_pipeline.py), which must get the expected outputs right."""
     if oracle != "miscompile" or options.pipeline_b or user_data is None or not user_data.expected:
         return options
     return dataclasses.replace(options, pipeline_b=list(reference_pipeline.FLAGS))

@@ -8,19 +8,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from oracles import Candidate, Oracle, OracleSetupError, Verdict, refusals
-from oracles.base import renamed
+from oracles.base import mlir_path_for, renamed
+from oracles.data.binding import UserData, UserDataError
+from oracles.inputs.attach import attach
+from oracles.inputs.dims import argument_types, sized_inputs, sizes_run_at
 from oracles.mlir import ir as irx
 from oracles.numeric.dispatch_test import DispatchTest
-from oracles.numeric.user_data import (
-    UserData,
-    UserDataError,
-    argument_types,
-    as_program_data,
-    attach,
-    sized_inputs,
-    sizes_run_at,
-)
-from oracles.onnx.importer import INNER_DIR, import_model, mlir_path_for
+from oracles.onnx.importer import INNER_DIR, as_program_data, import_model
 from oracles.registry import oracle_for_input
 from oracles.toolchain.tools import ToolNotFound, find_tool, kill_all, scratch_dir
 from oracles.toolchain.warm import WarmCompiler

@@ -45,8 +45,8 @@ def judge_case(directory: Path) -> dict:
 def _judged(directory: Path) -> dict:
     from oracles.candidate import Candidate
     from oracles.cli.judge import spec_from
+    from oracles.data.case_data import load_data
     from oracles.mlir import ir as irx
-    from oracles.numeric.case_data import load_data
     from oracles.onnx.importer import is_import_failure
     from oracles.toolchain import tools
     from oracles.toolchain.flags import respelled

@@ -17,7 +17,7 @@ from oracles.base import Oracle
 from oracles.candidate import Candidate
 from oracles.cli.judge import write_spec
 from oracles.cli.release_judge import DATA, IMPORTED, SPEC, TORCH_SITE_ENV
-from oracles.numeric.case_data import save_data
+from oracles.data.case_data import save_data
 from oracles.releases.history import CANNOT, ReleaseVerdict
 from oracles.toolchain.tools import TOOLS_DIR_ENV, Limits, run_tool
 from oracles.verdict import Verdict

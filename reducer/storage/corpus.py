@@ -18,7 +18,7 @@ from pathlib import Path
 from oracles import Candidate, Oracle, OracleOptions, Verdict, make_oracle, refusals
 from oracles.compiling.dispatch_config import DispatchConfig
 from oracles.compiling.pass_repro import LitCheck, one_pass_oracle, run_lit_test
-from oracles.numeric.case_data import load_data, save_data
+from oracles.data.case_data import load_data, save_data
 from oracles.registry import oracle_for_input
 from oracles.toolchain.tools import iree_version
 from oracles.torch import SUFFIX as PT2_SUFFIX
@@ -26,7 +26,7 @@ from oracles.torch import torch_missing
 from reducer.culprit import Culprit
 
 ENTRY_FILE = "entry.json"
-# A candidate's data exactly as it carried it (oracles/numeric/user_data.py: `in:`, `at:`, `out:`).
+# A candidate's data exactly as it carried it (oracles/data/carried.py: `in:`, `at:`, `out:`).
 DATA_FILE = "data.npz"
 PASS_REPRO_FILE, LIT_TEST_FILE = "pass.mlir", "lit.mlir"
 REPRODUCES, FIXED = "reproduces", "fixed"

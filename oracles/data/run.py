@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 
 from oracles.candidate import Candidate
-from oracles.numeric import case_data
-from oracles.numeric.arrays import (
+from oracles.data import case_data
+from oracles.data.arrays import (
     ArgType,
     array_file,
     entry_function,
@@ -20,7 +20,7 @@ from oracles.numeric.arrays import (
     parse_type,
     write_array,
 )
-from oracles.numeric.user_data import has_inputs, program_inputs
+from oracles.data.carried import has_inputs, program_inputs
 from oracles.signature import excerpt, first_error
 from oracles.toolchain.devices import CPU_DEVICE, is_gpu
 from oracles.toolchain.tools import (
