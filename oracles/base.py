@@ -51,6 +51,11 @@ class OracleSetupError(ValueError):
     """Bad oracle options; the message is one actionable line for the user."""
 
 
+# The share of the original's wrong fraction and error a candidate of a wrong-answer oracle must keep
+# (`--wrong-share`), unless the user says otherwise.
+DEFAULT_WRONG_SHARE = 0.5
+
+
 @dataclass
 class OracleOptions:
     """Every knob any oracle takes; each oracle reads the ones it documents."""
@@ -66,7 +71,7 @@ class OracleOptions:
     pipeline_a: list[str] = field(default_factory=list)  # miscompile: flag sets compared
     pipeline_b: list[str] = field(default_factory=list)
     seed: int = 0  # miscompile: input data seed
-    wrong_share: float = 0.5  # miscompile / reference-mismatch: share of the original's wrong fraction and error kept
+    wrong_share: float = DEFAULT_WRONG_SHARE  # miscompile / reference-mismatch / eager-mismatch
     any_dispatch: bool = False  # lds-limit: any dispatch over the limit, not only one of the original's kind
     opset_version: int | None = None  # ONNX input: iree-import-onnx --opset-version
     device: str | None = None  # numeric oracles: the runtime device modules run on (None: the one the compile targets)

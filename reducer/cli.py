@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from oracles import OracleOptions, OracleSetupError, make_oracle, refusals
+from oracles.base import DEFAULT_WRONG_SHARE
 from oracles.data import reference_pipeline
 from oracles.data.binding import UserData, UserDataError
 from oracles.inputs.dims import parse_dims
@@ -144,8 +145,8 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--expected-outputs", action="append", default=[], metavar="SOURCE",
                        help="miscompile / reference-mismatch: the right answer, in the same formats; the original must "
                        "differ from it and the reference must match it")
-    group.add_argument("--wrong-share", type=float, default=0.5, help="miscompile / reference-mismatch / eager-mismatch: a candidate must be wrong "
-                       "the original's way (kind, output) on at least this share of its wrong fraction and error (default 0.5)")
+    group.add_argument("--wrong-share", type=float, default=DEFAULT_WRONG_SHARE, help="miscompile / reference-mismatch / eager-mismatch: a candidate must be wrong "
+                       f"the original's way (kind, output) on at least this share of its wrong fraction and error (default {DEFAULT_WRONG_SHARE})")
     group.add_argument("--any-dispatch", action="store_true", help="lds-limit: any dispatch over the limit will do, not only one "
                        "of the original's kind (matmul_like, conv, reduction, ...)")
     add_release_options(parser)

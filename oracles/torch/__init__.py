@@ -6,12 +6,11 @@ it, and the modules here that do are imported only where a `.pt2` is handled, in
 functions that handle it (every spawned compile or edit worker imports the modules its parent
 named, and torch takes a second to load). This module itself never imports torch.
 
-Imports `oracles.toolchain`, `oracles.mlir`, `oracles.numeric` and the oracle protocol.
+Imports `oracles.mlir`, `oracles.data` and the oracle protocol.
 """
 
 from __future__ import annotations
 
-import importlib.metadata
 import importlib.util
 
 SUFFIX = ".pt2"
@@ -24,10 +23,3 @@ def torch_missing() -> str | None:
     if importlib.util.find_spec("torch") is None:
         return f"torch is not installed: {INSTALL} (torch=={PINNED}, the CPU build)"
     return None
-
-
-def torch_version() -> str:
-    try:
-        return importlib.metadata.version("torch")
-    except importlib.metadata.PackageNotFoundError:
-        return "unknown"
