@@ -92,7 +92,6 @@ class Count:
     symptoms: list[Symptom] = field(default_factory=list)  # the offending ops one by one, in program order
 
 
-
 class PhaseOracle(Oracle):
     """Compiles to `phase`, measures the IR there, and is interesting while the count >= threshold.
 

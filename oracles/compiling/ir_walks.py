@@ -1,13 +1,13 @@
 """The IR walks of the phase oracles: every op of a module, the copies and transient allocations of
 a stream schedule, the dispatches that update a constant in place, and the source each op came from.
-
-The bindings load inside the functions: they are slow to load, and a process that never measures
-IR never needs them.
 """
 
 from __future__ import annotations
 
+from iree.compiler import ir
+
 from oracles.compiling.symptoms import Symptom, function_of
+from oracles.mlir import ir as irx
 from oracles.mlir.locations import PARSED_BUFFER, location_leaves
 
 COPY_OPS = ("stream.cmd.copy", "stream.async.copy", "stream.async.clone")
@@ -20,17 +20,13 @@ TRANSIENT_RESOURCE = "!stream.resource<transient>"
 CONSTANT_OPS = ("arith.constant", "flow.tensor.splat", "flow.tensor.constant")
 
 
-def walk_ops(module) -> list:
+def walk_ops(module: ir.Module) -> list[ir.Operation]:
     """Every operation nested in `module` (an `ir.Module`), outer before inner; valid while it lives."""
-    from oracles.mlir import ir as irx  # imported late: the bindings are slow to load
-
     return list(irx.walk_ops(module.operation))
 
 
 def _defining_op(value):
     """The op that defines `value`, or None for a block argument."""
-    from iree.compiler import ir
-
     return value.owner.operation if isinstance(value, ir.OpResult) else None
 
 
@@ -41,8 +37,6 @@ def tied_operands(dispatch) -> list[int]:
     for an untied result); the segments are workload, arguments, argument_dims, result_dims,
     so an argument index is shifted by the workload's length.
     """
-    from iree.compiler import ir
-
     attributes = dispatch.attributes
     if "tied_operands" not in attributes:
         return []
@@ -57,8 +51,6 @@ def tied_operands(dispatch) -> list[int]:
 
 def _symbol_name(attr) -> str:
     """The name in a `sym_name` (StringAttr) or a symbol reference (FlatSymbolRefAttr)."""
-    from iree.compiler import ir
-
     if isinstance(attr, ir.FlatSymbolRefAttr):
         return attr.value
     if isinstance(attr, ir.StringAttr):

@@ -36,7 +36,6 @@ class UserData:
     expected: tuple[UserArray, ...] = ()
 
 
-
 def describe_type(arg: ArgType | None) -> str:
     if arg is None:
         return "a tensor"
