@@ -49,7 +49,7 @@ import onnx
 
 from bench import results
 from oracles import Candidate, make_oracle
-from oracles.cli.judge import load_spec, write_spec
+from oracles.judge_spec import load_spec, write_spec
 from oracles.mlir import ir as irx
 from oracles.toolchain.tools import find_tool
 from reducer.cli import build_parser, oracle_options

@@ -34,15 +34,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import results
 from oracles import Candidate, OracleOptions, Verdict, make_oracle
+from oracles.data.binding import UserArray, UserData
+from oracles.inputs.attach import attach
+from oracles.inputs.dims import sized_inputs, sizes_run_at
+from oracles.inputs.readers import read_sources
 from oracles.mlir import ir as irx
-from oracles.numeric.user_data import (
-    UserArray,
-    UserData,
-    attach,
-    read_sources,
-    sized_inputs,
-    sizes_run_at,
-)
 from oracles.onnx.importer import import_model, onnx_oracle
 from oracles.toolchain.tools import Limits
 from reducer.graphs import onnx_model

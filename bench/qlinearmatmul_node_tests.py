@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 from bench import results
 from bench.reduce_cases import minimal_dimensions
 from oracles import OracleOptions, make_oracle
-from oracles.numeric.user_data import read_sources
+from oracles.inputs.readers import read_sources
 from reducer.formats.registry import format_for
 from reducer.session import Request, reduce_file
 from reducer.shapes.shape_search import shapes_of

@@ -26,9 +26,9 @@ from fuzz.execute import InProcess, Isolated, classify_compile_failure
 from fuzz.pipelines import Pipeline, resolve
 from fuzz.pool import run_with_isolated_reruns
 from oracles import refusals
-from oracles.compiling.signature import first_error
-from oracles.numeric.arrays import looks_quantized, reduction_length_hint
+from oracles.data.arrays import looks_quantized, reduction_length_hint
 from oracles.numeric.compare import compare_outputs
+from oracles.signature import first_error
 from oracles.toolchain.tools import Limits
 
 # The families the run covers, by the op a node test is about. The one place the selection lives.

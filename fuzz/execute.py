@@ -30,7 +30,11 @@ from fuzz.pipelines import Pipeline, SharedStretch, shared_stretches
 from fuzz.spec import HALF, GraphSpec
 from oracles import Candidate
 from oracles.compiling.lds import OVERRUN
-from oracles.compiling.signature import (
+from oracles.data.run import run_module
+from oracles.numeric.compare import compare_outputs, tolerance_for
+from oracles.onnx.importer import import_error_line, import_model
+from oracles.onnx.reference import is_quantized, reduction_length, reference_outputs
+from oracles.signature import (
     crash_signature,
     error_signature,
     first_error,
@@ -38,10 +42,6 @@ from oracles.compiling.signature import (
     normalise,
     root_error_lines,
 )
-from oracles.numeric.compare import compare_outputs, tolerance_for
-from oracles.numeric.run import run_module
-from oracles.onnx.importer import import_error_line, import_model
-from oracles.onnx.reference import is_quantized, reduction_length, reference_outputs
 from oracles.toolchain.tools import Limits, ProcessResult, compile_candidate
 from oracles.toolchain.warm import COMPILE_FROM, COMPILE_TO, compile_capturing
 

@@ -27,8 +27,8 @@ from onnx import helper, shape_inference
 
 from fuzz.execute import LDS_OVERRUN, MISMATCH, TIMEOUT
 from fuzz.pipelines import PIPELINES
-from oracles.compiling.signature import is_follow_on
 from oracles.formats import Format, format_of
+from oracles.signature import is_follow_on
 from oracles.toolchain.devices import runtime_device
 from reducer.corpus_entries import CorpusEntry, load_entries
 

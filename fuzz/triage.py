@@ -40,9 +40,10 @@ from fuzz.findings import (
 from fuzz.pipelines import PIPELINES
 from fuzz.spec import GraphSpec
 from oracles import OracleOptions, OracleSetupError, make_oracle
+from oracles.data.binding import UserData
+from oracles.data.case_data import write_onnx_test_data
 from oracles.formats import Format, suffix_of
-from oracles.numeric.case_data import write_onnx_test_data
-from oracles.numeric.user_data import UserData, read_sources
+from oracles.inputs.readers import read_sources
 from oracles.toolchain.tools import Limits
 from reducer.corpus_entries import save_entry
 from reducer.formats.registry import format_for

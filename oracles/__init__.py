@@ -1,6 +1,11 @@
 """Oracles: everything that runs IREE and judges whether a candidate still shows a failure.
 
-This package is the shared core of `reduce` and `fuzz`; it imports neither of them.
+This package is the shared core of `reduce` and `fuzz`; it imports neither of them. Its own
+layers, top to bottom (pyproject.toml's import-linter contract, tests/test_layers.py): the entry
+points and `cli`, `releases`, `judge_spec`, `registry`, the oracles (`numeric`, `inputs`), the
+input formats (`onnx`, `torch`), `compiling` and `script`, the protocol `base`, `data`, then
+`toolchain` and `verdict`, and at the bottom `candidate`, `mlir`, `refusals` and `signature`. A
+module imports only from layers below its own.
 
 The names below load on first use: a compile worker imports `oracles.toolchain.warm`, and with
 eager re-exports every worker would load the oracles, numpy and the MLIR bindings it never

@@ -14,6 +14,7 @@ from typing import ClassVar
 import numpy as np
 
 from oracles.candidate import Candidate
+from oracles.data.intermediates import Position, values_at
 from oracles.mlir.locations import (
     DEBUGINFO,
     ELIDE_RESOURCES,
@@ -24,7 +25,6 @@ from oracles.mlir.locations import (
     failing_dispatch,
     first_failing_phase,
 )
-from oracles.numeric.intermediates import Position, values_at
 from oracles.toolchain.devices import missing_device, runtime_device
 from oracles.toolchain.flags import PHASES
 from oracles.toolchain.tool_errors import limit_hit, setup_problem
@@ -51,6 +51,11 @@ class OracleSetupError(ValueError):
     """Bad oracle options; the message is one actionable line for the user."""
 
 
+# The share of the original's wrong fraction and error a candidate of a wrong-answer oracle must keep
+# (`--wrong-share`), unless the user says otherwise.
+DEFAULT_WRONG_SHARE = 0.5
+
+
 @dataclass
 class OracleOptions:
     """Every knob any oracle takes; each oracle reads the ones it documents."""
@@ -66,7 +71,7 @@ class OracleOptions:
     pipeline_a: list[str] = field(default_factory=list)  # miscompile: flag sets compared
     pipeline_b: list[str] = field(default_factory=list)
     seed: int = 0  # miscompile: input data seed
-    wrong_share: float = 0.5  # miscompile / reference-mismatch: share of the original's wrong fraction and error kept
+    wrong_share: float = DEFAULT_WRONG_SHARE  # miscompile / reference-mismatch / eager-mismatch
     any_dispatch: bool = False  # lds-limit: any dispatch over the limit, not only one of the original's kind
     opset_version: int | None = None  # ONNX input: iree-import-onnx --opset-version
     device: str | None = None  # numeric oracles: the runtime device modules run on (None: the one the compile targets)
@@ -266,3 +271,10 @@ class ImportingOracle(Oracle):
     def stopping_at(self, phase: str | None) -> Oracle:
         stopping = self.inner.stopping_at(phase)
         return self if stopping is self.inner else self._evolved(inner=stopping)
+
+
+def mlir_path_for(path: str) -> str:
+    """Where an importing oracle writes the MLIR of the input at `path`: `model.reduced.onnx` ->
+    `model.reduced.mlir`."""
+    p = Path(path)
+    return str(p.with_suffix(".mlir")) if p.suffix else f"{path}.mlir"

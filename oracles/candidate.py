@@ -37,10 +37,6 @@ class Candidate:
         return format_of(self.suffix)
 
     @property
-    def is_onnx(self) -> bool:  # TODO(issue 34): gone once oracles/numeric reads `format`
-        return self.format is Format.ONNX
-
-    @property
     def size(self) -> int:
         return len(self.binary) if self.binary is not None else len(self.text.encode())
 

@@ -339,7 +339,7 @@ WRONG_SHARE_RANGE = _entry(
     "`--wrong-share` is a fraction of the original's wrong answer a candidate must keep.",
     "Give a value from 0 to 1 (default 0.5).")
 
-# --- Your data and sizes (oracles/numeric/user_data.py) -------------------------------------------
+# --- Your data and sizes (oracles/data/binding.py, oracles/inputs/) -------------------------------
 
 DATA_SOURCE_MISSING = _entry(
     "data-source-missing", USER_DATA,
@@ -462,7 +462,7 @@ DIM_NOT_GIVEN = _entry(
     "With `--dim` every dynamic dim needs a size, and this one has none.",
     "Add `--dim` for it.")
 
-# --- The program's arguments and types (oracles/numeric/arrays.py, oracles/onnx/reference.py) ----
+# --- The program's arguments and types (oracles/data/arrays.py, oracles/onnx/reference.py) ----
 
 ELEMENT_TYPE_UNSUPPORTED = _entry(
     "element-type-unsupported", ARGUMENTS,

@@ -43,32 +43,33 @@ class OracleRow:
         return self.oracle.name
 
 
-MLIR_OR_ONNX = "MLIR, ONNX, .pt2"
+# Every input format: an ONNX model or a .pt2 program is imported per candidate and judged as its MLIR.
+ANY_INPUT = "MLIR, ONNX, .pt2"
 
 ORACLE_TABLE: tuple[OracleRow, ...] = (
-    OracleRow(LdsLimit, MLIR_OR_ONNX, "full compile; kernel metadata (group_segment_fixed_size, .shared)",
+    OracleRow(LdsLimit, ANY_INPUT, "full compile; kernel metadata (group_segment_fixed_size, .shared)",
               "a dispatch overruns shared memory (LDS): the compiler's own error, or with --lds-bytes N any "
               "dispatch above N; gfx942 unless the flags name a GPU; calibrated, a dispatch of the original's kind "
               "(matmul_like, conv, reduction, ...) unless --any-dispatch"),
-    OracleRow(CompileError, MLIR_OR_ONNX, "compile to the first failing phase; diagnostics",
+    OracleRow(CompileError, ANY_INPUT, "compile to the first failing phase; diagnostics",
               "compilation fails with the original's normalised error signature (or --match REGEX)"),
-    OracleRow(Crash, MLIR_OR_ONNX, "full compile, isolated; signal and assertion text",
+    OracleRow(Crash, ANY_INPUT, "full compile, isolated; signal and assertion text",
               "the compiler dies by a signal or an assertion with the original's signature"),
-    OracleRow(Timeout, MLIR_OR_ONNX, "full compile, isolated, cut at --hang-seconds or at a deadlock",
+    OracleRow(Timeout, ANY_INPUT, "full compile, isolated, cut at --hang-seconds or at a deadlock",
               "compilation runs past --hang-seconds, or deadlocks (every thread blocked, no CPU time for 5 s); "
               "calibrated, the original's kind of hang"),
-    OracleRow(TransientCopy, MLIR_OR_ONNX, "--compile-to=stream; the stream schedule",
+    OracleRow(TransientCopy, ANY_INPUT, "--compile-to=stream; the stream schedule",
               "the stream schedule keeps every kind of copy (op or *_slow_memcpy dispatch, source -> target "
               "lifetime) and transient allocation the original had (one of each), or --keep's one, or --threshold N "
               "in total"),
-    OracleRow(ReadwriteConstant, MLIR_OR_ONNX, "--compile-to=flow; flow.dispatch ties",
+    OracleRow(ReadwriteConstant, ANY_INPUT, "--compile-to=flow; flow.dispatch ties",
               "a flow.dispatch updates a constant or an immutable global in place; calibrated, every kind the "
               "original had (dispatch kind, constant or immutable global), or --keep's one"),
-    OracleRow(DispatchCount, MLIR_OR_ONNX, "--compile-to=--phase (default flow); dispatch ops",
+    OracleRow(DispatchCount, ANY_INPUT, "--compile-to=--phase (default flow); dispatch ops",
               "at least --threshold N dispatches at --phase (a missed fusion)"),
-    OracleRow(IrMatch, MLIR_OR_ONNX, "--compile-to=--phase; the printed IR",
+    OracleRow(IrMatch, ANY_INPUT, "--compile-to=--phase; the printed IR",
               "regex --pattern matches the IR at --phase at least --threshold times (default 1)"),
-    OracleRow(Miscompile, "MLIR, .pt2", "two compiles (--pipeline-a, --pipeline-b) and two iree-run-module runs",
+    OracleRow(Miscompile, ANY_INPUT, "two compiles (--pipeline-a, --pipeline-b) and two iree-run-module runs",
               "the two pipelines give different results on the same inputs (seeded, or --inputs) beyond a dtype-aware tolerance; "
               "calibrated, wrong the original's way (kind, output, at least --wrong-share of its fraction and error); "
               "never when the program reads a tensor.empty value; with --expected-outputs and no --pipeline-b, B is the "
@@ -82,11 +83,11 @@ ORACLE_TABLE: tuple[OracleRow, ...] = (
     OracleRow(EagerMismatch, ".pt2", "compile, iree-run-module; the program run eagerly by PyTorch on the same inputs",
               "IREE's outputs (the flags' pipeline, seeded inputs, --inputs or --dim sizes) differ from PyTorch eager beyond "
               "tolerance; calibrated, wrong the original's way (kind, output, at least --wrong-share of its fraction and error)"),
-    OracleRow(RunError, MLIR_OR_ONNX, "full compile (generic CPU by default), iree-run-module; its status",
+    OracleRow(RunError, ANY_INPUT, "full compile (generic CPU by default), iree-run-module; its status",
               "the compiled program fails when it runs on seeded inputs (or --inputs): the runtime's status (code and "
               "message, numbers normalised) or its signal; calibrated, the original's; a run that rejects its own inputs "
               "is refused"),
-    OracleRow(Script, MLIR_OR_ONNX, "--cmd with {} the candidate path; flags in $IREE_FLAGS",
+    OracleRow(Script, ANY_INPUT, "--cmd with {} the candidate path; flags in $IREE_FLAGS",
               "the external command exits 0 (as in C-Vise and llvm-reduce)"),
 )
 

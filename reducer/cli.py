@@ -10,8 +10,11 @@ import sys
 from pathlib import Path
 
 from oracles import OracleOptions, OracleSetupError, make_oracle, refusals
-from oracles.numeric import reference_pipeline
-from oracles.numeric.user_data import UserData, UserDataError, parse_dims, read_sources
+from oracles.base import DEFAULT_WRONG_SHARE
+from oracles.data import reference_pipeline
+from oracles.data.binding import UserData, UserDataError
+from oracles.inputs.dims import parse_dims
+from oracles.inputs.readers import read_sources
 from oracles.registry import table as oracle_table
 from oracles.toolchain.devices import with_present_gpu
 from oracles.toolchain.flags import PasteError, parse_pasted
@@ -145,8 +148,8 @@ def _add_oracle_options(group: argparse._ArgumentGroup) -> None:
     group.add_argument("--expected-outputs", action="append", default=[], metavar="SOURCE",
                        help="miscompile / reference-mismatch: the right answer, in the same formats; the original must "
                        "differ from it and the reference must match it")
-    group.add_argument("--wrong-share", type=float, default=0.5, help="miscompile / reference-mismatch / eager-mismatch: a candidate must be wrong "
-                       "the original's way (kind, output) on at least this share of its wrong fraction and error (default 0.5)")
+    group.add_argument("--wrong-share", type=float, default=DEFAULT_WRONG_SHARE, help="miscompile / reference-mismatch / eager-mismatch: a candidate must be wrong "
+                       f"the original's way (kind, output) on at least this share of its wrong fraction and error (default {DEFAULT_WRONG_SHARE})")
     group.add_argument("--any-dispatch", action="store_true", help="lds-limit: any dispatch over the limit will do, not only one "
                        "of the original's kind (matmul_like, conv, reduction, ...)")
 
@@ -312,7 +315,7 @@ def _targeting_present_gpu(flags: list[str], options: OracleOptions, log) -> tup
 
 def with_reference_pipeline(options: OracleOptions, oracle: str, user_data: UserData | None) -> OracleOptions:
     """`miscompile` with expected outputs and no second pipeline: B is the reference pipeline
-    (oracles/numeric/reference_pipeline.py), which must get the expected outputs right."""
+    (oracles/data/reference_pipeline.py), which must get the expected outputs right."""
     if oracle != "miscompile" or options.pipeline_b or user_data is None or not user_data.expected:
         return options
     return dataclasses.replace(options, pipeline_b=list(reference_pipeline.FLAGS))

@@ -18,13 +18,13 @@ from pathlib import Path
 from oracles import Candidate, Oracle, OracleOptions, Verdict, make_oracle, refusals
 from oracles.compiling.dispatch_config import DispatchConfig
 from oracles.compiling.pass_repro import LitCheck, one_pass_oracle, run_lit_test
-from oracles.numeric.case_data import load_data, save_data
+from oracles.data.case_data import load_data, save_data
 from oracles.toolchain.tools import iree_version
 from reducer.culprit import Culprit
 from reducer.formats.registry import format_for
 
 ENTRY_FILE = "entry.json"
-# A candidate's data exactly as it carried it (oracles/numeric/user_data.py: `in:`, `at:`, `out:`).
+# A candidate's data exactly as it carried it (oracles/data/carried.py: `in:`, `at:`, `out:`).
 DATA_FILE = "data.npz"
 PASS_REPRO_FILE, LIT_TEST_FILE = "pass.mlir", "lit.mlir"
 REPRODUCES, FIXED = "reproduces", "fixed"

@@ -30,9 +30,9 @@ from oracles.compiling.pass_repro import (
     reproducer_flags,
     run_lit_test,
 )
-from oracles.compiling.signature import first_error
 from oracles.mlir import ir as irx
 from oracles.mlir.locations import PHASES_DUMP, first_failing_phase
+from oracles.signature import first_error
 from oracles.toolchain.flags import PHASES
 from oracles.toolchain.tools import (
     ToolNotFound,

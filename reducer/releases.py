@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from oracles import Candidate, Oracle, Verdict, refusals
-from oracles.numeric.user_data import UserDataError, attach
+from oracles.data.binding import UserDataError
+from oracles.inputs.attach import attach
 from oracles.releases.environments import DEFAULT_LIMIT_GB, ReleaseEnvironments
 from oracles.releases.history import SinceWhen
 from oracles.releases.index import IndexOptions

@@ -12,16 +12,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from oracles import Candidate, Oracle, OracleSetupError, Verdict, refusals
+from oracles.data.binding import UserData, UserDataError
+from oracles.inputs.attach import attach
+from oracles.inputs.dims import argument_types, sized_inputs, sizes_run_at
 from oracles.mlir import ir as irx
 from oracles.numeric.dispatch_test import DispatchTest
-from oracles.numeric.user_data import (
-    UserData,
-    UserDataError,
-    argument_types,
-    attach,
-    sized_inputs,
-    sizes_run_at,
-)
 from oracles.toolchain.tools import kill_all
 from oracles.toolchain.warm import WarmCompiler
 from reducer.clock import StepClock

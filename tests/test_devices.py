@@ -17,9 +17,9 @@ from fuzz.execute import MISMATCH, CaseResult, Finding, PipelineRun
 from fuzz.triage import _request_for, oracles_for
 from oracles.base import OracleOptions
 from oracles.candidate import Candidate
-from oracles.numeric import run as run_module_file
+from oracles.data import run as run_module_file
+from oracles.data.run import NONDETERMINISTIC, run_module
 from oracles.numeric.miscompile import Miscompile
-from oracles.numeric.run import NONDETERMINISTIC, run_module
 from oracles.numeric.run_error import RunError
 from oracles.toolchain import devices
 from oracles.toolchain.devices import (

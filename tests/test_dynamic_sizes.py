@@ -15,8 +15,10 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from oracles import Candidate, OracleOptions
+from oracles.inputs.attach import attach
+from oracles.inputs.dims import sizes_run_at
+from oracles.inputs.readers import read_sources
 from oracles.numeric.reference_mismatch import ReferenceMismatch
-from oracles.numeric.user_data import attach, read_sources, sizes_run_at
 from tests.test_reference_mismatch import GRAPH_PASSES, quantized_matmul_block
 
 LLVM_CPU = "--iree-hal-target-device=local --iree-hal-local-target-device-backends=llvm-cpu --iree-llvmcpu-target-cpu=generic"

@@ -15,7 +15,7 @@ from fuzz.findings import FindingsDB
 from fuzz.pipelines import PIPELINES, Pipeline
 from fuzz.spec import Const, GraphSpec, Node, Tensor
 from fuzz.triage import reduce_finding
-from oracles.numeric.user_data import unpack
+from oracles.data.carried import unpack
 from oracles.toolchain.flags import GENERIC_CPU
 from oracles.toolchain.tools import Limits
 from reducer.corpus_entries import check_entry, entry_problem, load_data, load_entries

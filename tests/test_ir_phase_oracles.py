@@ -15,8 +15,8 @@ from oracles.compiling.ir_phase import (
     IRParseError,
     ReadwriteConstant,
     TransientCopy,
-    readwrite_constant_dispatches,
 )
+from oracles.compiling.ir_walks import readwrite_constant_dispatches
 from oracles.toolchain.tools import ToolNotFound, find_tool
 from tests.models import linalg_matmul
 

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from oracles import Candidate, make_oracle
-from oracles.cli.judge import write_spec
+from oracles.judge_spec import write_spec
 from tests.models import torch_chain
 
 CPU = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu"]

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from oracles import Candidate, OracleOptions, make_oracle
-from oracles.compiling.signature import normalise
 from oracles.mlir import ir as irx
 from oracles.mlir.locations import SourceLoc, diagnostic_locations, location_leaves
+from oracles.signature import normalise
 from reducer.cli import main
 from reducer.formats.registry import format_for
 from reducer.localize.failure_site import isolate_dispatch, localize

@@ -12,15 +12,15 @@ import pytest
 from oracles.base import OracleOptions, OracleSetupError
 from oracles.candidate import Candidate
 from oracles.cli.miscompile import main
-from oracles.numeric.arrays import (
+from oracles.data.arrays import (
     entry_signature,
     inputs_for_signature,
     looks_quantized,
     reduction_length_hint,
 )
+from oracles.data.run import run_module
 from oracles.numeric.compare import compare_outputs, tolerance_for
 from oracles.numeric.miscompile import Miscompile
-from oracles.numeric.run import run_module
 from oracles.toolchain.tools import Limits, compile_candidate
 
 LLVM_CPU = [

@@ -94,7 +94,8 @@ def test_wrong_scores_at_a_dynamic_token_count_reduce_to_the_chain_that_computes
 
 def test_eager_mismatch_keeps_at_least_half_the_original_wrong_share(tmp_path, iree_compile):
     from oracles import OracleOptions, make_oracle
-    from oracles.numeric.user_data import attach, sized_inputs
+    from oracles.inputs.attach import attach
+    from oracles.inputs.dims import sized_inputs
     from oracles.torch.imported import torch_oracle
 
     built = torch_program.normalised(torch_models.save_scorer(tmp_path / "scorer.pt2", width=4, hidden=4).read_bytes())
@@ -128,7 +129,9 @@ def test_kv_cache_update_keeps_its_transient_copies_and_is_kept_in_the_corpus(tm
 
 
 def test_a_cut_input_carries_what_the_original_computes_there(tmp_path):
-    from oracles.numeric.user_data import INTERMEDIATE, attach, sized_inputs, unpack
+    from oracles.data.carried import INTERMEDIATE, unpack
+    from oracles.inputs.attach import attach
+    from oracles.inputs.dims import sized_inputs
     from oracles.torch.eager import node_values
 
     built = torch_program.normalised(torch_models.save_scorer(tmp_path / "scorer.pt2", width=4, hidden=4).read_bytes())

@@ -28,7 +28,7 @@ USER_FACING = {"UserError", "OracleSetupError", "ResumeRefused", "ToolNotFound",
 # raise ends up, through str(err), in a UserDataError, a refusal or an oracle's "not interesting"
 # line, so the whole module is enforced: a new literal ValueError there fails, wherever it is added.
 USER_FACING_IN = {
-    "oracles/numeric/arrays.py": {"ValueError"},
+    "oracles/data/arrays.py": {"ValueError"},
     "oracles/onnx/reference.py": {"ValueError"},
     "fuzz/cli.py": {"ValueError"},
     "fuzz/pipelines.py": {"ValueError"},
@@ -94,9 +94,9 @@ def test_the_scan_fails_on_a_literal_refusal(source):
 
 
 @pytest.mark.parametrize(("source", "path"), [
-    ('raise UserDataError(f"{where}: a new complaint about {source}")', "oracles/numeric/user_data.py"),
+    ('raise UserDataError(f"{where}: a new complaint about {source}")', "oracles/inputs/readers.py"),
     ('raise UserDataError("a new complaint")', "reducer/cli.py"),
-    ('raise ValueError(f"argument {i} is odd")', "oracles/numeric/arrays.py"),
+    ('raise ValueError(f"argument {i} is odd")', "oracles/data/arrays.py"),
     ('def helper():\n    raise ValueError("input is odd")', "oracles/onnx/reference.py"),
     ('raise ValueError(refusals.INPUT_DYNAMIC.say(name=n, shape=s))', "oracles/onnx/reference.py"),  # `param` missing
 ])

@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 
 from oracles import Candidate, Verdict, make_oracle, refusals
-from oracles.cli.release_judge import same_crash_site, worded_otherwise
 from oracles.releases.bisect import bisect
 from oracles.releases.environments import READY, ReleaseEnvironments
 from oracles.releases.history import (
@@ -33,6 +32,7 @@ from oracles.releases.history import (
     ReleaseVerdict,
 )
 from oracles.releases.index import IndexOptions, ReleasesUnavailable
+from oracles.releases.judge import same_crash_site, worded_otherwise
 from oracles.releases.remote import judge_with, write_case
 from oracles.releases.since import ReleaseSettings, since_when
 from oracles.releases.versions import parse_range, version_key

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from oracles.compiling.signature import crash_signature, error_signature
+from oracles.signature import crash_signature, error_signature
 from oracles.toolchain.flags import GENERIC_CPU
 from oracles.toolchain.tools import Limits, find_tool, run_tool
 

@@ -20,19 +20,12 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from oracles import Candidate, OracleOptions
+from oracles.data.binding import UserArray, UserData, UserDataError, bind, fit
+from oracles.data.carried import INTERMEDIATE, unpack
+from oracles.inputs.attach import attach
+from oracles.inputs.readers import read_sources
 from oracles.numeric.miscompile import Miscompile
 from oracles.numeric.reference_mismatch import ReferenceMismatch
-from oracles.numeric.user_data import (
-    INTERMEDIATE,
-    UserArray,
-    UserData,
-    UserDataError,
-    attach,
-    bind,
-    fit,
-    read_sources,
-    unpack,
-)
 from reducer.cli import main
 from tests.models import linalg_matmul
 

@@ -11,18 +11,11 @@ from __future__ import annotations
 import numpy as np
 
 from oracles import Candidate, OracleOptions
+from oracles.data.binding import UserArray, UserData, bind
+from oracles.data.carried import INPUT, INTERMEDIATE, OUTPUT, unpack
+from oracles.inputs.attach import attach
 from oracles.mlir import ir as irx
 from oracles.numeric.miscompile import Miscompile
-from oracles.numeric.user_data import (
-    INPUT,
-    INTERMEDIATE,
-    OUTPUT,
-    UserArray,
-    UserData,
-    attach,
-    bind,
-    unpack,
-)
 from reducer.passes.mlir.drop_unused_arguments import DropUnusedArguments
 from reducer.passes.mlir.replace_with_argument import ReplaceWithArgument
 from reducer.proposal import Proposal
@@ -186,7 +179,7 @@ def test_expected_outputs_judge_the_original_only_once_a_pass_changed_what_feeds
     """The user's expected outputs are the original's: once a pass forwards `%a` in place of
     `%a + %a`, they are stale (the reference pipeline gives a quarter of them too), so the
     calibrated oracle judges the candidate against the reference pipeline alone."""
-    from oracles.numeric import reference_pipeline
+    from oracles.data import reference_pipeline
     from reducer.passes.mlir.replace_with_operand import ReplaceWithOperand
 
     user, a, b = _users_data()

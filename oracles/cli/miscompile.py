@@ -7,7 +7,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from oracles.numeric.arrays import (
+from oracles.data.arrays import (
     entry_signature,
     input_flag,
     inputs_for_signature,

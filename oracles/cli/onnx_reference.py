@@ -15,8 +15,9 @@ from google.protobuf.message import DecodeError
 from oracles.base import OracleOptions
 from oracles.candidate import Candidate
 from oracles.formats import Format, format_of, suffix_of
+from oracles.inputs.attach import attach
+from oracles.inputs.readers import read_sources
 from oracles.numeric.reference_mismatch import ReferenceMismatch
-from oracles.numeric.user_data import attach, read_sources
 from oracles.onnx.lift import lift_program
 from oracles.onnx.reference import write_inputs
 

@@ -8,7 +8,8 @@ from pathlib import Path
 from oracles import refusals
 from oracles.base import Oracle, OracleSetupError
 from oracles.candidate import Candidate
-from oracles.compiling.signature import (
+from oracles.mlir.locations import diagnostic_locations
+from oracles.signature import (
     crash_signature,
     error_lines,
     error_signature,
@@ -16,7 +17,6 @@ from oracles.compiling.signature import (
     first_error,
     is_crash,
 )
-from oracles.mlir.locations import diagnostic_locations
 from oracles.toolchain.deadlock import QUIET_S
 from oracles.toolchain.flags import with_default_target, without_phase
 from oracles.toolchain.tools import Limits

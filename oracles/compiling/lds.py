@@ -19,8 +19,8 @@ from pathlib import Path
 from oracles.base import Oracle
 from oracles.candidate import Candidate
 from oracles.compiling.dispatch_kind import UNKNOWN, dispatch_kind, root_op
-from oracles.compiling.signature import error_signature, excerpt, first_error
 from oracles.mlir.locations import SOURCES_DUMP, diagnostic_locations
+from oracles.signature import error_signature, excerpt, first_error
 from oracles.toolchain.flags import (
     GFX942,
     gpu_backend,
@@ -110,32 +110,40 @@ class LdsLimit(Oracle):
         if calibrating:
             extra.append(f"{SOURCES_DUMP}={sources}")
         result = self.compile(candidate, workdir, extra).process
-        pinned = self._pinned_kind()
         overrun = OVERRUN.search(result.stderr)
         if overrun:
-            used, limit = int(overrun.group(1)), int(overrun.group(2))
-            dispatch = _DISPATCH.search(result.stderr)
-            where = dispatch.group(0) if dispatch else first_error(result.stderr).split(" error:")[0]
-            kind = dispatch_kind(where)
-            metrics = {"lds_bytes": used, "limit": limit, "dispatch": where, KIND_KEY: kind}
-            if calibrating:
-                metrics["root_op"] = root_op(sources, where)
-            if pinned is not None and kind != pinned:
-                why = f"uses {used} bytes of shared memory > limit {limit} in a {kind} dispatch ({where}); {_pin_note(pinned)}"
-                return Verdict(False, error_signature(result.stderr), why, metrics)
-            return Verdict(
-                True,
-                error_signature(result.stderr),
-                f"uses {used} bytes of shared memory > limit {limit} ({where})",
-                metrics,
-                excerpt(result.stderr),
-                locations=[str(loc) for loc in diagnostic_locations(result.stderr)],
-            )
+            return self._reported_overrun(overrun, result.stderr, sources if calibrating else None)
         if result.timed_out:
             return Verdict(False, "timeout", f"timed out after {result.seconds:.0f} s")
         if result.returncode != 0:
             return Verdict(False, error_signature(result.stderr), f"fails without an LDS overrun: {first_error(result.stderr)}")
-        usage = measured_lds(dump)
+        return self._measured_overrun(measured_lds(dump), sources if calibrating else None)
+
+    def _reported_overrun(self, overrun: re.Match, stderr: str, sources: Path | None) -> Verdict:
+        """The compiler's own resource check fired; `sources` (when calibrating) names the root op."""
+        used, limit = int(overrun.group(1)), int(overrun.group(2))
+        dispatch = _DISPATCH.search(stderr)
+        where = dispatch.group(0) if dispatch else first_error(stderr).split(" error:")[0]
+        kind = dispatch_kind(where)
+        metrics = {"lds_bytes": used, "limit": limit, "dispatch": where, KIND_KEY: kind}
+        if sources is not None:
+            metrics["root_op"] = root_op(sources, where)
+        pinned = self._pinned_kind()
+        if pinned is not None and kind != pinned:
+            why = f"uses {used} bytes of shared memory > limit {limit} in a {kind} dispatch ({where}); {_pin_note(pinned)}"
+            return Verdict(False, error_signature(stderr), why, metrics)
+        return Verdict(
+            True,
+            error_signature(stderr),
+            f"uses {used} bytes of shared memory > limit {limit} ({where})",
+            metrics,
+            excerpt(stderr),
+            locations=[str(loc) for loc in diagnostic_locations(stderr)],
+        )
+
+    def _measured_overrun(self, usage: dict[str, int], sources: Path | None) -> Verdict:
+        """A clean compile: the emitted kernels' LDS use against `--lds-bytes`; `sources` (when
+        calibrating) names the root op."""
         if not usage:
             return Verdict(False, "", "compiles fine; no shared-memory overrun reported")
         kernel, used = _largest(usage)
@@ -145,6 +153,7 @@ class LdsLimit(Oracle):
         metrics = {"lds_bytes": used, "limit": threshold, "dispatch": kernel, KIND_KEY: dispatch_kind(kernel)}
         if used <= threshold:
             return Verdict(False, "", f"compiles fine; largest LDS use {used} bytes <= {threshold} ({kernel})", metrics)
+        pinned = self._pinned_kind()
         if pinned is not None:
             of_kind = {name: size for name, size in usage.items() if size > threshold and dispatch_kind(name) == pinned}
             if not of_kind:
@@ -152,7 +161,7 @@ class LdsLimit(Oracle):
                 return Verdict(False, "", why, metrics)
             kernel, used = _largest(of_kind)
             metrics.update(lds_bytes=used, dispatch=kernel, **{KIND_KEY: pinned})
-        if calibrating:
+        if sources is not None:
             metrics["root_op"] = root_op(sources, kernel)
         root = f", root op {metrics['root_op']}" if metrics.get("root_op") else ""
         return Verdict(
@@ -162,7 +171,6 @@ class LdsLimit(Oracle):
             metrics,
             f"{kernel}: group_segment_fixed_size {used} bytes (threshold {threshold})",
         )
-
 
 def _largest(usage: dict[str, int]) -> tuple[str, int]:
     return max(usage.items(), key=lambda item: (item[1], item[0]))

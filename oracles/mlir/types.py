@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 _BUILTIN_TENSOR = re.compile(r"^tensor<(.*)>$")
 _TORCH_TENSOR = re.compile(r"^!torch\.v?tensor(?:<\s*\[([^\]]*)\]\s*,\s*([^>]+)>)?$")
-TORCH_SCALARS = ("!torch.int", "!torch.float", "!torch.bool")
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from oracles.numeric.arrays import BFLOAT16, ml_dtypes
+from oracles.data.arrays import BFLOAT16, ml_dtypes
 from oracles.numeric.wrong_answer import (
     OUTPUTS_KEY,
     WRONG_KEY,

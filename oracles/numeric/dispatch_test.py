@@ -19,10 +19,10 @@ from pathlib import Path
 import numpy as np
 
 from oracles.candidate import Candidate
-from oracles.compiling.signature import first_error
-from oracles.numeric.arrays import entry_function, input_flag, write_array
+from oracles.data.arrays import entry_function, input_flag, write_array
+from oracles.data.run import RUN_DEVICE, run_module
 from oracles.numeric.compare import tolerance_for
-from oracles.numeric.run import RUN_DEVICE, run_module
+from oracles.signature import first_error
 from oracles.toolchain.devices import is_gpu
 from oracles.toolchain.tools import (
     Limits,

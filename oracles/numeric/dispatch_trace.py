@@ -22,12 +22,12 @@ from typing import TypeVar
 import numpy as np
 
 from oracles.candidate import Candidate
-from oracles.compiling.signature import first_error
+from oracles.data.arrays import parse_type
+from oracles.data.run import RUN_DEVICE, run_module
 from oracles.mlir.locations import DEBUGINFO, SOURCES_DUMP, SourceLoc, failing_dispatch
-from oracles.numeric.arrays import parse_type
 from oracles.numeric.compare import Comparison, compare_outputs
-from oracles.numeric.run import RUN_DEVICE, run_module
 from oracles.numeric.wrong_answer import primary
+from oracles.signature import first_error
 from oracles.toolchain.tools import Limits, compile_candidate
 
 TRACE_FLAG = "--iree-flow-trace-dispatch-tensors"

@@ -23,13 +23,13 @@ from pathlib import Path
 import numpy as np
 
 from oracles import refusals
+from oracles.base import mlir_path_for
 from oracles.candidate import Candidate
+from oracles.data.arrays import is_float, looks_quantized, reduction_length_hint
+from oracles.data.run import compiled_answer, runnable
 from oracles.formats import Format
 from oracles.numeric.against_reference import AgainstReference
-from oracles.numeric.arrays import is_float, looks_quantized, reduction_length_hint
 from oracles.numeric.compare import compare_outputs
-from oracles.numeric.run import compiled_answer, runnable
-from oracles.onnx.importer import mlir_path_for
 from oracles.torch.imported import imported_program, script_path_for
 from oracles.verdict import Verdict
 

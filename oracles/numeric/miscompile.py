@@ -18,21 +18,21 @@ import numpy as np
 from oracles import refusals
 from oracles.base import Oracle, OracleSetupError
 from oracles.candidate import Candidate
-from oracles.mlir.uninitialised import uninitialised_reads_in
-from oracles.numeric import reference_pipeline
-from oracles.numeric.arrays import (
+from oracles.data import reference_pipeline
+from oracles.data.arrays import (
     looks_quantized,
     reduction_length_hint,
 )
-from oracles.numeric.compare import compare_outputs
-from oracles.numeric.run import (
+from oracles.data.carried import program_expected
+from oracles.data.run import (
     NONDETERMINISTIC,
     no_module,
     run_commands,
     run_module,
     runnable,
 )
-from oracles.numeric.user_data import program_expected
+from oracles.mlir.uninitialised import uninitialised_reads_in
+from oracles.numeric.compare import compare_outputs
 from oracles.numeric.wrong_answer import check_share
 from oracles.toolchain.devices import is_gpu, runtime_device
 from oracles.toolchain.flags import names_any_target, with_default_target
@@ -77,7 +77,7 @@ class Miscompile(Oracle):
         return self.pipeline_flags("a", user_flags)
 
     def reproduce_command(self, candidate: Candidate, path: str) -> str:
-        """Compile and run with both pipelines (oracles/numeric/run.py)."""
+        """Compile and run with both pipelines (oracles/data/run.py)."""
         pipelines = [(name.lower(), flags, device) for name, flags, device in self.run_pipelines(candidate.flags)]
         return run_commands(candidate, path, self.options.seed, pipelines)
 

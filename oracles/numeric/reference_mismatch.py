@@ -30,15 +30,11 @@ from pathlib import Path
 import numpy as np
 
 from oracles import refusals
+from oracles.base import mlir_path_for
 from oracles.candidate import Candidate
-from oracles.compiling.signature import excerpt
-from oracles.numeric import case_data
-from oracles.numeric.against_reference import AgainstReference
-from oracles.numeric.arrays import array_file, entry_function, input_flag
-from oracles.numeric.compare import compare_outputs
-from oracles.numeric.intermediates import Position, smallest_within
-from oracles.numeric.run import compiled_answer
-from oracles.numeric.user_data import (
+from oracles.data import case_data
+from oracles.data.arrays import array_file, entry_function, input_flag
+from oracles.data.carried import (
     INTERMEDIATE_BYTES,
     expected_for,
     has_inputs,
@@ -46,12 +42,12 @@ from oracles.numeric.user_data import (
     program_expected,
     program_inputs,
 )
-from oracles.onnx.importer import (
-    import_command,
-    import_error_line,
-    import_model,
-    mlir_path_for,
-)
+from oracles.data.intermediates import Position, smallest_within
+from oracles.data.run import compiled_answer
+from oracles.numeric.against_reference import AgainstReference
+from oracles.numeric.compare import compare_outputs
+from oracles.onnx.importer import import_command, import_error_line, import_model
+from oracles.signature import excerpt
 from oracles.verdict import Verdict
 
 SIGNATURE = "reference-mismatch"
@@ -213,7 +209,7 @@ class ReferenceMismatch(AgainstReference):
 
 def model_inputs(model, data: tuple[tuple[str, bytes], ...], seed: int) -> dict:
     """The inputs a model runs on by name: the user's data where the candidate carries some
-    (oracles/numeric/user_data.py), else the seeded small integers."""
+    (oracles/data/carried.py), else the seeded small integers."""
     ref = _reference()
     if not has_inputs(data):
         return ref.seeded_inputs(model, seed)

@@ -19,8 +19,8 @@ from pathlib import Path
 
 from oracles.base import Oracle
 from oracles.candidate import Candidate
-from oracles.compiling.signature import excerpt, first_error
-from oracles.numeric.run import no_module, run_commands, runnable, start_run
+from oracles.data.run import no_module, run_commands, runnable, start_run
+from oracles.signature import excerpt, first_error
 from oracles.toolchain.flags import with_default_target
 from oracles.verdict import Verdict
 
@@ -62,7 +62,7 @@ class RunError(Oracle):
         return with_default_target(user_flags)
 
     def reproduce_command(self, candidate: Candidate, path: str) -> str:
-        """Compile, then run on the inputs the oracle used (oracles/numeric/run.py)."""
+        """Compile, then run on the inputs the oracle used (oracles/data/run.py)."""
         flags = self.compile_flags(candidate.flags)
         return run_commands(candidate, path, self.options.seed, [("out", flags, self.run_device(candidate.flags))])
 

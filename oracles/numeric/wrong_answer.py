@@ -27,7 +27,6 @@ from oracles import refusals
 
 NAN_INF, SIGN, SATURATED, MAGNITUDE, SHAPE = "nan-inf", "sign", "saturated", "magnitude", "shape"
 LSB, REL = "LSB", "rel"
-DEFAULT_SHARE = 0.5
 # metrics keys of a wrong answer's verdict
 WRONG_KEY, OUTPUTS_KEY = "wrong", "outputs"
 

@@ -1,4 +1,5 @@
 """ONNX models: importing them with `iree-import-onnx` and evaluating them with onnx.reference.
 
-Imports `oracles.toolchain`, `oracles.compiling` and the oracle protocol.
+Imports `oracles.data`, `oracles.toolchain`, `oracles.compiling` (an import error is a compile
+error's failure) and the oracle protocol.
 """

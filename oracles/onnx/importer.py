@@ -19,11 +19,13 @@ import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
-from oracles.base import ImportingOracle, Oracle
+import numpy as np
+
+from oracles.base import ImportingOracle, Oracle, mlir_path_for
 from oracles.candidate import Candidate
 from oracles.compiling.compile_failure import CompileError, Crash, Timeout
-from oracles.compiling.signature import error_signature, first_error, normalise
-from oracles.numeric.user_data import as_program_data
+from oracles.data.carried import INPUT, OUTPUT, has_inputs, inputs_for, pack, unpack
+from oracles.signature import error_signature, first_error, normalise
 from oracles.toolchain.tools import Limits, ProcessResult, find_tool, run_tool
 from oracles.verdict import Verdict
 
@@ -203,13 +205,30 @@ class ImportedOnnx(ImportingOracle):
         return f"{head} && {self.inner.reproduce_command(program, mlir)}"
 
 
+def as_program_data(data: tuple[tuple[str, bytes], ...], model_bytes: bytes, seed: int) -> tuple[tuple[str, bytes], ...]:
+    """An ONNX candidate's data keyed as its imported program's (`in:argI`, `out:resultJ`):
+    iree-import-onnx keeps the graph's inputs and outputs in order, so an oracle that judges the
+    imported MLIR (`miscompile`) runs on the user's values, fitted to the candidate's shapes."""
+    if not has_inputs(data):
+        return ()
+    import onnx
+
+    from oracles.onnx import reference  # imported late: onnx.reference is slow to load
+
+    model = onnx.load_from_string(model_bytes)
+    try:
+        values = inputs_for(data, reference.graph_inputs(model), seed)
+    except ValueError:
+        return ()
+    arrays = {f"{INPUT}arg{i}": np.asarray(value) for i, value in enumerate(values)}
+    stored = unpack(data)
+    for j, (name, _) in enumerate(reference.graph_outputs(model)):
+        if OUTPUT + name in stored:
+            arrays[f"{OUTPUT}result{j}"] = stored[OUTPUT + name]
+    return pack(arrays)
+
+
 def onnx_oracle(oracle: Oracle) -> Oracle:
     """The oracle that judges serialised ONNX candidates: `oracle` on the imported MLIR, or
     `oracle` itself when it judges ONNX models directly (it imports them itself)."""
     return oracle if oracle.judges_onnx else ImportedOnnx(oracle)
-
-
-def mlir_path_for(path: str) -> str:
-    """`model.reduced.onnx` -> `model.reduced.mlir`."""
-    p = Path(path)
-    return str(p.with_suffix(".mlir")) if p.suffix else f"{path}.mlir"

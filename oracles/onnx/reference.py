@@ -31,7 +31,7 @@ from onnx.reference.ops.op_qlinear_conv import QLinearConv as _StockQLinearConv
 from onnx.reference.ops.op_qlinear_matmul import QLinearMatMul as _StockQLinearMatMul
 
 from oracles import refusals
-from oracles.numeric.arrays import (
+from oracles.data.arrays import (
     DYNAMIC,
     ArgType,
     array_file,

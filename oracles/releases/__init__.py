@@ -2,7 +2,8 @@
 
 `versions.py` orders releases and reads a `--releases` range, `index.py` asks the package index
 which releases exist, `environments.py` keeps one environment per release (created once, locked,
-size-limited), `remote.py` runs the judge (`oracles/cli/release_judge.py`) in one of them,
-`bisect.py` is the search over the ordered releases and `history.py` its result. Imports only
-`oracles`; `reducer/` and `fuzz/` use it.
+size-limited), `remote.py` writes a case and runs the judge (`judge.py`, in that environment's
+python) in one of them, `bisect.py` is the search over the ordered releases and `history.py` its
+result, `since.py` all of it for one case. Imports the layers of `oracles` below it (the judge
+spec and the oracle table among them); `reducer/` and `fuzz/` use it.
 """

@@ -1,6 +1,6 @@
 """A case judged in one release's environment: the case written once, the judge run with that python.
 
-The judge (`oracles/cli/release_judge.py`) runs as a tool does (`run_tool`: own process group,
+The judge (`oracles/releases/judge.py`) runs as a tool does (`run_tool`: own process group,
 time limit, killed on Ctrl-C), with nothing of the user's environment that would point it at
 other IREE tools or packages.
 """
@@ -15,11 +15,11 @@ from pathlib import Path
 
 from oracles.base import Oracle
 from oracles.candidate import Candidate
-from oracles.cli.judge import write_spec
-from oracles.cli.release_judge import DATA, IMPORTED, SPEC, TORCH_SITE_ENV
+from oracles.data.case_data import save_data
 from oracles.formats import Format
-from oracles.numeric.case_data import save_data
+from oracles.judge_spec import write_spec
 from oracles.releases.history import CANNOT, ReleaseVerdict
+from oracles.releases.judge import DATA, IMPORTED, SPEC, TORCH_SITE_ENV
 from oracles.toolchain.tools import TOOLS_DIR_ENV, Limits, run_tool
 from oracles.verdict import Verdict
 
@@ -61,7 +61,7 @@ def judge_with(python: Path, project: Path, case: Path, limits: Limits, release:
     # The oracle's compiles have their own limits; this one is for the whole judge (a model may run twice).
     whole = Limits(timeout_s=4 * limits.timeout_s + 120, memory_cap_mb=limits.memory_cap_mb)
     start = time.monotonic()
-    result = run_tool([str(python), "-m", "oracles.cli.release_judge", str(case)], whole, env=environment)
+    result = run_tool([str(python), "-m", "oracles.releases.judge", str(case)], whole, env=environment)
     seconds = time.monotonic() - start
     lines = [line for line in result.stdout.splitlines() if line.startswith("{")]
     try:

@@ -1,4 +1,4 @@
 """Running IREE's tools: finding them, limits, isolated and warm compiles, pasted command lines.
 
-Imports only the standard library and other `oracles` subpackages below it (none today).
+Imports only `oracles.candidate` and `oracles.refusals` of this project.
 """

@@ -224,7 +224,7 @@ class CompileResult:
 
 
 # How this process spells compile flags, when its compiler is another release than the one the
-# oracles' own flags are written for: set only by a release's judge (oracles/cli/release_judge.py),
+# oracles' own flags are written for: set only by a release's judge (oracles/releases/judge.py),
 # a process that judges one case with that release's compiler. None: as they are.
 flag_spelling: Callable[[list[str]], list[str]] | None = None
 

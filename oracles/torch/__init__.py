@@ -6,12 +6,11 @@ it, and the modules here that do are imported only where a `.pt2` is handled, in
 functions that handle it (every spawned compile or edit worker imports the modules its parent
 named, and torch takes a second to load). This module itself never imports torch.
 
-Imports `oracles.toolchain`, `oracles.mlir`, `oracles.numeric` and the oracle protocol.
+Imports `oracles.mlir`, `oracles.data` and the oracle protocol.
 """
 
 from __future__ import annotations
 
-import importlib.metadata
 import importlib.util
 
 PINNED = "2.13.0"  # the version the extra pins (pyproject.toml); the FX importer of IREE 3.13 reads its archives
@@ -23,10 +22,3 @@ def torch_missing() -> str | None:
     if importlib.util.find_spec("torch") is None:
         return f"torch is not installed: {INSTALL} (torch=={PINNED}, the CPU build)"
     return None
-
-
-def torch_version() -> str:
-    try:
-        return importlib.metadata.version("torch")
-    except importlib.metadata.PackageNotFoundError:
-        return "unknown"

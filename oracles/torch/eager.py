@@ -16,7 +16,7 @@ import numpy as np
 import torch
 from torch.export import ExportedProgram
 
-from oracles.numeric.arrays import ml_dtypes
+from oracles.data.arrays import ml_dtypes
 from oracles.torch.program import LOCK, one_line, quiet
 
 _RAW = {torch.bfloat16: "bfloat16", torch.float8_e4m3fn: "float8_e4m3fn", torch.float8_e5m2: "float8_e5m2",

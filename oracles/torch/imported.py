@@ -13,9 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from oracles import refusals
-from oracles.base import ImportingOracle, Oracle
+from oracles.base import ImportingOracle, Oracle, mlir_path_for
 from oracles.candidate import Candidate
-from oracles.onnx.importer import mlir_path_for
 from oracles.verdict import Verdict
 
 

@@ -12,8 +12,7 @@ from oracles import Candidate, Oracle, Verdict, refusals
 from oracles.base import renamed
 from oracles.formats import Format, suffix_of
 from oracles.numeric.dispatch_test import DispatchTest
-from oracles.numeric.user_data import as_program_data
-from oracles.onnx.importer import INNER_DIR, import_model, mlir_path_for
+from oracles.onnx.importer import INNER_DIR, as_program_data, import_model, mlir_path_for
 from oracles.toolchain.tools import scratch_dir
 from reducer.formats.adaptor import Beside, InputFormat, Loaded
 from reducer.graphs import onnx_model

@@ -11,9 +11,8 @@ from pathlib import Path
 from iree.compiler import ir
 
 from oracles import Candidate, Oracle, Verdict, refusals
-from oracles.base import renamed
+from oracles.base import mlir_path_for, renamed
 from oracles.formats import Format, suffix_of
-from oracles.onnx.importer import mlir_path_for
 from oracles.torch import torch_missing
 from oracles.torch.imported import imported_program, script_path_for
 from reducer.formats.adaptor import Beside, InputFormat, Loaded

@@ -19,7 +19,7 @@ import numpy as np
 import torch
 
 from oracles import Candidate, Oracle
-from oracles.numeric.arrays import reduction_length_hint
+from oracles.data.arrays import reduction_length_hint
 from oracles.numeric.compare import tolerance_for
 from oracles.torch.importer import FUNCTION, GlobalState
 from oracles.torch.program import loaded
@@ -280,7 +280,7 @@ def main():
 
 
 def _output_dtypes(candidate: Candidate) -> set[np.dtype]:
-    from oracles.numeric.arrays import entry_function, parse_type
+    from oracles.data.arrays import entry_function, parse_type
 
     try:
         _, _, results = entry_function(candidate.text, dynamic=True)

@@ -24,7 +24,7 @@ import numpy as np
 import torch
 from torch.export import ExportedProgram
 
-from oracles.numeric.user_data import INPUT, INTERMEDIATE, pack, unpack
+from oracles.data.carried import INPUT, INTERMEDIATE, pack, unpack
 from oracles.torch.importer import NotImportable, import_text
 from oracles.torch.program import (
     ASSERTIONS,

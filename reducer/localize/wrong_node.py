@@ -35,9 +35,10 @@ import onnx
 from iree.compiler import ir
 
 from oracles.candidate import Candidate
+from oracles.data.arrays import entry_function
+from oracles.data.carried import INPUT, pack
 from oracles.mlir import ir as irx
 from oracles.mlir.locations import location_leaves
-from oracles.numeric.arrays import entry_function
 from oracles.numeric.compare import compare_outputs
 from oracles.numeric.dispatch_test import DispatchTest, write_dispatch_test
 from oracles.numeric.dispatch_trace import (
@@ -47,7 +48,6 @@ from oracles.numeric.dispatch_trace import (
     wrong_the_original_way,
 )
 from oracles.numeric.reference_mismatch import model_inputs, program_reference_inputs
-from oracles.numeric.user_data import INPUT, pack
 from oracles.onnx import reference
 from oracles.onnx.importer import import_model
 from oracles.toolchain.tools import scratch_dir

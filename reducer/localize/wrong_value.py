@@ -24,25 +24,20 @@ import numpy as np
 import onnx
 
 from oracles.candidate import Candidate
-from oracles.mlir.locations import FailureSite
-from oracles.numeric import reference_pipeline
-from oracles.numeric.arrays import (
+from oracles.data import reference_pipeline
+from oracles.data.arrays import (
     entry_function,
     looks_quantized,
     reduction_length_hint,
 )
+from oracles.data.binding import same_shape
+from oracles.data.carried import INPUT, INTERMEDIATE, pack, program_inputs
+from oracles.mlir.locations import FailureSite
 from oracles.numeric.dispatch_test import DispatchTest, write_dispatch_test
 from oracles.numeric.dispatch_trace import (
     WrongDispatch,
     first_wrong_dispatch,
     trace_run,
-)
-from oracles.numeric.user_data import (
-    INPUT,
-    INTERMEDIATE,
-    pack,
-    program_inputs,
-    same_shape,
 )
 from oracles.numeric.wrong_answer import NAN_INF, WRONG_KEY, decode, primary
 from oracles.toolchain.tools import scratch_dir

@@ -3,7 +3,7 @@
 An edit (in the edit worker) reports each new argument's source, a value of the parent
 (reducer/passes/support/argument_data.py); the oracle's reference computes every such value of the
 parent once (`Oracle.values_at`: the reference pipeline, compiled once with every value returned,
-oracles/numeric/intermediates.py; onnx.reference on the lifted graph for `reference-mismatch` on
+oracles/data/intermediates.py; onnx.reference on the lifted graph for `reference-mismatch` on
 torch-onnx IR), and each new argument carries its value under `at:argI`. Only the current parent
 is kept: the best only moves forward.
 """
@@ -16,8 +16,8 @@ from dataclasses import replace
 import numpy as np
 
 from oracles.candidate import Candidate
-from oracles.numeric.intermediates import Position
-from oracles.numeric.user_data import INTERMEDIATE, pack
+from oracles.data.carried import INTERMEDIATE, pack
+from oracles.data.intermediates import Position
 from reducer.proposal import Proposal
 
 

@@ -27,7 +27,7 @@ from oracles.mlir import ir as irx
 from oracles.numeric.wrong_answer import at_least_as_wrong
 from reducer.graphs import onnx_model
 from reducer.graphs.onnx_model import OnnxLoadError
-from reducer.passes.base import edited_proposal
+from reducer.passes.support.ir_pass import edited_proposal
 from reducer.passes.support.onnx_edit import constant_value, is_constant
 from reducer.passes.support.value_ladders import ROLES, Ladder, ladder, role_of
 from reducer.proposal import Proposal

@@ -14,7 +14,7 @@ from __future__ import annotations
 from iree.compiler import ir
 
 from oracles.mlir import ir as irx
-from reducer.passes.base import IrPass
+from reducer.passes.support.ir_pass import IrPass
 
 _OPTIONAL_INHERENT = {"sym_visibility", "arg_attrs", "res_attrs"}
 _KEPT_UNLESS_ONE = {"torch.onnx.group"}

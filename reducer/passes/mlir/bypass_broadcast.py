@@ -15,7 +15,7 @@ from iree.compiler import ir
 
 from oracles.mlir import ir as irx
 from oracles.mlir.types import TensorSpelling, read_tensor_type
-from reducer.passes.base import IrPass
+from reducer.passes.support.ir_pass import IrPass
 from reducer.passes.support.replacing import is_constant_like
 
 # Elementwise ops that broadcast their tensor operands (torch.aten names, ONNX names under torch.operator).

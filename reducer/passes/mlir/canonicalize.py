@@ -5,7 +5,7 @@ from __future__ import annotations
 from iree.compiler import ir
 from iree.compiler.passmanager import PassManager
 
-from reducer.passes.base import IrPass
+from reducer.passes.support.ir_pass import IrPass
 
 
 class Canonicalize(IrPass):

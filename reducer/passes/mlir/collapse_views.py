@@ -15,7 +15,7 @@ from __future__ import annotations
 from iree.compiler import ir
 
 from oracles.mlir import ir as irx
-from reducer.passes.base import IrPass
+from reducer.passes.support.ir_pass import IrPass
 
 # Ops that take a list of sizes: any operand with as many elements will do.
 VIEWS = ("torch.aten.view", "torch.aten._unsafe_view", "torch.aten.reshape")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from iree.compiler import ir
 
 from oracles.mlir import ir as irx
-from reducer.passes.base import IrPass
+from reducer.passes.support.ir_pass import IrPass
 from reducer.passes.support.signatures import by_function, uncalled_functions
 
 

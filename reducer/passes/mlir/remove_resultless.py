@@ -13,7 +13,7 @@ from collections import Counter
 from iree.compiler import ir
 
 from oracles.mlir import ir as irx
-from reducer.passes.base import IrPass
+from reducer.passes.support.ir_pass import IrPass
 
 
 class RemoveResultless(IrPass):

@@ -22,7 +22,7 @@ from iree.compiler import ir
 from iree.compiler.passmanager import PassManager
 
 from oracles.mlir import ir as irx
-from reducer.passes.base import IrPass
+from reducer.passes.support.ir_pass import IrPass
 
 # Shorter runs are not worth a candidate: ddmin on single ops covers them.
 MIN_PERIOD = 8

@@ -17,7 +17,7 @@ from typing import Any
 
 import onnx
 
-from oracles.numeric.user_data import sizes_run_at
+from oracles.inputs.dims import sizes_run_at
 from reducer.graphs import onnx_model
 from reducer.proposal import Proposal
 from reducer.search.protocol import ReductionPass
@@ -50,7 +50,7 @@ def dynamic_need(problem, original: Proposal) -> DynamicNeed | None:
 
 
 def _key(value: onnx.ValueInfoProto, axis: int, dim) -> str:
-    """The --dim key of a dynamic dim (as oracles/numeric/user_data.py spells it)."""
+    """The --dim key of a dynamic dim (as oracles/inputs/dims.py spells it)."""
     return dim.dim_param or f"{value.name}.{axis}"
 
 

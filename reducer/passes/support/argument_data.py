@@ -1,6 +1,6 @@
 """The user's data follows the entry function's arguments and results through an edit.
 
-MLIR data is keyed by position (`in:argI`, `at:argI`, `out:resultJ`, oracles/numeric/user_data.py),
+MLIR data is keyed by position (`in:argI`, `at:argI`, `out:resultJ`, oracles/data/carried.py),
 so an edit that drops an argument would shift every later one onto the wrong array. Every
 `IrPass` edit goes through here once: a snapshot of the entry function before the edit, and after
 it each argument and result is matched to the one it was by identity (a value's pointer survives the erasure
@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 from iree.compiler import ir
 
+from oracles.data.carried import INPUT, INTERMEDIATE, OUTPUT
 from oracles.mlir import ir as irx
-from oracles.numeric.user_data import INPUT, INTERMEDIATE, OUTPUT
 
 Data = tuple[tuple[str, bytes], ...]
 # (new argument index, op index in the parent's entry block, result number of that op)

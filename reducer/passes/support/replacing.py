@@ -6,7 +6,7 @@ from iree.compiler import ir
 
 from oracles.mlir import ir as irx
 from oracles.mlir.types import read_tensor_type
-from reducer.passes.base import IrPass
+from reducer.passes.support.ir_pass import IrPass
 
 _CONSTANT_OPS = ("arith.constant", "torch.vtensor.literal", "torch.constant.")
 # `torch.symbolic_int` declares a dynamic dim's symbol for `torch.bind_symbolic_shape`, whose

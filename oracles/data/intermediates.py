@@ -3,7 +3,7 @@
 When a cut turns a value into a new argument, that argument gets what the program computed
 there on the user's inputs, not a seeded draw: a wrong answer that needs the user's values (a
 range that saturates, a zero point) must survive the cut. One compile on the reference pipeline
-(oracles/numeric/reference_pipeline.py) returns every top-level value at once, up to a byte cap.
+(oracles/data/reference_pipeline.py) returns every top-level value at once, up to a byte cap.
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ import numpy as np
 from iree.compiler import ir
 
 from oracles.candidate import Candidate
+from oracles.data import reference_pipeline
+from oracles.data.arrays import entry_function, parse_type
+from oracles.data.carried import INTERMEDIATE_BYTES, program_inputs
+from oracles.data.run import run_module
 from oracles.mlir import ir as irx
-from oracles.numeric import reference_pipeline
-from oracles.numeric.arrays import entry_function, parse_type
-from oracles.numeric.run import run_module
-from oracles.numeric.user_data import INTERMEDIATE_BYTES, program_inputs
 from oracles.toolchain.tools import Limits, compile_candidate, scratch_dir
 
 Position = tuple[int, int]  # (op index in the entry block, result number)

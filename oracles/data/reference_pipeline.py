@@ -3,7 +3,7 @@
 A wrong answer that optimisations introduce (data tiling, microkernels, fusion, demotions) is
 least likely here, so it computes what a program should give when the user has no second
 pipeline to trust (`miscompile --expected-outputs` without `--pipeline-b`), and the value a cut
-argument gets (the value the program computes there, oracles/numeric/intermediates.py).
+argument gets (the value the program computes there, oracles/data/intermediates.py).
 """
 
 from __future__ import annotations

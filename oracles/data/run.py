@@ -11,9 +11,8 @@ from pathlib import Path
 import numpy as np
 
 from oracles.candidate import Candidate
-from oracles.compiling.signature import excerpt, first_error
-from oracles.numeric import case_data
-from oracles.numeric.arrays import (
+from oracles.data import case_data
+from oracles.data.arrays import (
     ArgType,
     array_file,
     entry_function,
@@ -21,7 +20,9 @@ from oracles.numeric.arrays import (
     parse_type,
     write_array,
 )
-from oracles.numeric.user_data import has_inputs, program_inputs
+from oracles.data.carried import has_inputs, program_inputs
+from oracles.formats import Format
+from oracles.signature import excerpt, first_error
 from oracles.toolchain.devices import CPU_DEVICE, is_gpu
 from oracles.toolchain.tools import (
     CompileResult,
@@ -86,7 +87,7 @@ class Runnable:
 def runnable(candidate: Candidate, seed: int, oracle_name: str) -> Runnable | Verdict:
     """The candidate's entry function and the inputs it runs on (the user's, else seeded), or the
     uninteresting verdict on why it cannot run."""
-    if candidate.is_onnx:
+    if candidate.format is Format.ONNX:
         return Verdict(False, "", f"{oracle_name} needs MLIR text; import the model first (iree-import-onnx)")
     try:
         function, args, results = entry_function(candidate.text, dynamic=True)

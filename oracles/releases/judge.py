@@ -1,8 +1,8 @@
-"""`python -m oracles.cli.release_judge CASE_DIR`: the installed IREE's verdict on a case, as one JSON line.
+"""`python -m oracles.releases.judge CASE_DIR`: the installed IREE's verdict on a case, as one JSON line.
 
 Run by `oracles/releases/remote.py` with the python of one release's environment, so that the
 oracle judges with that release's compiler, runtime, importer and Python bindings. CASE_DIR holds
-`spec.json` (written by `oracles.cli.judge.write_spec`: the oracle, its options, the flags and the
+`spec.json` (written by `oracles.judge_spec.write_spec`: the oracle, its options, the flags and the
 verdict of the installed IREE on the case), the case (`case.mlir`, `case.onnx` or `case.pt2`) and
 its data (`data.npz`, when it has some). A model is imported with this release's importer: ONNX
 with its onnx importer, a `.pt2` program with its FX importer and the torch of the process that
@@ -44,10 +44,10 @@ def judge_case(directory: Path) -> dict:
 
 def _judged(directory: Path) -> dict:
     from oracles.candidate import Candidate
-    from oracles.cli.judge import spec_from
+    from oracles.data.case_data import load_data
     from oracles.formats import Format, format_of, suffix_of
+    from oracles.judge_spec import spec_from
     from oracles.mlir import ir as irx
-    from oracles.numeric.case_data import load_data
     from oracles.onnx.importer import is_import_failure
     from oracles.toolchain import tools
     from oracles.toolchain.flags import respelled
@@ -147,7 +147,7 @@ def _version_line(version: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1 or not (Path(args[0]) / SPEC).is_file():
-        print("usage: python -m oracles.cli.release_judge CASE_DIR   (CASE_DIR/spec.json, CASE_DIR/case.*)", file=sys.stderr)
+        print("usage: python -m oracles.releases.judge CASE_DIR   (CASE_DIR/spec.json, CASE_DIR/case.*)", file=sys.stderr)
         return 2
     print(json.dumps(judge_case(Path(args[0]))))
     return 0

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from oracles.numeric.arrays import input_flag, write_array
+from oracles.data.arrays import input_flag, write_array
 
 
 def data_dir(path: str | Path) -> Path:
