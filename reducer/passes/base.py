@@ -56,7 +56,9 @@ class ReductionPass(ABC):
 
     @abstractmethod
     def apply(self, current: Proposal, chosen: Sequence[int], ctx: ir.Context) -> Proposal | None:
-        """The candidate with the chosen targets reduced, or None if invalid or unchanged."""
+        """The candidate with the chosen targets reduced, or None if the edit cannot be made or
+        changes nothing; raises CandidateRejected (oracles/candidate.py) when a tool (verifier,
+        checker, exporter, importer) rejects what it made: the problem counts that edit as failed."""
 
 
 # Changes a candidate's representation (a serialised ONNX model -> its imported MLIR, or None when
@@ -77,7 +79,8 @@ class ShrinkPass(ABC):
 
     @abstractmethod
     def resize(self, current: Proposal, key: str, size: int, ctx: ir.Context, convert: Convert) -> Proposal | None:
-        """The candidate with dimension `key` set to `size`, or None if it cannot be made."""
+        """The candidate with dimension `key` set to `size`, or None if it cannot be made;
+        CandidateRejected as `ReductionPass.apply`."""
 
 
 class IrPass(ReductionPass):
@@ -109,9 +112,9 @@ class IrPass(ReductionPass):
 
 
 def edited_proposal(current: Proposal, module: ir.Module) -> Proposal | None:
-    """`current` with its text replaced by the edited `module`; None if it does not verify or did not change."""
-    if not irx.verifies(module):
-        return None
+    """`current` with its text replaced by the edited `module`; None if it did not change, NotVerified
+    (a CandidateRejected) if it does not verify."""
+    irx.verify(module)
     text = irx.to_text(module)
     if text == current.candidate.text:
         return None

@@ -10,7 +10,6 @@ import onnx
 
 from oracles import Candidate
 from reducer.formats import onnx_model
-from reducer.formats.onnx_model import OnnxLoadError
 from reducer.passes.base import Proposal, ReductionPass
 
 _DEFAULT_DOMAINS = ("", "ai.onnx")
@@ -126,9 +125,9 @@ class OnnxPass(ReductionPass):
             return None
         try:
             self.edit(model, picked, known_types(onnx_model.inferred(data)))
-            onnx_model.check(model)
-        except (Invalid, OnnxLoadError):
+        except Invalid:
             return None
+        onnx_model.check(model)  # OnnxLoadError (a CandidateRejected) when the checker rejects the edit
         new = onnx_model.serialise(model)
         if new == data:
             return None
