@@ -17,6 +17,7 @@ import onnx
 import pytest
 
 from oracles.mlir import ir as irx
+from oracles.toolchain.tools import Limits
 from reducer import session
 from reducer.cli import main
 from reducer.formats import onnx_model
@@ -31,7 +32,7 @@ VULKAN = ["--iree-hal-target-device=vulkan", "--iree-vulkan-target=valhall"]
 class EditsHere(LocalEditor):
     """The edit worker's stand-in: edits run in this process, where the faults are patched in."""
 
-    def __init__(self, limits, opset_version=None, preload=()) -> None:
+    def __init__(self, limits: Limits, opset_version: int | None = None, preload: tuple[str, ...] = ()) -> None:
         super().__init__(limits, opset_version)
 
     def start(self) -> None:
@@ -59,12 +60,15 @@ def rejecting(real: Callable, error: Callable[[str], Exception], spare: int) -> 
     return wrapper
 
 
-def reduce_json(capsys, *argv: str) -> tuple[int, dict]:
+def reduce_json(capsys, *argv: str, log: list[str] | None = None) -> tuple[int, dict]:
+    """`reduce ... --json`; with `log`, verbose, its log lines appended to it."""
     ours = list(argv[: argv.index("--")]) if "--" in argv else list(argv)
     pasted = list(argv[argv.index("--"):]) if "--" in argv else []
-    code = main([*ours, "--json", "-q", *pasted])
+    code = main([*ours, "--json", "-v" if log is not None else "-q", *pasted])
     shown = capsys.readouterr()
     assert "Traceback" not in shown.err
+    if log is not None:
+        log.extend(shown.err.splitlines())
     return code, json.loads(shown.out[shown.out.index("{"):])
 
 
@@ -73,11 +77,13 @@ def test_mlir_edits_the_verifier_rejects_are_failed_edits(tmp_path, iree_compile
     monkeypatch.setattr(irx, "verify", verify)
     src = tmp_path / "chain.mlir"
     src.write_text(torch_chain(12, bad_at=7, bad_op="onnx.NoSuchOp", channels=4, size=4))
+    log: list[str] = []
     code, summary = reduce_json(capsys, str(src), "--oracle=compile-error", "-j", "2", "--no-cache", "--no-localize",
-                                "--no-culprit", "--", *CPU)
+                                "--no-culprit", "--", *CPU, log=log)
     assert code == 0, summary
     assert summary["reduced"]["size"] <= 3 and "onnx.NoSuchOp" in (tmp_path / "chain.reduced.mlir").read_text()
-    assert summary["rejected_edits"] >= 1 and verify.calls[0] >= 2
+    rejected = [line for line in log if "edit rejected (NotVerified: injected rejection" in line]
+    assert summary["rejected_edits"] == len(rejected) >= 1 and verify.calls[0] >= 2
 
 
 def test_onnx_edits_the_checker_rejects_are_failed_edits(tmp_path, iree_compile, capsys, edits_here, monkeypatch):
@@ -106,7 +112,7 @@ def test_pt2_edits_the_exporter_or_importer_rejects_are_failed_edits(tmp_path, i
     monkeypatch.setattr(importer, "import_module", rejecting(importer.import_module, importer.NotImportable, spare=2))
     monkeypatch.setattr(torch.export, "export", rejecting(torch.export.export, RuntimeError, spare=1))
     code, summary = reduce_json(capsys, str(model), "--oracle=compile-error", "-j", "2", "--no-cache", "--no-culprit",
-                                "--", *VULKAN)
+                                "--passes", "fx-cut-outputs,fx-cut-inputs", "--", *VULKAN)
     assert code == 0, summary
     assert summary["localised"] is None  # its import was rejected: the passes started from the whole program
     assert summary["reduced"]["size"] <= 2 and summary["rejected_edits"] >= 3

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 from reducer.passes.fx_pass import FxPass, Values
 
 if TYPE_CHECKING:
+    import torch
+
     from reducer.formats.torch_program import Editable
 
 
@@ -18,7 +20,14 @@ class FxCutInputs(FxPass):
         return list(reversed(range(1, len(ed.ops()))))
 
     def edit(self, ed: Editable, chosen: list, values: Values) -> None:
-        from reducer.formats.torch_program import Invalid, erase_unread, is_selection, output_node, stand_in_for, tensors_of
+        from reducer.formats.torch_program import (
+            Invalid,
+            erase_unread,
+            is_selection,
+            output_node,
+            stand_in_for,
+            tensors_of,
+        )
 
         ops = ed.ops()
         before, after = ops[: chosen[0]], set(ops[chosen[0] :])
@@ -29,7 +38,7 @@ class FxCutInputs(FxPass):
         output_node(ed.graph).args = (tuple(outputs),)
         computed = values()
 
-        def crosses(user) -> bool:
+        def crosses(user: torch.fx.Node) -> bool:
             return user in after or user.op == "output"
 
         for node in before:
