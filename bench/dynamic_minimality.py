@@ -27,13 +27,16 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
 from bench import results
 from oracles import Candidate, OracleOptions, Verdict, make_oracle
+from oracles.candidate import CandidateRejected
 from oracles.data.binding import UserArray, UserData
 from oracles.inputs.attach import attach
 from oracles.inputs.dims import sized_inputs, sizes_run_at
@@ -151,7 +154,7 @@ def _minimality(reduced: dict, kind: str, original: Candidate, reference: Verdic
     removals = pass_by_name("onnx-remove-nodes" if kind == "onnx" else "replace-with-argument").impl
     kept, tried = [], 0
     for i in range(removals.count(proposal, ctx)):
-        candidate = removals.apply(proposal, [i], ctx)
+        candidate = _unless_rejected(removals.apply, proposal, [i], ctx)
         if candidate is not None:
             tried += 1
             if _judge(candidate.candidate, options, reference).interesting:
@@ -163,12 +166,21 @@ def _minimality(reduced: dict, kind: str, original: Candidate, reference: Verdic
 
         halvings = 0
         for key, size in shrink.dimensions(proposal, ctx):
-            candidate = shrink.resize(proposal, key, size // 2, ctx, convert) if size > 1 else None
+            candidate = _unless_rejected(shrink.resize, proposal, key, size // 2, ctx, convert) if size > 1 else None
             if candidate is not None:
                 halvings += 1
                 if _judge(candidate.candidate, options, reference).interesting:
                     kept.append(f"halving {key}")
     return {"removals": tried, "halvings": halvings, "keep_the_failure": kept, "minimal": not kept}
+
+
+def _unless_rejected(edit: Callable[..., Proposal | None], *args: Any) -> Proposal | None:
+    """A pass's edit called directly, as the reducer's problem runs it: a candidate a tool (the
+    verifier, the checker) rejects is none."""
+    try:
+        return edit(*args)
+    except CandidateRejected:
+        return None
 
 
 def _size_lines(record: dict) -> list[str]:

@@ -8,6 +8,13 @@ from dataclasses import dataclass, replace
 from oracles.formats import Format, format_of
 
 
+class CandidateRejected(Exception):
+    """A tool that makes or checks a candidate (an exporter, an importer, a verifier, a checker)
+    refused it: the edit that made it gives no candidate, which is no interesting one. Each tool's
+    own error subclasses this, so that the one place that runs edits (the reducer's problem) turns
+    exactly these into a failed edit and lets every other exception, a bug, through."""
+
+
 @dataclass(frozen=True)
 class Candidate:
     """An immutable input to an oracle; its content hash keys the verdict cache.

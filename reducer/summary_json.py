@@ -73,6 +73,7 @@ def summary_record(outcome: Outcome, written: dict[str, str] | None = None) -> d
         "stored_hits": stats.stored_hits,
         "failed_calls": stats.failed_calls,
         "edit_crashes": stats.edit_crashes,
+        "rejected_edits": stats.rejected_edits,
         "seconds": round(outcome.seconds, 3),
         "parts": {name: round(seconds, 3) for name, seconds in outcome.parts.items()},
         "jobs": outcome.jobs,

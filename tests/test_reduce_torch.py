@@ -80,6 +80,44 @@ def test_encoder_that_fails_for_vulkan_reduces_to_its_attention_node(tmp_path, i
     assert summary["reproduce"].splitlines()[0] == f"python {script}"
 
 
+def test_a_gpt_whose_qkv_is_one_split_reduces_to_its_attention_node(tmp_path, iree_compile, capsys):
+    """Issue 35's program (44 nodes): the localisation imports the saved program again, where the
+    split of the fused q, k, v loads as a tuple (it ended in a traceback); cuts go at its getitems."""
+    model = torch_models.save_gpt(tmp_path / "gpt.pt2")
+    start = time.monotonic()
+    code, summary = reduce_json(capsys, str(model), "--oracle=compile-error", "-j", "2", "--no-cache", "--no-culprit",
+                                "--", *VULKAN)
+    seconds = time.monotonic() - start
+    assert code == 0, summary
+    assert ONLINE_ATTENTION in summary["failure"]
+    assert summary["localised"] is not None and summary["localised"]["size"] <= 2
+    assert summary["original"]["size"] == 44 and summary["reduced"]["size"] <= 2 and seconds < 120
+    assert Path(summary["files"]["imported"]).read_text().count("torch.aten.scaled_dot_product_attention") == 1
+
+
+def test_a_cut_at_a_split_stands_in_for_the_tensors_its_getitems_select(tmp_path):
+    from reducer.passes.fx_remove_nodes import FxRemoveNodes
+
+    built = torch_program.normalised(torch_models.save_gpt(tmp_path / "gpt.pt2", layers=1, width=8).read_bytes())
+    original = program_proposal(built, (), ())
+    ed = torch_program.editable_of(built.archive)
+    names = [n.name for n in ed.ops()]
+    split = next(n for n in ed.ops() if n.target is torch.ops.aten.split.Tensor)
+    views = {user.name for item in split.users for user in item.users}
+    selected = [tuple(item.meta["val"].shape) for item in split.users]
+    assert len(views) == 3 and "torch.aten.split" in original.candidate.text
+
+    torch_program.keep_only(ed, views, {})  # the views of q, k and v, each reading one getitem
+    torch_program.prune(ed)
+    assert [n.name for n in ed.ops()] == [n for n in names if n in views]
+    assert [tuple(n.meta["val"].shape) for n in ed.inputs()] == selected  # one input per getitem
+    assert torch_program.built(ed).nodes == 3  # exported and imported again
+    cut = FxCutInputs().apply(original, [len(names) - names.index(split.name) - 2], None)  # the cut just after it
+    assert cut.ops == len(names) - names.index(split.name) - 1 and "torch.aten.split" not in cut.candidate.text
+    removed = FxRemoveNodes().apply(original, [names.index(split.name)], None)
+    assert "torch.aten.split" not in removed.candidate.text and removed.ops < original.ops
+
+
 def test_wrong_scores_at_a_dynamic_token_count_reduce_to_the_chain_that_computes_them(tmp_path, iree_compile, capsys):
     model = torch_models.save_scorer(tmp_path / "scorer.pt2", width=4, hidden=4)
     code, summary = reduce_json(capsys, str(model), "--oracle=eager-mismatch", "--dim", "arg0.1=15", "-j", "2",

@@ -11,6 +11,10 @@ the `.pt2` archives `torch.export` makes of them: what the `.pt2` tests reduce.
 - `Attention`: one `scaled_dot_product_attention`, scaled by an int argument when `scale` is given
   (an int the program is exported with: a constant input, which the FX importers of IREE 3.13
   import and those of 3.0.0 reject). Fails for Vulkan as the encoder does.
+- `TinyGPT`: a GPT of the usual shape: token and position embeddings, pre-norm blocks whose one
+  `nn.Linear(C, 3C)` computes q, k and v at once, `.split(C, dim=2)` (a multi-output node: its
+  value is a tuple, read through getitems), causal `scaled_dot_product_attention`, an output
+  projection and a GELU MLP. In half precision IREE 3.13 fails it for Vulkan as the encoder.
 - `KVCacheStep`: one decode step of attention with a KV cache kept in buffers and written in place
   at the position given (`cache[:, :, pos] = k`); at the stream phase the update's scatter indices
   are assembled in a transient by copies.
@@ -58,6 +62,38 @@ class Attention(nn.Module):
         return F.scaled_dot_product_attention(q, k, v) * scale
 
 
+class GPTBlock(nn.Module):
+    def __init__(self, width: int, heads: int) -> None:
+        super().__init__()
+        self.heads = heads
+        self.norm1, self.norm2 = nn.LayerNorm(width), nn.LayerNorm(width)
+        self.qkv, self.project = nn.Linear(width, 3 * width), nn.Linear(width, width)
+        self.up, self.down = nn.Linear(width, 4 * width), nn.Linear(4 * width, width)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        batch, tokens, width = x.shape
+        q, k, v = self.qkv(self.norm1(x)).split(width, dim=2)
+        q, k, v = (t.view(batch, tokens, self.heads, width // self.heads).transpose(1, 2) for t in (q, k, v))
+        attended = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        x = x + self.project(attended.transpose(1, 2).contiguous().view(batch, tokens, width))
+        return x + self.down(F.gelu(self.up(self.norm2(x))))
+
+
+class TinyGPT(nn.Module):
+    def __init__(self, vocab: int = 64, width: int = 32, heads: int = 2, tokens: int = 8, layers: int = 2) -> None:
+        super().__init__()
+        self.tokens, self.positions = nn.Embedding(vocab, width), nn.Embedding(tokens, width)
+        self.blocks = nn.ModuleList(GPTBlock(width, heads) for _ in range(layers))
+        self.norm = nn.LayerNorm(width)
+        self.head = nn.Linear(width, vocab, bias=False)
+
+    def forward(self, ids: torch.Tensor) -> torch.Tensor:
+        x = self.tokens(ids) + self.positions(torch.arange(ids.shape[1]))
+        for block in self.blocks:
+            x = block(x)
+        return self.head(self.norm(x))
+
+
 class KVCacheStep(nn.Module):
     def __init__(self, width: int = 256, heads: int = 8, head_width: int = 32, positions: int = 64) -> None:
         super().__init__()
@@ -100,6 +136,14 @@ def save_attention(path: Path, scale: int | None = None) -> Path:
     torch.manual_seed(0)
     q, k, v = (torch.randn(1, 4, 16, 32) for _ in range(3))
     program = torch.export.export(Attention().eval(), (q, k, v) if scale is None else (q, k, v, scale))
+    torch.export.save(program, path)
+    return path
+
+
+def save_gpt(path: Path, layers: int = 2, width: int = 32) -> Path:
+    torch.manual_seed(0)
+    ids = torch.randint(0, 64, (1, 8))
+    program = torch.export.export(TinyGPT(width=width, layers=layers).eval().half(), (ids,), strict=False)
     torch.export.save(program, path)
     return path
 

@@ -10,6 +10,8 @@ from collections.abc import Iterator
 
 from iree.compiler import ir
 
+from oracles.candidate import CandidateRejected
+
 # Dialects of the IR the reducer reads that the wheel ships no Python module for. Whenever the
 # bindings wrap an op they import its dialect's module, and retry a missing one every time, as a
 # failed search of sys.path: a walk over a 5,000-op torch export made 5,329 of them (0.11 s of
@@ -36,8 +38,12 @@ _NESTED_FUNCTIONS = {"builtin.module": FUNCTION_OPS, "spirv.module": ("spirv.fun
 _DIAG_LOCATION = re.compile(r'loc\("[^"]*":(\d+):(\d+)\)')
 
 
-class ParseError(ValueError):
+class ParseError(ValueError, CandidateRejected):
     """Unparseable IR; the message is one line with the location."""
+
+
+class NotVerified(CandidateRejected):
+    """IR the verifier rejects; the message is its first diagnostic, one line."""
 
 
 def new_context(lenient: bool = False, lazy: bool = False) -> ir.Context:
@@ -95,6 +101,17 @@ def verifies(module: ir.Module) -> bool:
         return bool(module.operation.verify())
     except ir.MLIRError:
         return False
+
+
+def verify(module: ir.Module, source_name: str = "candidate") -> None:
+    """Raises NotVerified (the verifier's first diagnostic) when `module` does not verify: an edit's
+    output, which the reducer then counts as a rejected candidate."""
+    try:
+        if module.operation.verify():
+            return
+    except ir.MLIRError as err:
+        raise NotVerified(_first_diagnostic(err, source_name)) from None
+    raise NotVerified(f"{source_name}: does not verify")
 
 
 def to_text(module: ir.Module) -> str:

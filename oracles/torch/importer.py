@@ -17,6 +17,7 @@ from iree.compiler import ir
 from iree.compiler.extras.fx_importer import FxImporter, FxImporterHooks
 from torch.export import ExportedProgram
 
+from oracles.candidate import CandidateRejected
 from oracles.mlir import ir as irx
 from oracles.mlir.locations import location_leaves
 from oracles.torch.program import ArchiveError, nodes, one_line, quiet
@@ -24,8 +25,9 @@ from oracles.torch.program import ArchiveError, nodes, one_line, quiet
 FUNCTION = "main"  # the imported function's name
 
 
-class NotImportable(ArchiveError):
-    """Why the FX importer cannot import the program (a custom op, an op it does not know); one line."""
+class NotImportable(ArchiveError, CandidateRejected):
+    """Why the FX importer cannot import the program (a custom op, an op it does not know); one line.
+    An edit's program the importer rejects is a rejected candidate (oracles/candidate.py)."""
 
 
 class GlobalState(FxImporterHooks):
@@ -88,8 +90,11 @@ NODE_FILE = "node:"
 def import_module(program: ExportedProgram, context: ir.Context | None = None) -> Imported:
     """The program as torch-dialect MLIR; NotImportable (one line) when the importer cannot."""
     traces = {node: node.meta.get("stack_trace") for node in nodes(program)}
+    tuples = {node: node.meta["val"] for node in traces if _returns_a_list(node) and isinstance(node.meta.get("val"), tuple)}
     for index, node in enumerate(traces):  # the importer reads a location from each node's stack trace
         node.meta["stack_trace"] = f'File "{NODE_FILE}{node.name}", line {index + 1}, in forward'
+    for node, value in tuples.items():
+        node.meta["val"] = list(value)
     importer = FxImporter(context=context or ir.Context(), hooks=GlobalState())
     with quiet():
         try:
@@ -97,7 +102,9 @@ def import_module(program: ExportedProgram, context: ir.Context | None = None) -
         except Exception as err:  # noqa: BLE001  (the importer raises anything for an op it cannot import)
             raise NotImportable(one_line(err)) from None
         finally:
-            for node, trace in traces.items():  # the program is as it was: its archive is not changed
+            for node, value in tuples.items():  # the program is as it was: its archive is not changed
+                node.meta["val"] = value
+            for node, trace in traces.items():
                 if trace is None:
                     node.meta.pop("stack_trace", None)
                 else:
@@ -106,6 +113,14 @@ def import_module(program: ExportedProgram, context: ir.Context | None = None) -
     if not irx.verifies(module):
         raise NotImportable("its output does not verify")
     return Imported(irx.to_text(module), module)
+
+
+def _returns_a_list(node: torch.fx.Node) -> bool:
+    """An op with one list result (`split` returns Tensor[]): a saved archive loads its value as a
+    tuple, where export made a list, and the importer of IREE 3.13 types only a list ("Could not
+    deduce type from value info"), so a loaded program with a split would not import again."""
+    schema = getattr(node.target, "_schema", None)
+    return schema is not None and len(schema.returns) == 1 and isinstance(schema.returns[0].type, torch.ListType)
 
 
 def import_text(program: ExportedProgram) -> str:

@@ -16,12 +16,15 @@ from google.protobuf.message import DecodeError
 from onnx import shape_inference
 from onnx.external_data_helper import uses_external_data
 
+from oracles.candidate import CandidateRejected
+
 # What the checker and shape inference raise for a bad model (ValueError: over 2 GB).
 _INVALID = (onnx.checker.ValidationError, shape_inference.InferenceError, onnx.defs.SchemaError, ValueError, RuntimeError)
 
 
-class OnnxLoadError(ValueError):
-    """An input that is not a valid ONNX model; `str()` is one line (the checker's message)."""
+class OnnxLoadError(ValueError, CandidateRejected):
+    """An input that is not a valid ONNX model; `str()` is one line (the checker's message). An
+    edit's model the checker rejects is a rejected candidate (oracles/candidate.py)."""
 
 
 def _one_line(message: object) -> str:

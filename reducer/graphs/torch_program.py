@@ -18,14 +18,17 @@ here (oracles/torch/importer.py); one the importer rejects is no candidate eithe
 from __future__ import annotations
 
 import functools
+import operator
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 import torch
 from torch.export import ExportedProgram
 
+from oracles.candidate import CandidateRejected
 from oracles.data.carried import INPUT, INTERMEDIATE, pack, unpack
-from oracles.torch.importer import NotImportable, import_text
+from oracles.torch.importer import import_text
 from oracles.torch.program import (
     ASSERTIONS,
     describe,
@@ -33,6 +36,7 @@ from oracles.torch.program import (
     is_node,
     loaded,
     nodes,
+    one_line,
     quiet,
     save,
 )
@@ -47,7 +51,12 @@ PROVENANCE = ("stack_trace", "from_node", "nn_module_stack", "source_fn_stack", 
 
 
 class Invalid(Exception):
-    """The edit cannot be made, or PyTorch or the importer rejects its result."""
+    """The edit cannot be made (nothing to keep, an input that is no tensor): no candidate."""
+
+
+class NotExportable(CandidateRejected):
+    """torch.export rejects the edited graph: a rejected candidate (oracles/candidate.py), as one
+    the FX importer rejects (NotImportable)."""
 
 
 @dataclass
@@ -71,6 +80,10 @@ class Editable:
         """The ops whose value is one tensor: those an input or a constant can stand in for."""
         return [n for n in self.ops() if isinstance(n.meta.get("val"), torch.Tensor)]
 
+    def cuttable_ops(self) -> list[torch.fx.Node]:
+        """The ops a cut can stand in for: the tensor ops and the multi-output ops (at their getitems)."""
+        return [n for n in self.ops() if tensors_of(n)]
+
     def updates(self) -> list[torch.fx.Node]:
         """The buffer updates (`copy_` into a buffer), in order."""
         return [n for n in self.graph.nodes if is_update(n)]
@@ -90,6 +103,44 @@ class Editable:
 def is_update(node: torch.fx.Node) -> bool:
     """A buffer update: the unlifted form of a mutation output, `copy_(buffer, new value)`."""
     return node.op == "call_function" and node.target is ATEN.copy_.default and node.args[0].op == "get_attr"
+
+
+def is_selection(node: torch.fx.Node) -> bool:
+    """A getitem: one tensor of a multi-output node's tuple (not one of the program's nodes)."""
+    return node.op == "call_function" and node.target is operator.getitem
+
+
+def tensors_of(node: torch.fx.Node) -> list[torch.fx.Node]:
+    """The FX nodes holding the tensors `node` computes: `node` for a tensor op; for a multi-output
+    op (a split, whose value is a tuple no input can be) its getitem users, each selecting one
+    tensor, where a cut stands in instead; [] for anything else (a size)."""
+    value = node.meta.get("val")
+    if isinstance(value, torch.Tensor):
+        return [node]
+    if isinstance(value, (tuple, list)):
+        return [u for u in node.users if is_selection(u) and isinstance(u.meta.get("val"), torch.Tensor)]
+    return []
+
+
+def stand_in_for(ed: Editable, node: torch.fx.Node, cut: Callable[[torch.fx.Node], bool], values: dict[str, np.ndarray]) -> None:
+    """The readers of `node`'s tensors (`tensors_of`: a multi-output op's at its getitems) for which
+    `cut(reader)` read a new input each instead, carrying `values` (what the parent computes there)."""
+    for value in tensors_of(node):
+        readers = [u for u in value.users if cut(u)]
+        if readers:
+            stand_in = placeholder_for(ed, value, values.get(value.name))
+            for user in readers:
+                user.replace_input_with(value, stand_in)
+
+
+def erase_unread(ed: Editable, ops: list[torch.fx.Node]) -> None:
+    """Erases each of `ops` (in graph order) that nothing reads once the later ones are gone; a
+    multi-output op goes with its getitems once nothing reads those."""
+    for node in reversed(ops):
+        for selection in [u for u in node.users if is_selection(u) and not u.users]:
+            ed.graph.erase_node(selection)
+        if not node.users:
+            ed.graph.erase_node(node)
 
 
 def output_node(graph: torch.fx.Graph) -> torch.fx.Node:
@@ -157,7 +208,7 @@ def trace_inputs(ed: Editable) -> tuple[list[torch.Tensor], tuple[dict[int, obje
 
 
 def exported(ed: Editable) -> ExportedProgram:
-    """The edited module exported again and made functional; Invalid when PyTorch rejects it."""
+    """The edited module exported again and made functional; NotExportable when PyTorch rejects it."""
     ed.graph.lint()
     ed.module.recompile()
     examples, dynamic = trace_inputs(ed)
@@ -166,7 +217,7 @@ def exported(ed: Editable) -> ExportedProgram:
             program = functional(torch.export.export(ed.module, tuple(examples),
                                                      dynamic_shapes=dynamic if any(d is not None for d in dynamic) else None))
         except Exception as err:  # noqa: BLE001  (export raises anything for a graph it cannot trace)
-            raise Invalid(f"torch.export rejects it: {type(err).__name__}") from None
+            raise NotExportable(f"torch.export rejects it: {one_line(err)}") from None
     for node in program.graph.nodes:
         for key in PROVENANCE:
             node.meta.pop(key, None)
@@ -184,12 +235,10 @@ class Built:
 
 
 def built(ed: Editable) -> Built:
-    """Exports, saves and imports the edited program; Invalid when any step rejects it."""
+    """Exports, saves and imports the edited program; Invalid when it cannot be traced,
+    NotExportable or NotImportable (CandidateRejected both) when the exporter or the importer rejects it."""
     program = exported(ed)
-    try:
-        text = import_text(program)
-    except NotImportable as err:
-        raise Invalid(str(err)) from None
+    text = import_text(program)
     return Built(save(program), text, node_count(program), describe(program))
 
 
@@ -200,7 +249,7 @@ def normalised(data: bytes) -> Built:
     text = import_text(program)  # NotImportable for a program the importer cannot take
     try:
         return built(editable(program))
-    except Invalid:  # a program whose graph does not export again: reduced as the user saved it
+    except (Invalid, CandidateRejected):  # a graph that does not export again: reduced as the user saved it
         return Built(save(program), text, node_count(program), describe(program))
 
 
@@ -279,32 +328,30 @@ def zeros_like_node(node: torch.fx.Node) -> torch.Tensor:
 
 
 def keep_only(ed: Editable, keep: set[str], values: dict[str, np.ndarray]) -> None:
-    """Keeps the ops named in `keep`: what they read from other ops becomes inputs carrying
-    `values` (what the parent computes there), what others read from them (or the program
-    returns) becomes the outputs; buffer updates of kept values stay. Invalid when nothing is kept."""
+    """Keeps the ops named in `keep` (a multi-output op with its getitems): what they read from
+    other ops becomes inputs carrying `values` (what the parent computes there; a multi-output
+    op is cut at its getitems), what others read from them (or the program returns) becomes the
+    outputs; buffer updates of kept values stay. Invalid when nothing is kept."""
     ops = ed.ops()
     kept = [n for n in ops if n.name in keep]
     if not kept:
         raise Invalid("nothing to keep")
     kept_set = set(kept)
+    inside = kept_set | {s for n in kept for s in n.users if is_selection(s)}
     returned = set(ed.outputs())
-    outputs = [n for n in kept if n in returned or any(u not in kept_set and u.op != "output" and not is_update(u) for u in n.users)]
-    updates = [u for u in ed.updates() if u.args[1] in kept_set]
+    tensors = [t for n in kept for t in tensors_of(n)]
+    outputs = [t for t in tensors if t in returned or any(u not in inside and u.op != "output" and not is_update(u) for u in t.users)]
+    if not outputs and not tensors:
+        raise Invalid("the kept ops compute no tensor")
+    updates = [u for u in ed.updates() if u.args[1] in inside]
     for update in ed.updates():
         if update not in updates:
             ed.graph.erase_node(update)
-    output_node(ed.graph).args = (tuple(outputs or kept[-1:]),)
+    output_node(ed.graph).args = (tuple(outputs or tensors[-1:]),)
     for node in ops:
-        if node in kept_set or not isinstance(node.meta.get("val"), torch.Tensor):
-            continue
-        readers = [u for u in node.users if u in kept_set]
-        if readers:
-            stand_in = placeholder_for(ed, node, values.get(node.name))
-            for user in readers:
-                user.replace_input_with(node, stand_in)
-    for node in reversed(ops):
-        if node not in kept_set and not node.users:
-            ed.graph.erase_node(node)
+        if node not in kept_set:  # a value that is no tensor (a size) stays, with what computes it
+            stand_in_for(ed, node, lambda user: user in kept_set, values)
+    erase_unread(ed, [n for n in ops if n not in kept_set])
 
 
 RESIZED = "resized"  # a placeholder's meta: axis -> the size a shape edit gave it

@@ -10,6 +10,7 @@ there; then the root with the fused nodes; then rings of producers and consumers
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from oracles.mlir.locations import PARSED_BUFFER, FailureSite
@@ -39,8 +40,8 @@ def localize_fx(problem: ReductionProblem) -> Localization:
     if site.phase not in ("", "end") and problem.oracle.stops_early and problem.stop_early(site.phase, checked=False):
         result.stop_phase = site.phase
         log(f"compiles stop at --compile-to={site.phase}, where the original already fails")
-    proposals = counted(problem.edit(cut_down_edit, original, site, fallback=[]), result)
-    result.start = problem.first_interesting(proposals, ahead=1)
+    seeds = problem.edit(cut_down_seeds, original, site, fallback=[])
+    result.start = problem.first_interesting(counted(_cut_downs(problem, original, seeds), result), ahead=1)
     if result.start is not None:
         problem.stop_confirmed()
         log(f"localisation: nodes {original.ops} -> {result.start.ops} in {result.tried} candidates")
@@ -52,12 +53,21 @@ def localize_fx(problem: ReductionProblem) -> Localization:
     return result
 
 
-def cut_down_edit(session: EditSession, original: Proposal, site: FailureSite) -> list[Proposal]:
-    """The cut-down candidates, smallest first (run by the problem's editor, where a crash is a verdict)."""
+def _cut_downs(problem: ReductionProblem, original: Proposal, seeds: list[frozenset[str]]) -> Iterator[Proposal]:
+    """Each seed's cut-down program, smallest first, made only when the search asks for it; one
+    that cannot be made or that the exporter or importer rejects (the problem counts it) is left out."""
+    for keep in seeds:
+        proposal = problem.edit(cut_down_edit, original, keep, fallback=None)
+        if proposal is not None:
+            yield proposal
+
+
+def cut_down_seeds(session: EditSession, original: Proposal, site: FailureSite) -> list[frozenset[str]]:
+    """The node sets to keep, smallest first: the failing nodes, with the fused ones, then rings
+    around them (run by the problem's editor, where a crash or a rejected import is a verdict)."""
     from oracles.torch.importer import import_module, node_of_line
     from oracles.torch.program import loaded
     from reducer.graphs import torch_program
-    from reducer.passes.support.fx_edit import fx_proposal, parent_values
 
     candidate = original.candidate
     imported = import_module(loaded(candidate.binary))
@@ -69,30 +79,37 @@ def cut_down_edit(session: EditSession, original: Proposal, site: FailureSite) -
     if not root:
         return []
     ed = torch_program.editable_of(candidate.binary, candidate.data)
-    names = [n.name for n in ed.tensor_ops()]
-    seeds = [root, root | fused]
-    seeds += [_widened(ed, root | fused, ring) for ring in WIDENINGS]
-    values = parent_values(original)
-    found, seen = [], set()
-    for keep in seeds:
-        keep = frozenset(keep) & set(names)
-        if not keep or keep in seen or len(keep) >= len(names):
-            continue
-        seen.add(keep)
-        copy = torch_program.editable_of(candidate.binary, candidate.data)
-        try:
-            torch_program.keep_only(copy, set(keep), values)
-            proposal = fx_proposal(original, copy)
-        except torch_program.Invalid:
-            continue
-        if proposal is not None and proposal.cost < original.cost:
-            found.append(proposal)
-    return found
+    names = {n.name for n in ed.cuttable_ops()}
+    seeds: list[frozenset[str]] = []
+    for keep in [root, root | fused, *(_widened(ed, root | fused, ring) for ring in WIDENINGS)]:
+        keep = frozenset(keep) & names
+        if keep and keep not in seeds and len(keep) < len(names):
+            seeds.append(keep)
+    return seeds
+
+
+def cut_down_edit(session: EditSession, original: Proposal, keep: frozenset[str]) -> Proposal | None:
+    """The original with only the nodes `keep` (None when it cannot be cut so, or is no smaller);
+    the exporter's or importer's rejection goes to the problem, which counts it."""
+    from reducer.graphs import torch_program
+    from reducer.passes.support.fx_edit import fx_proposal, parent_values
+
+    candidate = original.candidate
+    copy = torch_program.editable_of(candidate.binary, candidate.data)
+    try:
+        torch_program.keep_only(copy, set(keep), parent_values(original))
+    except torch_program.Invalid:
+        return None
+    proposal = fx_proposal(original, copy)
+    return proposal if proposal is not None and proposal.cost < original.cost else None
 
 
 def _widened(ed: Editable, seed: set[str], rings: int) -> set[str]:
-    """`seed` and the tensor ops within `rings` steps of it (producers and consumers)."""
-    by_name = {n.name: n for n in ed.tensor_ops()}
+    """`seed` and the ops within `rings` steps of it (producers and consumers; a multi-output op's
+    getitems are no step: they go with it)."""
+    from reducer.graphs.torch_program import is_selection
+
+    by_name = {n.name: n for n in ed.cuttable_ops()}
     kept = set(seed)
     for _ in range(rings):
         grown = set(kept)
@@ -100,7 +117,8 @@ def _widened(ed: Editable, seed: set[str], rings: int) -> set[str]:
             node = by_name.get(name)
             if node is None:
                 continue
-            grown |= {n.name for n in node.all_input_nodes if n.name in by_name}
-            grown |= {n.name for n in node.users if n.name in by_name}
+            producers = [p.args[0] if is_selection(p) else p for p in node.all_input_nodes]
+            consumers = [c for u in node.users for c in (u.users if is_selection(u) else [u])]
+            grown |= {n.name for n in [*producers, *consumers] if n.name in by_name}
         kept = grown
     return kept

@@ -30,6 +30,7 @@ class EvaluationStats:
     failed_calls: int = 0  # the call itself broke (a cluster worker died): counted uninteresting
     conversions: int = 0  # format changes run for passes (an ONNX graph imported back to MLIR)
     edit_crashes: int = 0  # edits that killed their worker (a crash in the bindings): counted invalid
+    rejected_edits: int = 0  # edits whose candidate a tool rejected (exporter, importer, verifier): not interesting
     in_flight: int = 0  # calls sent to the executor and not back yet (the live status line shows it)
 
 

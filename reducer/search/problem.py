@@ -16,6 +16,7 @@ from concurrent.futures import Executor
 from typing import Any, TypeVar
 
 from oracles import Candidate, Oracle, Verdict
+from oracles.candidate import CandidateRejected
 from oracles.numeric.wrong_answer import same_headline_kind
 from oracles.toolchain.warm import WarmCompiler
 from reducer.proposal import Proposal
@@ -277,13 +278,21 @@ class ReductionProblem:
     # -- edits -------------------------------------------------------------------------------
 
     def edit(self, fn: Callable[..., R], *args: Any, fallback: R) -> R:
-        """`fn(session, *args)` on the editor (reducer/search/editor.py); an edit that crashed its
-        worker is a verdict on that edit: `fallback` (no targets, no candidate), counted and logged."""
+        """`fn(session, *args)` on the editor (reducer/search/editor.py). Two outcomes are verdicts on
+        that edit, `fallback` (no targets, no candidate), counted: a crash of its worker (logged), and
+        a candidate a tool rejected (CandidateRejected: the exporter, the importer, the verifier or
+        the checker; logged with --verbose): the one place, for every input format, where such a
+        rejection becomes an uninteresting candidate and the step that asked goes on without it."""
         try:
             result, imports = self._editor.call(fn, *args)
         except EditCrashed as crash:
             self.stats.edit_crashes += 1
             self.log(f"an edit crashed its worker ({crash}): counted as invalid; a fresh worker goes on")
+            return fallback
+        except CandidateRejected as rejected:
+            self.stats.rejected_edits += 1
+            if self._verbose:
+                self.log(f"edit rejected ({type(rejected).__name__}: {rejected}): counted as not interesting")
             return fallback
         self.stats.conversions += imports
         return result

@@ -36,7 +36,9 @@ class ReductionPass(ABC):
 
     @abstractmethod
     def apply(self, current: Proposal, chosen: Sequence[int], ctx: ir.Context) -> Proposal | None:
-        """The candidate with the chosen targets reduced, or None if invalid or unchanged."""
+        """The candidate with the chosen targets reduced, or None if the edit cannot be made or
+        changes nothing; raises CandidateRejected (oracles/candidate.py) when a tool (verifier,
+        checker, exporter, importer) rejects what it made: the problem counts that edit as failed."""
 
 
 # Changes a candidate's representation (a serialised ONNX model -> its imported MLIR, or None when
@@ -57,7 +59,8 @@ class ShrinkPass(ABC):
 
     @abstractmethod
     def resize(self, current: Proposal, key: str, size: int, ctx: ir.Context, convert: Convert) -> Proposal | None:
-        """The candidate with dimension `key` set to `size`, or None if it cannot be made."""
+        """The candidate with dimension `key` set to `size`, or None if it cannot be made;
+        CandidateRejected as `ReductionPass.apply`."""
 
 
 class ScheduledPass(Protocol):

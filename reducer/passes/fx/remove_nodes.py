@@ -1,4 +1,5 @@
-"""Remove nodes of a PyTorch program; each value still read becomes a new input that carries it."""
+"""Remove nodes of a PyTorch program; each value still read becomes a new input that carries it
+(a multi-output node's at its getitems, one input per tensor read)."""
 
 from __future__ import annotations
 
@@ -13,14 +14,13 @@ if TYPE_CHECKING:
 class FxRemoveNodes(FxPass):
 
     def targets(self, ed: Editable) -> list[str]:
-        return [node.name for node in ed.tensor_ops()]
+        return [node.name for node in ed.cuttable_ops()]
 
     def edit(self, ed: Editable, chosen: list, values: Values) -> None:
-        from reducer.graphs.torch_program import placeholder_for
+        from reducer.graphs.torch_program import erase_unread, stand_in_for
 
         gone = set(chosen)
         computed = values()
-        for node in [n for n in ed.tensor_ops() if n.name in gone]:
-            if node.users:
-                node.replace_all_uses_with(placeholder_for(ed, node, computed.get(node.name)))
-            ed.graph.erase_node(node)
+        for node in [n for n in ed.cuttable_ops() if n.name in gone]:
+            stand_in_for(ed, node, lambda _: True, computed)
+            erase_unread(ed, [node])

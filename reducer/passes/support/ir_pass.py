@@ -45,9 +45,9 @@ class IrPass(ReductionPass):
 
 
 def edited_proposal(current: Proposal, module: ir.Module) -> Proposal | None:
-    """`current` with its text replaced by the edited `module`; None if it does not verify or did not change."""
-    if not irx.verifies(module):
-        return None
+    """`current` with its text replaced by the edited `module`; None if it did not change, NotVerified
+    (a CandidateRejected) if it does not verify."""
+    irx.verify(module)
     text = irx.to_text(module)
     if text == current.candidate.text:
         return None

@@ -11,7 +11,6 @@ import onnx
 from oracles import Candidate
 from oracles.formats import Format, suffix_of
 from reducer.graphs import onnx_model
-from reducer.graphs.onnx_model import OnnxLoadError
 from reducer.proposal import Proposal
 from reducer.search.protocol import ReductionPass
 
@@ -128,9 +127,9 @@ class OnnxPass(ReductionPass):
             return None
         try:
             self.edit(model, picked, known_types(onnx_model.inferred(data)))
-            onnx_model.check(model)
-        except (Invalid, OnnxLoadError):
+        except Invalid:
             return None
+        onnx_model.check(model)  # OnnxLoadError (a CandidateRejected) when the checker rejects the edit
         new = onnx_model.serialise(model)
         if new == data:
             return None
