@@ -28,14 +28,13 @@ from reducer.passes.registry import table as pass_table
 from reducer.progress import ReductionProgress
 from reducer.releases import (
     INTERRUPTED_NOTE,
-    ReleasesOnly,
-    judge_releases,
-    releases_only,
+    ReleaseSettings,
     wanted,
 )
 from reducer.releases import add_options as add_release_options
 from reducer.releases import clean as clean_releases
 from reducer.releases import settings as release_settings
+from reducer.releases_only import ReleasesOnly, releases_only
 from reducer.report import (
     Outcome,
     culprit_only_markdown,
@@ -229,19 +228,18 @@ def _reduce_command(args: argparse.Namespace, pasted: list[str], started: float 
     releases = release_settings(args) if wanted(args) else None
     if args.releases_only and args.culprit_only:
         raise UserError(refusals.RELEASES_WITH_CULPRIT_ONLY.say())
-    request, options, progress = _request(args, pasted, started)
+    request, options, progress = _request(args, pasted, started, releases)
     if args.culprit_only:
         return _culprit_only(args, request)
     if args.releases_only:
         return _releases_only(args, request, releases)
     with progress:
         outcome = reduce_file(request)
-    if releases is not None and outcome.complete:
-        outcome.releases = judge_releases(outcome.best.candidate, request.oracle, outcome.verdict, releases, progress.log)
     return _publish(args, outcome, request.oracle.name, options)
 
 
-def _request(args: argparse.Namespace, pasted: list[str], started: float | None) -> tuple[Request, OracleOptions, ReductionProgress]:
+def _request(args: argparse.Namespace, pasted: list[str], started: float | None,
+             releases: ReleaseSettings | None) -> tuple[Request, OracleOptions, ReductionProgress]:
     """The reduction the command line asks for: the pasted command read, the oracle made once, the passes chosen."""
     try:
         command = parse_pasted(pasted)
@@ -268,7 +266,7 @@ def _request(args: argparse.Namespace, pasted: list[str], started: float | None)
         log=progress.log, observer=progress, scheduler=args.scheduler,
         cache_dir=None if args.no_cache else args.cache_dir, localize=not args.no_localize, resume=args.resume,
         warm=not args.no_warm, culprit=args.culprit, verbose=args.verbose, user_data=user_data, dims=_dims(args),
-        started=started,
+        started=started, releases=None if args.releases_only else releases,
     )
     return request, options, progress
 

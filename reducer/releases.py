@@ -8,14 +8,10 @@ result stands; Ctrl-C stops the search and keeps the result too.
 from __future__ import annotations
 
 import argparse
-import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
-from oracles import Candidate, Oracle, Verdict, refusals
-from oracles.data.binding import UserDataError
-from oracles.inputs.attach import attach
+from oracles import Candidate, Oracle, Verdict
 from oracles.releases.environments import DEFAULT_LIMIT_GB, ReleaseEnvironments
 from oracles.releases.history import SinceWhen
 from oracles.releases.index import IndexOptions
@@ -27,8 +23,6 @@ from oracles.releases.since import (
 )
 from oracles.releases.versions import parse_range
 from oracles.toolchain.tools import kill_all
-from reducer.formats.registry import format_for
-from reducer.session import Request, data_to_run_on, load_reduced
 from reducer.storage.verdict_store import default_cache_dir
 from reducer.user_error import UserError
 
@@ -94,32 +88,3 @@ def clean(args: argparse.Namespace) -> str:
         raise UserError(str(err)) from None
     count, freed = environments.clean()
     return f"reduce: removed {count} release environments from {args.releases_cache}, {freed / 1e9:.1f} GB freed"
-
-
-@dataclass
-class ReleasesOnly:
-    input_path: str
-    oracle: str
-    verdict: Verdict
-    since: SinceWhen
-    seconds: float
-
-
-def releases_only(request: Request, chosen: ReleaseSettings) -> ReleasesOnly:
-    """`reduce --releases-only FILE`: one judgement with the installed IREE pins the failure, then the releases."""
-    start = time.monotonic()
-    case = load_reduced(request)
-    data = data_to_run_on(request, case)
-    if data is not None:
-        try:
-            case = attach(case, data)
-        except UserDataError as err:
-            raise UserError(str(err)) from None
-    oracle = request.oracle
-    judging = format_for(request.input_path).judging_oracle(oracle)
-    verdict = judging.judge(case)
-    if not verdict.interesting:
-        raise UserError(refusals.RELEASES_ONLY_NOT_FAILING.say(path=request.input_path, oracle=oracle.name, detail=verdict.detail),
-                        refusals.RELEASES_ONLY_NOT_FAILING.exit_code)
-    since = judge_releases(case, oracle, verdict, chosen, request.log)
-    return ReleasesOnly(str(request.input_path), oracle.name, verdict, since, time.monotonic() - start)

@@ -33,6 +33,7 @@ from reducer.passes.onnx.pin_dims import PIN_PASS, DynamicNeed
 from reducer.passes.registry import PassRow
 from reducer.progress import ReductionObserver
 from reducer.proposal import Proposal
+from reducer.releases import ReleaseSettings, judge_releases
 from reducer.report import Outcome
 from reducer.search.cluster import ClusterError, ClusterExecutor
 from reducer.search.editor import IsolatedEditor
@@ -76,6 +77,7 @@ class Request:
     user_data: UserData | None = None  # --inputs / --expected-outputs: carried by the original candidate
     dims: dict[str, int] = field(default_factory=dict)  # --dim: the sizes a program's dynamic dims run at, without data
     started: float | None = None  # time.monotonic() when the command began (its process's start); None: now
+    releases: ReleaseSettings | None = None  # --releases: the result judged under other IREE releases
 
 
 def default_output(input_path: Path) -> Path:
@@ -138,7 +140,18 @@ def load_reduced(request: Request) -> Candidate:
 def reduce_file(request: Request) -> Outcome:
     """Runs the whole reduction; on Ctrl-C returns the partial outcome with complete=False."""
     with Interruption().installed() as interruption:
-        return Reduction(request, interruption).run()
+        outcome = Reduction(request, interruption).run()
+    judge_other_releases(request, outcome)
+    return outcome
+
+
+def judge_other_releases(request: Request, outcome: Outcome) -> None:
+    """The last stage, `--releases`: since which release the result fails. Outside the reduction's
+    Ctrl-C handling and its clock: a Ctrl-C stops the releases alone, and the result stands."""
+    if request.releases is None or not outcome.complete:
+        return
+    request.observer.phase("judging other releases")
+    outcome.releases = judge_releases(outcome.best.candidate, request.oracle, outcome.verdict, request.releases, request.log)
 
 
 class Reduction:
