@@ -96,7 +96,7 @@ def test_a_gpt_whose_qkv_is_one_split_reduces_to_its_attention_node(tmp_path, ir
 
 
 def test_a_cut_at_a_split_stands_in_for_the_tensors_its_getitems_select(tmp_path):
-    from reducer.passes.fx_remove_nodes import FxRemoveNodes
+    from reducer.passes.fx.remove_nodes import FxRemoveNodes
 
     built = torch_program.normalised(torch_models.save_gpt(tmp_path / "gpt.pt2", layers=1, width=8).read_bytes())
     original = program_proposal(built, (), ())
