@@ -97,6 +97,22 @@ def test_onnx_bypass_of_a_node_on_a_graph_input_to_an_output_renames_the_output(
     assert len(result.graph.node) == 0 and [o.name for o in result.graph.output] == ["x"]
 
 
+def test_onnx_bypassed_outputs_keep_their_names_and_are_never_returned_twice():
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])
+    y1, y2 = (helper.make_tensor_value_info(name, TensorProto.FLOAT, [2, 3]) for name in ("y1", "y2"))
+    nodes = [helper.make_node("Relu", ["x"], ["r"]), helper.make_node("Sigmoid", ["r"], ["y1"]), helper.make_node("Tanh", ["r"], ["y2"])]
+    current = onnx_proposal(onnx_model.serialise(_model(nodes, [x], [y1, y2])))
+    bypass = OnnxBypassNodes()
+    targets = bypass.targets(onnx.load_from_string(current.candidate.binary))
+    assert targets == [(0, "x"), (1, "r"), (1, "x"), (2, "r"), (2, "x")]
+
+    sigmoid_gone = onnx.load_from_string(bypass.apply(current, [1], None).candidate.binary)
+    assert [(n.op_type, list(n.input), list(n.output)) for n in sigmoid_gone.graph.node] == [
+        ("Relu", ["x"], ["y1"]), ("Tanh", ["y1"], ["y2"])]  # the Relu's tensor took the output's name
+    assert [o.name for o in sigmoid_gone.graph.output] == ["y1", "y2"]
+    assert bypass.apply(current, [1, 3], None) is None  # both outputs would return the Relu's tensor
+
+
 def clip_add_matmul() -> onnx.ModelProto:
     """x: Mx4 -> Clip(-1, 1) -> Add(x) -> MatMul by 4x3, `M` dynamic."""
     model = clip_matmul()

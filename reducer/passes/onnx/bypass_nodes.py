@@ -120,9 +120,12 @@ class OnnxBypassNodes(OnnxPass):
         replace(graph.node, [n for i, n in enumerate(graph.node) if i not in by_node])
         for node in graph.node:
             rename_reads(node, alias)
+        moved: dict[str, str] = {}  # a tensor an output took the name of -> that name
         for output in graph.output:
             if output.name in alias:
-                reroute_output(graph, output, alias[output.name])
+                source = alias[output.name]
+                if reroute_output(graph, output, moved.get(source, source)):
+                    moved[source] = output.name
         prune(graph)
 
 
@@ -136,17 +139,17 @@ def rename_reads(node: onnx.NodeProto, names: dict[str, str]) -> None:
             rename_reads(inner, names)
 
 
-def reroute_output(graph: onnx.GraphProto, output: onnx.ValueInfoProto, source: str) -> None:
+def reroute_output(graph: onnx.GraphProto, output: onnx.ValueInfoProto, source: str) -> bool:
     """The graph output `output` returns `source`. Where a node of the graph makes `source`, that
     tensor takes the output's name (the outputs keep their names, which the expected outputs are
-    keyed by); else (a graph input, an initializer) the output is renamed to `source`."""
-    outputs = {o.name for o in graph.output}
-    if source in outputs:
+    keyed by: True); else (a graph input, an initializer) the output is renamed to `source`."""
+    if source in {o.name for o in graph.output}:
         raise Invalid(f"{source} would be returned twice")
     producer = next((n for n in graph.node if source in n.output), None)
     if producer is None:
         output.name = source
-        return
+        return False
     producer.output[list(producer.output).index(source)] = output.name
     for node in graph.node:
         rename_reads(node, {source: output.name})
+    return True
