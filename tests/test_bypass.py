@@ -8,6 +8,7 @@ remove a node: removing it makes its output a new input, which changes what flow
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import numpy as np
 import onnx
@@ -151,6 +152,25 @@ def test_only_a_bypass_removes_a_node_whose_removal_changes_the_data(tmp_path, c
     assert onnx.load(tmp_path / "bypassed.onnx").graph.node[0].input == ["x", "x"]
     capsys.readouterr()
 
+
+
+BENCH_DATA = Path(__file__).resolve().parent.parent / "bench" / "data"
+CPU_DATA_TILING = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu",
+                   "--iree-llvmcpu-target-cpu=generic", "--iree-opt-data-tiling=true"]
+
+
+@pytest.mark.nightly  # the real compiler on a real wrong answer: about a minute on 2 cores
+def test_the_dynamic_size_wrong_answer_reduces_to_its_two_matmuls(tmp_path, iree_compile, capsys):
+    """Issue 36: Cast, MatMul, Cast, Clip, Cast, batched MatMul, Cast with `M` dynamic, wrong with
+    data tiling at M=1. Node removal ended at five nodes (the Clip and the casts kept: removing
+    one drops the first MatMul, which the bug needs); bypassed, the two matmuls are what is left."""
+    source = tmp_path / "dyn.onnx"
+    source.write_bytes((BENCH_DATA / "dynamic_m_data_tiling.onnx").read_bytes())
+    argv = [str(source), "--oracle=reference-mismatch", "--dim", "M=1", "--no-cache", "--no-localize", "-j", "2", "-q",
+            "--passes", "onnx-cut-outputs,onnx-cut-inputs,onnx-bypass-nodes,onnx-remove-nodes",
+            "-o", str(tmp_path / "dyn.reduced.onnx"), "--", *CPU_DATA_TILING]
+    assert main(argv) == 0, capsys.readouterr()
+    assert ops_and_inputs((tmp_path / "dyn.reduced.onnx").read_bytes()) == (["MatMul", "MatMul"], ["t2"])
 
 def signature(text: str) -> str:
     """The imported function's signature: its argument and result types."""
