@@ -1,11 +1,11 @@
 """Bypass nodes: every read of a node's output reads an earlier tensor of the same type instead.
 
 llvm-reduce's operands-skip, MLIR's replace-with-operand, on an ONNX graph. Removing a node
-(onnx-remove-nodes) makes its output a graph input: what computed its inputs goes with it, and the
-input runs on other data than the node computed. A failure that needs the nodes upstream, or the
-data flowing from them (a dynamic-size miscompile that needs both matmuls of a chain), is lost,
-so removal keeps a Clip between them that a bypass drops: the Clip's users read its input, and
-the chain stays connected. The node goes, and what only fed it.
+(onnx-remove-nodes) makes its output a graph input (carrying what the original computes there)
+and what computed the node's inputs goes with it: a failure that needs the nodes upstream (a
+dynamic-size miscompile that needs both matmuls of a chain) is lost, so removal keeps a Clip
+between them that a bypass drops: the Clip's users read its input, and the chain stays
+connected. The node goes, and what only fed it.
 
 The tensor standing in may be one of the node's inputs or one of its producers' (up to DEPTH
 nodes back), as for replace-with-operand: a cast there and back (f16 -> f32 -> f16) goes in one
