@@ -11,8 +11,9 @@ reads), with the two pipelines that disagree on it:
 2. `reduce` (uncached, --no-cache) of the ONNX model, and of its torch-onnx MLIR
    (`iree-import-onnx`), both with `miscompile` and the data: nodes / ops, bytes, calls, seconds;
 3. each result checked locally minimal: removing any one node (ONNX: onnx-remove-nodes' edits;
-   MLIR: each op turned into an argument, replace-with-argument) or halving any static dimension
-   (the shape pass of its kind) must lose the failure.
+   MLIR: each op turned into an argument, replace-with-argument), bypassing it (its users read its
+   same-typed input: onnx-bypass-nodes, replace-with-operand) or halving any static dimension (the
+   shape pass of its kind) must lose the failure.
 
 One table per step is printed; --out keeps the results and a JSON record, --results writes the
 tables to docs/results/dynamic_minimality.md (bench/results.py).
@@ -50,6 +51,10 @@ from reducer.passes.registry import pass_by_name
 from reducer.proposal import Proposal
 
 ORACLE = "miscompile"
+# The single edits a locally minimal result must lose its failure to, per input kind: each node (op)
+# removed (its value a new input or argument) and bypassed (its users reading its same-typed input).
+SINGLE_EDITS = {"onnx": (("removal", "onnx-remove-nodes"), ("bypass", "onnx-bypass-nodes")),
+                "mlir": (("removal", "replace-with-argument"), ("bypass", "replace-with-operand"))}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -151,14 +156,16 @@ def _minimality(reduced: dict, kind: str, original: Candidate, reference: Verdic
         return {"error": f"the result does not fail when judged again: {again.detail}"}
     ctx = irx.new_context()
     proposal = Proposal(result, reduced["after"])
-    removals = pass_by_name("onnx-remove-nodes" if kind == "onnx" else "replace-with-argument").impl
-    kept, tried = [], 0
-    for i in range(removals.count(proposal, ctx)):
-        candidate = _unless_rejected(removals.apply, proposal, [i], ctx)
-        if candidate is not None:
-            tried += 1
-            if _judge(candidate.candidate, options, reference).interesting:
-                kept.append(f"removal {i}")
+    kept, tried = [], {}
+    for edit, name in SINGLE_EDITS[kind]:
+        single = pass_by_name(name).impl
+        tried[edit] = 0
+        for i in range(single.count(proposal, ctx)):
+            candidate = _unless_rejected(single.apply, proposal, [i], ctx)
+            if candidate is not None:
+                tried[edit] += 1
+                if _judge(candidate.candidate, options, reference).interesting:
+                    kept.append(f"{edit} {i}")
     shrink = pass_by_name("shrink-shapes" if kind == "onnx" else "shrink-torch-onnx-shapes").impl
     with tempfile.TemporaryDirectory() as scratch:
         def convert(model_bytes: bytes) -> str | None:
@@ -171,7 +178,8 @@ def _minimality(reduced: dict, kind: str, original: Candidate, reference: Verdic
                 halvings += 1
                 if _judge(candidate.candidate, options, reference).interesting:
                     kept.append(f"halving {key}")
-    return {"removals": tried, "halvings": halvings, "keep_the_failure": kept, "minimal": not kept}
+    return {"removals": tried["removal"], "bypasses": tried["bypass"], "halvings": halvings, "keep_the_failure": kept,
+            "minimal": not kept}
 
 
 def _unless_rejected(edit: Callable[..., Proposal | None], *args: Any) -> Proposal | None:
@@ -198,7 +206,8 @@ def _reductions(record: dict) -> results.Table:
             rows.append([kind, row["error"], *[""] * (len(columns) - 2)])
             continue
         minimal = row["minimal"]
-        verdict = minimal.get("error") or (f"yes ({minimal['removals']} removals, {minimal['halvings']} halvings lose it)"
+        verdict = minimal.get("error") or (f"yes ({minimal['removals']} removals, {minimal.get('bypasses', 0)} bypasses, "
+                                            f"{minimal['halvings']} halvings lose it)"
                                             if minimal["minimal"] else f"NO: {', '.join(minimal['keep_the_failure'])}")
         rows.append([kind, row["before"], row["after"], f"{row['bytes_before']} -> {row['bytes_after']}", row["calls"],
                      f"{row['seconds']:.1f}", json.dumps(row["sizes"]), verdict])

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from oracles import refusals
 from reducer.passes.cross_format.flags import ReduceFlags
 from reducer.passes.cross_format.plain_values import PlainValues
+from reducer.passes.fx.bypass_nodes import FxBypassNodes
 from reducer.passes.fx.cut_inputs import FxCutInputs
 from reducer.passes.fx.cut_outputs import FxCutOutputs
 from reducer.passes.fx.drop_outputs import FxDropOutputs
@@ -48,6 +49,7 @@ from reducer.passes.mlir.replace_with_operand import ReplaceWithOperand
 from reducer.passes.mlir.shrink_linalg_shapes import ShrinkLinalgShapes
 from reducer.passes.mlir.shrink_torch_onnx_shapes import ShrinkTorchOnnxShapes
 from reducer.passes.mlir.symbols import RemoveSymbols
+from reducer.passes.onnx.bypass_nodes import OnnxBypassNodes
 from reducer.passes.onnx.cut_inputs import OnnxCutInputs
 from reducer.passes.onnx.cut_outputs import OnnxCutOutputs
 from reducer.passes.onnx.drop_attributes import OnnxDropAttributes
@@ -96,11 +98,13 @@ PASSES: tuple[PassRow, ...] = (
     PassRow("drop-attributes",      "attributes",           D, MLIR_KINDS, "drop attributes the verifier does not require", DropAttributes()),
     PassRow("onnx-cut-outputs",     "nodes after a tensor", B, ONNX,       "make one node's output the graph's only output, dropping what it does not need", OnnxCutOutputs()),
     PassRow("onnx-cut-inputs",      "nodes before a cut",   B, ONNX,       "drop every node before a cut point; the tensors crossing it become graph inputs", OnnxCutInputs()),
+    PassRow("onnx-bypass-nodes",    "nodes",                D, ONNX,       "make what reads each node's output read its input (or a producer's, up to 3 back) of the same type and shape; the node goes, and what only fed it", OnnxBypassNodes()),
     PassRow("onnx-remove-nodes",    "nodes",                D, ONNX,       "remove nodes; their outputs become graph inputs, and what only fed them goes", OnnxRemoveNodes()),
     PassRow("onnx-simplify-initializers", "weights",        D, ONNX,       "initializers and Constant values -> zeros of the same shape and type", OnnxSimplifyInitializers()),
     PassRow("onnx-drop-attributes", "node attributes",      D, ONNX,       "drop node attributes the op schema does not require", OnnxDropAttributes()),
     PassRow("fx-cut-outputs",       "nodes after a value",  B, PT2,        "make one node's value the program's only output, dropping what it does not need (and buffer updates)", FxCutOutputs()),
     PassRow("fx-cut-inputs",        "nodes before a cut",   B, PT2,        "drop every node before a cut point; the values crossing it become inputs carrying what the original computes there", FxCutInputs()),
+    PassRow("fx-bypass-nodes",      "nodes",                D, PT2,        "make each node's users read its input (or a producer's, up to 3 back) of the same dtype and shape; the node goes, and what only fed it", FxBypassNodes()),
     PassRow("fx-remove-nodes",      "nodes",                D, PT2,        "remove nodes; each value still read becomes an input carrying what the original computes there", FxRemoveNodes()),
     PassRow("fx-drop-outputs",      "outputs",              D, PT2,        "drop outputs and buffer updates (and what only they needed)", FxDropOutputs()),
     PassRow("fx-replace-with-constant", "nodes",            D, PT2,        "replace nodes with a constant of zeros of their shape", FxReplaceWithConstant()),
