@@ -1,4 +1,4 @@
-"""`reduce --releases` and `reduce --releases-only`: since when the reduced case fails, in IREE releases.
+"""`reduce --releases` (the session's last stage; `--releases-only` uses it too): since when the reduced case fails, in IREE releases.
 
 The command line's options become `ReleaseSettings`; the search is `oracles/releases/`. Offline,
 an index that refuses or a cache that cannot be used is one line in the log, and the reduction's

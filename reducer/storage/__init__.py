@@ -1,4 +1,4 @@
-"""What outlives a run: the on-disk verdict cache and corpus entries.
+"""What outlives a run: the on-disk verdict cache, the `--resume` state, files written whole.
 
-Imports `oracles` only.
+Imports `oracles` and `reducer.proposal` only.
 """
