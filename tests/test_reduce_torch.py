@@ -12,7 +12,6 @@ import ast
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -60,14 +59,12 @@ def imports_of(source: str) -> set[str]:
 
 def test_encoder_that_fails_for_vulkan_reduces_to_its_attention_node(tmp_path, iree_compile, capsys):
     model = torch_models.save_encoder(tmp_path / "encoder.pt2")
-    start = time.monotonic()
     code, summary = reduce_json(capsys, str(model), "--oracle=compile-error", "-j", "2", "--no-cache", "--no-culprit",
                                 "--", *VULKAN)
-    seconds = time.monotonic() - start
     assert code == 0, summary
     assert summary["unit"] == "nodes" and summary["original"]["size"] == 75
     assert summary["reduced"]["size"] <= 2
-    assert seconds < 60
+    assert summary["oracle_calls"] <= 60  # the work it takes (25 measured); its seconds are bench/torch_cases.py's
     assert ONLINE_ATTENTION in summary["failure"]
     assert summary["localised"]["size"] <= 2  # the located error named the attention node
     files = summary["files"]
@@ -84,14 +81,12 @@ def test_a_gpt_whose_qkv_is_one_split_reduces_to_its_attention_node(tmp_path, ir
     """Issue 35's program (44 nodes): the localisation imports the saved program again, where the
     split of the fused q, k, v loads as a tuple (it ended in a traceback); cuts go at its getitems."""
     model = torch_models.save_gpt(tmp_path / "gpt.pt2")
-    start = time.monotonic()
     code, summary = reduce_json(capsys, str(model), "--oracle=compile-error", "-j", "2", "--no-cache", "--no-culprit",
                                 "--", *VULKAN)
-    seconds = time.monotonic() - start
     assert code == 0, summary
     assert ONLINE_ATTENTION in summary["failure"]
     assert summary["localised"] is not None and summary["localised"]["size"] <= 2
-    assert summary["original"]["size"] == 44 and summary["reduced"]["size"] <= 2 and seconds < 120
+    assert summary["original"]["size"] == 44 and summary["reduced"]["size"] <= 2 and summary["oracle_calls"] <= 60
     assert Path(summary["files"]["imported"]).read_text().count("torch.aten.scaled_dot_product_attention") == 1
 
 
