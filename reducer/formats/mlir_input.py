@@ -26,23 +26,23 @@ class MlirInput(InputFormat):
     kinds = MLIR_KINDS
 
     def load(self, path: Path, raw: bytes, flags: tuple[str, ...], ctx: ir.Context) -> Loaded:
-        module = self.parse(path, raw, ctx)
-        text = irx.to_text(module) if raw.startswith(irx.BYTECODE_MAGIC) else raw.decode()
+        module, text = self.parse(path, raw, ctx)
         return Loaded(Proposal(Candidate(text, flags), irx.count_ops(module)), mlir_kind(module))
 
-    def parse(self, path: Path, raw: bytes, ctx: ir.Context) -> ir.Module:
-        """Text or bytecode (which exporters write, whatever the suffix) as a module."""
+    def parse(self, path: Path, raw: bytes, ctx: ir.Context) -> tuple[ir.Module, str]:
+        """Text or bytecode (which exporters write, whatever the suffix) as a module, and its text."""
         try:
             if raw.startswith(irx.BYTECODE_MAGIC):
                 try:
-                    return irx.parse_bytecode(raw, ctx, source_name=str(path))
+                    module = irx.parse_bytecode(raw, ctx, source_name=str(path))
                 except irx.ParseError as err:
                     raise UserError(refusals.MLIR_BYTECODE_UNREADABLE.say(path=path, error=err)) from None
+                return module, irx.to_text(module)
             try:
                 text = raw.decode()
             except UnicodeDecodeError:
                 raise UserError(refusals.MLIR_NOT_TEXT.say(path=path)) from None
-            return irx.parse(text, ctx, source_name=str(path))  # ParseError carries the location
+            return irx.parse(text, ctx, source_name=str(path)), text  # ParseError carries the location
         except irx.ParseError as err:
             raise UserError(refusals.UNPARSEABLE_MLIR.say(error=err)) from None
 
