@@ -208,8 +208,8 @@ TORCH_MISSING = _entry(
     "{path}: a .pt2 program needs PyTorch: {why}",
     "A `torch.export` archive is read, edited and run eagerly with PyTorch, which is an optional extra of "
     "this project (a large download most users of ONNX and MLIR inputs do not need).",
-    "Install the extra with `pip install -e '.[torch]'` (it keeps a torch in the range it accepts, and "
-    "installs the tested 2.13.0 where there is none; the CPU build is the small one), then run the same command.")
+    "Install the extra with `pip install -e '.[torch]'` (torch 2.13 or 2.14, the tests run 2.13.0; the CPU "
+    "build is a fraction of the default CUDA one), then run the same command.")
 TORCH_UNSUPPORTED = _entry(
     "pt2-torch-unsupported", INPUT,
     "{path}: a .pt2 program needs another torch: {why}",

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 from pathlib import Path
 
 import pytest
@@ -107,8 +106,8 @@ def test_an_unsupported_torch_is_a_one_line_refusal(tmp_path, capsys, monkeypatc
 
 
 def test_the_extra_ci_and_the_refusal_agree_on_the_range():
-    extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["torch"]
-    assert extra == [f"torch{SPEC}"]
+    extra = re.search(r"^torch = (.*)$", (ROOT / "pyproject.toml").read_text(), re.MULTILINE)
+    assert extra is not None and extra[1] == f'["torch{SPEC}"]'
     assert re.search(rf"'torch=={re.escape(TESTED)}'", (ROOT / ".ci" / "run").read_text())
     assert ACCEPTED[0] <= tuple(int(p) for p in TESTED.split(".")[:2]) < ACCEPTED[1]
     installed = torch.__version__.split("+")[0]

@@ -35,7 +35,7 @@ DEFAULT_IMPORT = TURBINE
 def torch_missing() -> str | None:
     """Why this Python cannot handle a .pt2 (one line, with the install command), or None."""
     if importlib.util.find_spec("torch") is None:
-        return f"torch is not installed: {INSTALL} (torch{SPEC}; the tested {TESTED}, the CPU build, where none is)"
+        return f"torch is not installed: {INSTALL} (torch{SPEC}; the tests run {TESTED}, the CPU build)"
     return None
 
 
