@@ -51,4 +51,4 @@ def torch_unsupported(version: str | None = None) -> str | None:
     found = re.match(r"(\d+)\.(\d+)", version)
     if found is None or ACCEPTED[0] <= (int(found[1]), int(found[2])) < ACCEPTED[1]:
         return None
-    return f"torch {version} is installed, and IREE 3.13's FX importer is known to import with torch{SPEC} only"
+    return f"torch {version} is installed; .pt2 input takes torch{SPEC} (known to work with IREE 3.13's FX importer)"
