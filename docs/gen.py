@@ -1,10 +1,13 @@
-"""Writes the documentation's tables from the code: `python docs/gen.py` (`--check`: only say which are stale).
+"""Writes the documentation's tables from the code: `python docs/gen.py` (`--check`: only say which are stale;
+`--sample`: also run the sample reductions the pages show, a few minutes).
 
-The oracle table, the pass table, the fuzz pipelines and targets, the `reduce` and `fuzz` option
-references, the corpus table and the troubleshooting list each come from the one place that
-declares them (the registries, the argument parsers, corpus/entries/*/entry.json,
-oracles/refusals.py), so the docs cannot drift from the code: the pages include these files,
-and tests/test_docs.py fails when one is stale.
+The oracle table, the pass table, the fuzz pipelines, targets and features, the `reduce` and `fuzz`
+option references, the files each command writes, the exit statuses, the corpus table and its counts,
+the conformance counts and the troubleshooting list each come from the one place that declares them
+(the registries, the argument parsers, the functions that name the output files,
+oracles/refusals.py, corpus/entries/*/entry.json, the expectations file), so the docs cannot drift
+from the code: the pages include these files, and tests/test_docs.py fails when one is stale. The
+sample report and summaries come from real reductions (`--sample`); a nightly test checks them.
 """
 
 from __future__ import annotations

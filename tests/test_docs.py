@@ -197,16 +197,24 @@ def command_problem(words: list[str]) -> str | None:
     if bracketed := [w for w in words if w.startswith("[") or w.endswith("]")]:
         return f"bracketed words {bracketed}: a pasted command must run as it is"
     err = io.StringIO()
+    parser = _exact(reduce_cli.build_parser() if words[0] == "reduce" else fuzz_cli.build_parser())
     try:
         with contextlib.redirect_stderr(err):
-            if words[0] == "reduce":
-                ours, _ = reduce_cli._split_argv(words[1:])
-                args = reduce_cli.build_parser().parse_args(ours)
-            else:
-                args = fuzz_cli.build_parser().parse_args(words[1:])
+            args = parser.parse_args(reduce_cli._split_argv(words[1:])[0] if words[0] == "reduce" else words[1:])
     except SystemExit:
         return err.getvalue().strip().splitlines()[-1]
     return _reduce_problem(args) if words[0] == "reduce" else _fuzz_problem(args)
+
+
+def _exact(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The parser, and its subcommands', taking only whole option names: a page spells them out
+    (an abbreviation that works today breaks when a new option shares its prefix)."""
+    parser.allow_abbrev = False
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                _exact(sub)
+    return parser
 
 
 def _reduce_problem(args) -> str | None:
@@ -254,6 +262,8 @@ def test_every_command_in_the_docs_parses_with_the_real_parsers():
 
 @pytest.mark.parametrize(("line", "problem"), [
     ("reduce model.onnx --oracle=compile-error --opset-verison 17 -- <flags>", "unrecognized arguments"),
+    ("reduce bug.mlir --oracle=lds-limit --lds-byte 32768", "unrecognized arguments"),
+    ("fuzz run --tim 10m", "unrecognized arguments"),
     ("reduce model.onnx --oracle=compile-error [--opset-version 17] -- <flags>", "bracketed"),
     ("reduce model.onnx --oracle=compile-eror", "no oracle"),
     ("fuzz run --time 10m --targets gfx9999", "unknown pipeline"),
