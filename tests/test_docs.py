@@ -323,8 +323,14 @@ COUNTED = r"(?:corpus\s+)?(?:entries|repros|tests|node\s+tests|oracles|passes|pi
 HAND_COUNT = re.compile(rf"\b(?:\d[\d,]*\d|\d|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+{COUNTED}\b", re.I)
 
 
+def _without_code(text: str) -> str:
+    """A page's text without its comments and code blocks (a command's real output is not a claim)."""
+    text = re.sub(r"<!--.*?-->", "", text, flags=re.S)
+    return re.sub(r"(?ms)^\s*(`{3,}).*?^\s*\1`*\s*$", "", text)
+
+
 def hand_typed_counts(pages: list[Path]) -> list[str]:
-    return [f"{page.name}: {m.group(0)!r}" for page in pages for m in HAND_COUNT.finditer(re.sub(r"<!--.*?-->", "", page.read_text(), flags=re.S))]
+    return [f"{page.name}: {m.group(0)!r}" for page in pages for m in HAND_COUNT.finditer(_without_code(page.read_text()))]
 
 
 def test_counts_on_user_pages_come_from_generated_includes():
