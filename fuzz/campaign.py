@@ -20,7 +20,7 @@ from functools import partial
 from pathlib import Path
 
 from fuzz.coverage import DispatchConfig
-from fuzz.execute import CaseResult, InProcess, Isolated, run_case
+from fuzz.execute import CaseResult, backend_for, run_case
 from fuzz.findings import FindingsDB
 from fuzz.generation.draw import spec_for_seed
 from fuzz.pipelines import DEFAULT_PIPELINES, resolve
@@ -92,7 +92,7 @@ def _work(
     """One case: `item` is (seed, the swarm feature probabilities it is drawn with)."""
     seed, probabilities = item
     limits = Limits(timeout_s=compile_timeout_s)
-    backend = Isolated(limits) if isolated else InProcess(limits)
+    backend = backend_for(limits, isolated)
     spec = spec_for_seed(seed, dict(probabilities) if probabilities else None)
     return run_case(seed, spec, resolve(list(pipelines)), backend, gpu_drivers)
 

@@ -51,7 +51,7 @@ from reducer.progress import ReductionProgress
 from reducer.releases import add_source_options as add_release_sources
 from reducer.releases import settings as release_settings
 from reducer.releases import wanted as releases_wanted
-from reducer.user_error import INTERRUPTED
+from reducer.user_error import INTERRUPTED, CommandLineParser
 
 EXAMPLES = f"""examples:
   fuzz run --time 10m --seed 7 --out findings/ -j 2
@@ -77,10 +77,11 @@ PROJECT_CORPUS = Path(__file__).resolve().parent.parent / "corpus" / "entries"
 
 _QUIET = "no progress: neither the lines nor the live status line"
 _KNOWN_CORPUS = "corpus entries that name known root causes (default: the project's corpus/entries)"
+_OUT = "a campaign directory: the --out of a fuzz run or fuzz nightly (it holds findings.db)"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="fuzz", description="Differential fuzzer for IREE: conv / matmul / quantization graphs.",
+    parser = CommandLineParser(prog="fuzz", description="Differential fuzzer for IREE: conv / matmul / quantization graphs.",
                                      epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="run a campaign for a time budget")
@@ -92,7 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     nightly.add_argument("--corpus", type=Path, default=PROJECT_CORPUS, help="corpus entries to re-check (default: the project's corpus/entries)")
     run.add_argument("--corpus", type=Path, default=PROJECT_CORPUS, help=_KNOWN_CORPUS)
     left = sub.add_parser("reduce", help="reduce the findings of a campaign directory that no reduction has finished for")
-    left.add_argument("out", type=Path)
+    left.add_argument("out", metavar="OUT", type=Path, help=_OUT)
     _add_reduction_options(left)
     left.add_argument("--corpus", type=Path, default=PROJECT_CORPUS, help=_KNOWN_CORPUS)
     left.add_argument("-q", "--quiet", action="store_true", help=_QUIET)
@@ -122,7 +123,8 @@ def _add_campaign_options(command: argparse.ArgumentParser, nightly: bool) -> No
         "--run-gpu", choices=("auto", "never"), default="auto", help="run and compare GPU targets whose driver sees a device (default auto)"
     )
     command.add_argument("--require", default="", metavar="FEATURE[,FEATURE]",
-                         help="generator features on in every case, e.g. dynamic, bf16, qlinear_matmul (see fuzz/generation/features.py)")
+                         help="generator features on in every case, e.g. dynamic, bf16, qlinear_matmul (every name: the docs' "
+                         "Fuzzing page, or the error an unknown one gets)")
     command.add_argument("--max-cases", type=int, help="stop after this many cases")
     command.add_argument("--no-reduce", action="store_true", help="do not reduce new findings")
     _add_reduction_options(command)
@@ -130,24 +132,26 @@ def _add_campaign_options(command: argparse.ArgumentParser, nightly: bool) -> No
     command.add_argument("-q", "--quiet", action="store_true", help=_QUIET)
     group = command.add_argument_group("other IREE releases (since when each root cause fails)")
     group.add_argument("--releases", nargs="?", const="", default="" if nightly else None, metavar="FIRST:LAST",
-                       help="judge each root cause's reduced case under other IREE releases: since which one it fails "
+                       help="judge each root cause's reduced case under other IREE releases: since which one it fails; "
+                       "an optional FIRST:LAST (or A,B,C) limits the releases "
                        + ("(default on here, for new root causes only)" if nightly else "(default off)"))
     add_release_sources(group)
 
 
 def _add_reduction_options(command: argparse.ArgumentParser) -> None:
-    command.add_argument("--reduce-jobs", type=int, default=os.cpu_count() or 1)
+    command.add_argument("--reduce-jobs", type=int, default=os.cpu_count() or 1,
+                         help="oracle calls at once while reducing a finding: reduce's -j (default: all cores)")
     command.add_argument("--reduce-budget", type=duration, default=300.0, help="time for reducing one finding (default 5m)")
 
 
 def _add_reading_commands(sub: argparse._SubParsersAction) -> None:
     """The commands that read a campaign directory or the tables: show, report, pipelines."""
     show = sub.add_parser("show", help="list the findings of a campaign directory")
-    show.add_argument("out", type=Path)
+    show.add_argument("out", metavar="OUT", type=Path, help=_OUT)
     show.add_argument("--json", action="store_true", help="print the findings as one JSON object instead of a table")
     show.add_argument("--coverage", action="store_true", help="print the dispatch configurations reached (targets x codegen pipelines x intrinsics)")
     report = sub.add_parser("report", help="write a self-contained report.html for a campaign directory (plots inline)")
-    report.add_argument("out", type=Path)
+    report.add_argument("out", metavar="OUT", type=Path, help=_OUT)
     report.add_argument("-o", "--output", type=Path, help="where to write it (default OUT/report.html)")
     sub.add_parser("pipelines", help="list the pipelines and targets")
 
@@ -187,7 +191,7 @@ def main(argv: list[str] | None = None, started: float | None = None) -> int:
         return _run(args, started)
     except ValueError as err:
         print(f"fuzz: error: {err}", file=sys.stderr)
-        return 1
+        return refusals.EXIT_REFUSED
     except KeyboardInterrupt:  # the findings database keeps every case that finished
         print(f"fuzz: interrupted; fuzz show {getattr(args, 'out', '')}".rstrip(), file=sys.stderr)
         return INTERRUPTED
@@ -335,7 +339,7 @@ def _nightly(args: argparse.Namespace, started: float | None = None) -> int:
     print(_split_line(stats, budget))
     for change in changes:
         print(f"fuzz: corpus: {change.problem}", file=sys.stderr)
-    return 3 if changes else 0
+    return refusals.EXIT_CHANGED if changes else refusals.EXIT_OK
 
 
 def _database(out: Path) -> Path:
@@ -417,7 +421,7 @@ def _conformance(args: argparse.Namespace) -> int:
     for line in differences:
         print(f"fuzz: not as expected: {line}", file=sys.stderr)
     print(f"fuzz: {len(differences)} of {len(tests)} not as {args.expectations} lists")
-    return 3 if differences else 0
+    return refusals.EXIT_CHANGED if differences else refusals.EXIT_OK
 
 
 if __name__ == "__main__":

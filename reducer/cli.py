@@ -56,15 +56,15 @@ from reducer.summary_json import (
     to_json,
 )
 from reducer.trust import check_limits
-from reducer.user_error import INTERRUPTED, UserError
+from reducer.user_error import INTERRUPTED, CommandLineParser, UserError
 
 EXAMPLES = f"""Everything after `--` is the iree-compile command line from the bug report, pasted as it is.
 An .onnx input is reduced as an ONNX graph: each candidate goes through iree-import-onnx first.
 A .pt2 input (torch.export.save) is reduced as its FX graph, decomposed as iree-turbine does (not with
 --torch-import=functional), each candidate imported with IREE's FX importer; bug.reduced.py beside the
 result shows the failure with torch and IREE alone.
-exit status: 0 reduced, 1 bad input, 2 the original does not show the failure, 3 flaky,
-130 / 143 / 129 stopped by Ctrl-C / SIGTERM / SIGHUP (the best result so far is kept)
+exit status: 0 reduced, 1 refused (a bad command line or input), 2 the original does not show the failure,
+3 flaky, 130 / 143 / 129 stopped by Ctrl-C / SIGTERM / SIGHUP (the best result so far is kept)
 
 examples:
   reduce bug.mlir --oracle=lds-limit
@@ -79,7 +79,7 @@ ANSWER_ORACLES = ("miscompile", "reference-mismatch")  # those that judge its an
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = CommandLineParser(
         prog="reduce",
         description="Shrink a failing IREE input to a minimal repro that still shows the same failure.",
         epilog=EXAMPLES,
