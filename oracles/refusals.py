@@ -244,8 +244,16 @@ TORCH_MISSING = _entry(
     "{path}: a .pt2 program needs PyTorch: {why}",
     "A `torch.export` archive is read, edited and run eagerly with PyTorch, which is an optional extra of "
     "this project (a large download most users of ONNX and MLIR inputs do not need).",
-    "Install the extra with `pip install -e '.[torch]'` (it pins the CPU build of torch 2.13.0), then run "
-    "the same command.")
+    "Install the extra with `pip install -e '.[torch]'` (torch 2.13 or 2.14, the tests run 2.13.0; the CPU "
+    "build is a fraction of the default CUDA one), then run the same command.")
+TORCH_UNSUPPORTED = _entry(
+    "pt2-torch-unsupported", INPUT,
+    "{path}: a .pt2 program needs another torch: {why}",
+    "The installed torch is outside the versions the `[torch]` extra accepts: those IREE 3.13's FX importer "
+    "and this tool's reading, re-export and import of a program are known to work with (tested on 2.13.0, "
+    "tried on 2.14.1). Another torch may write archives, or decompose and trace programs, differently.",
+    "Install a torch in the range (`pip install -e '.[torch]'` chooses one), for example in a virtual "
+    "environment of its own, then run the same command.")
 PT2_PICKLED = _entry(
     "pt2-pickled-module", INPUT,
     "{path}: {error}; export the program instead: torch.export.save(torch.export.export(model.eval(), "
@@ -259,8 +267,15 @@ PT2_UNREADABLE = _entry(
     "{path}: cannot read the torch.export archive: {error}",
     "The file is no `torch.export.save` archive, or one this torch cannot load (saved by another torch "
     "version, or with a custom op whose library is not loaded).",
-    "Export the program again with torch 2.13.0 (the version the extra pins), with the custom op's library "
-    "imported, and save it with `torch.export.save`.")
+    "Export the program again with the torch installed here (the `[torch]` extra's range), with the custom "
+    "op's library imported, and save it with `torch.export.save`.")
+PT2_NOT_DECOMPOSABLE = _entry(
+    "pt2-not-decomposable", INPUT,
+    "{path}: torch cannot decompose the program as --torch-import={how} asks: {error}",
+    "Before the FX importer the program is decomposed as IREE's PyTorch users' front end (iree-turbine) "
+    "decomposes it, and one of those decompositions fails on this program.",
+    "Reduce it as it is with `--torch-import=functional` (made functional, nothing decomposed); the "
+    "decomposition's failure is PyTorch's to report.")
 PT2_NOT_IMPORTABLE = _entry(
     "pt2-not-importable", INPUT,
     "{path}: IREE's FX importer cannot import the program: {error}",

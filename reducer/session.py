@@ -125,7 +125,7 @@ def load(request: Request, fmt: InputFormat) -> tuple[Proposal, InputKind]:
     if not raw.strip():
         raise UserError(refusals.EMPTY_INPUT.say(path=path))
     fmt.check_output(path, request.output_path)
-    loaded = fmt.load(path, raw, tuple(request.flags), irx.new_context())
+    loaded = fmt.load(path, raw, tuple(request.flags), irx.new_context(), request.oracle.options)
     return loaded.proposal, loaded.kind
 
 
