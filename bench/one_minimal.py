@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.minimality.judging import check_command  # noqa: E402
+from bench.minimality.judging import check_command
 
 
 def _option(argv: list[str], name: str) -> tuple[str | None, list[str]]:

@@ -6,8 +6,7 @@ from __future__ import annotations
 import onnx
 from onnx import TensorProto, helper
 
-from bench.minimality.check import check, single_edits
-from bench.minimality.judging import judge_for
+from bench.minimality.check import check, judge_for, single_edits
 from oracles import Candidate, OracleOptions, make_oracle
 from oracles.candidate import CandidateRejected
 from tests.models import torch_chain

@@ -16,6 +16,7 @@ from oracles import Candidate, Oracle
 from oracles.candidate import CandidateRejected
 from oracles.formats import Format
 from oracles.onnx.importer import is_import_failure
+from reducer.formats.registry import format_for
 from reducer.search.rejudge import judge_settled
 
 KINDS = {"deletion": "deletions", "bypass": "bypasses", "halving": "halvings"}  # kind -> its plural
@@ -56,6 +57,14 @@ class Minimality:
             return f"NO: {self.smaller} still fails ({sum(self.judged.values())} judged)"
         gap = f"; {self.not_covered}" if self.not_covered else ""
         return f"yes ({counts} judged, {self.rejected} invalid{gap})"
+
+
+def judge_for(oracle: Oracle, original: Candidate) -> Oracle | None:
+    """`oracle` for the original's format, calibrated to the original's failure (judged once,
+    uncached, as the reduction judged it first); None when the original does not fail."""
+    judge = format_for(original.suffix).judging_oracle(oracle)
+    reference = judge_settled(judge, original)
+    return judge.calibrated(reference) if reference.interesting else None
 
 
 def check(result: Candidate, judge: Oracle, edits: Iterable[Edit] | None = None) -> Minimality:

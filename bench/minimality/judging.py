@@ -15,16 +15,14 @@ import dataclasses
 import tempfile
 from pathlib import Path
 
-from bench.minimality.check import Minimality, check
-from oracles import Candidate, Oracle
+from bench.minimality.check import Minimality, check, judge_for
+from oracles import Candidate
 from oracles.data.binding import UserArray, UserData
 from oracles.data.case_data import data_dir
 from oracles.formats import Format, format_of
 from oracles.inputs.attach import attach
 from oracles.inputs.readers import read_sources
 from reducer.cli import request_for
-from reducer.formats.registry import format_for
-from reducer.search.rejudge import judge_settled
 from reducer.session import Request, load_with_data
 
 
@@ -59,10 +57,3 @@ def mlir_with_data(program: Candidate, path: Path) -> Candidate:
     arrays = read_sources([str(p) for p in written]).inputs
     return attach(program, UserData(tuple(UserArray(a.value, a.source, f"arg{i}") for i, a in enumerate(arrays))))
 
-
-def judge_for(oracle: Oracle, original: Candidate) -> Oracle | None:
-    """`oracle` for the original's format, calibrated to its failure (judged once, uncached); None
-    when the original does not fail."""
-    judge = format_for(original.suffix).judging_oracle(oracle)
-    reference = judge_settled(judge, original)
-    return judge.calibrated(reference) if reference.interesting else None
