@@ -25,6 +25,7 @@ FINISH_S = 8.0  # root causes, summary, report: kept at the end of every command
 MIN_REDUCTION_S = 20.0  # a reduction given less than this is not started: it would only load
 REDUCTION_OVERHEAD = 1.3  # a reduction's final check, files and failing-pass step beyond its budget
 HAND_OVER_GRACE_S = 5.0  # cases still running when drawing stops for the reductions: this much more
+WRAP_UP_S = 3.0  # from the cut-off to the first reduction: workers killed, the campaign's tables printed
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,7 @@ class CommandBudget:
     def cut_off(self) -> float:
         """When cases still running are dropped with no finding waiting: the end, less what comes
         after the campaign (everything, with --no-reduce; else the time for at least one reduction)."""
-        after = FINISH_S + (MIN_REDUCTION_S * REDUCTION_OVERHEAD if self.reduce else 0.0)
+        after = FINISH_S + (MIN_REDUCTION_S * REDUCTION_OVERHEAD + WRAP_UP_S if self.reduce else 0.0)
         return max(self.started, self.deadline - after)
 
     def reserve(self, waiting: int) -> float:

@@ -284,7 +284,7 @@ def _reduce_findings(args: argparse.Namespace, known: frozenset[str] = frozenset
         for position, (finding, case) in enumerate(waiting):
             seconds = args.reduce_budget if budget is None else budget.reduction_budget(len(waiting) - position)
             if seconds is None:
-                _left_for_time(args.out, waiting[position:], tally)
+                _left_for_time(args.out, waiting[position:], in_corpus, tally)
                 break
             print(f"fuzz: reducing {finding.kind} ({finding.pipeline}, {seconds:.0f} s): {finding.signature[:100]}",
                   file=sys.stderr, flush=True)
@@ -302,11 +302,16 @@ def _reduce_findings(args: argparse.Namespace, known: frozenset[str] = frozenset
     return tally
 
 
-def _left_for_time(out: Path, left: list[tuple[Finding, CaseResult]], tally: ReductionTally) -> None:
+def _left_for_time(out: Path, left: list[tuple[Finding, CaseResult]], in_corpus: frozenset[str], tally: ReductionTally) -> None:
+    """The findings the time did not reach, listed; those a corpus entry has counted as such (no time
+    was kept for them: the campaign hands its time over for new failures only)."""
     print(f"fuzz: --time is up: {len(left)} findings left unreduced; `fuzz reduce {out}` goes on with them", file=sys.stderr)
     for unreduced, _ in left:
-        print(f"  unreduced: {unreduced.kind} ({unreduced.pipeline}): {unreduced.signature[:100]}", file=sys.stderr)
-    tally.leave(NO_TIME, len(left))
+        known = " (a corpus entry has it)" if unreduced.signature in in_corpus else ""
+        print(f"  unreduced{known}: {unreduced.kind} ({unreduced.pipeline}): {unreduced.signature[:100]}", file=sys.stderr)
+    known = sum(1 for finding, _ in left if finding.signature in in_corpus)
+    tally.leave(NO_TIME, len(left) - known)
+    tally.leave(KNOWN, known)
 
 
 def _root_causes(args: argparse.Namespace, seen: dict[str, int]) -> RootCauses:

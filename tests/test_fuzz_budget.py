@@ -13,6 +13,7 @@ from fuzz.budget import (
     HAND_OVER_GRACE_S,
     MIN_REDUCTION_S,
     REDUCTION_OVERHEAD,
+    WRAP_UP_S,
     CommandBudget,
 )
 from fuzz.execute import CaseResult, Finding, PipelineRun
@@ -45,7 +46,7 @@ def test_without_reductions_the_cases_run_until_the_end_less_the_report():
 
 def test_a_two_minute_campaign_hands_its_reserve_to_the_reductions_and_drops_slow_cases_soon_after():
     budget = CommandBudget(started=0.0, seconds=120.0, reduce=True, per_reduction_s=300.0)
-    assert budget.cases_cut_off(0) == budget.cut_off == 120.0 - FINISH_S - MIN_REDUCTION_S * REDUCTION_OVERHEAD
+    assert budget.cases_cut_off(0) == budget.cut_off == 120.0 - FINISH_S - MIN_REDUCTION_S * REDUCTION_OVERHEAD - WRAP_UP_S
     handed = budget.hand_over(1)  # a finding waits: the later half of the time is its reduction's
     assert handed == 120.0 - FINISH_S - 60.0 and budget.stop_drawing(1, now=handed) and not budget.stop_drawing(1, now=handed - 1)
     # Cases still running then get a few seconds, not the rest of the campaign's time (they had run
@@ -79,7 +80,7 @@ def test_the_cheapest_findings_go_first_and_the_last_line_says_why_each_other_wa
         runs = [PipelineRun("cpu", "compile error", seconds)]
         return Finding("compile error", "cpu", signature, ""), CaseResult(1, '{"nodes": []}', "", runs=runs)
 
-    waiting = [pair("dear", 30.0), pair("known", 0.1), pair("cheap", 1.0), pair("middle", 5.0)]
+    waiting = [pair("in corpus", 0.5), pair("late", 40.0), pair("known", 0.1), pair("cheap", 1.0), pair("middle", 5.0)]
     clock = [0.0]
 
     class Database:
@@ -100,8 +101,8 @@ def test_the_cheapest_findings_go_first_and_the_last_line_says_why_each_other_wa
     monkeypatch.setattr(budget_module, "time", types.SimpleNamespace(monotonic=lambda: clock[0]))
     budget = CommandBudget(started=-40.0, seconds=120.0, reduce=True, per_reduction_s=300.0)  # 72 s left for reductions
     args = argparse.Namespace(out=tmp_path, reduce_budget=300.0, quiet=True, reduce_jobs=1)
-    tally = cli._reduce_findings(args, frozenset({"known"}), budget)
-    assert reduced == ["cheap", "middle"]  # cheapest first; 'dear' found too little time left
+    tally = cli._reduce_findings(args, frozenset({"known"}), budget, in_corpus=frozenset({"in corpus"}))
+    assert reduced == ["cheap", "middle"]  # new and cheapest first; 'late' and 'in corpus' found too little time left
     assert tally.signatures == ["middle"]
-    assert tally.line() == ("1 finding reduced, 3 left unreduced (1 a corpus entry has it, "
+    assert tally.line() == ("1 finding reduced, 4 left unreduced (2 a corpus entry has it, "
                             "1 the reduction did not reduce it, 1 no time left)")
