@@ -71,15 +71,23 @@ class CommandBudget:
             return self.cut_off
         return min(self.cut_off, self.hand_over(waiting) + HAND_OVER_GRACE_S)
 
-    def reduction_budget(self, waiting: int, now: float | None = None) -> float | None:
-        """The time budget of the next reduction, `waiting` of them left (this one included);
-        None when too little is left to start one."""
+    def reduction_budget(self, waiting: int, now: float | None = None, overhead: float = REDUCTION_OVERHEAD) -> float | None:
+        """The time budget of the next reduction, `waiting` of them left (this one included), each
+        taking `overhead` times its budget in all; None when too little is left to start one."""
         now = time.monotonic() if now is None else now
         left = self.deadline - FINISH_S - now
-        share = min(self.per_reduction_s, left / max(1, waiting)) / REDUCTION_OVERHEAD
-        if left / REDUCTION_OVERHEAD < MIN_REDUCTION_S - 1e-9:
+        share = min(self.per_reduction_s, left / max(1, waiting)) / overhead
+        if left / overhead < MIN_REDUCTION_S - 1e-9:
             return None
         return max(MIN_REDUCTION_S, share)
+
+
+def learned_overhead(overhead: float, budget_s: float, took_s: float) -> float:
+    """What a reduction takes beyond its budget, learned from the last one: its final check, files
+    and failing-pass step are a few compiles of the case, which a loaded machine or a slow pipeline
+    makes more than REDUCTION_OVERHEAD of a short budget (37 s of a 22-s reduction's 70 s, at a
+    load of 15 on 2 cores). Never below the default."""
+    return max(REDUCTION_OVERHEAD, overhead, took_s / budget_s if budget_s > 0 else overhead)
 
 
 def reduction_cost(runs: Iterable, spec_json: str) -> tuple[float, int]:

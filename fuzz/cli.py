@@ -16,8 +16,10 @@ from fuzz.budget import (
     NO_REDUCE,
     NO_TIME,
     NOT_REDUCED,
+    REDUCTION_OVERHEAD,
     CommandBudget,
     ReductionTally,
+    learned_overhead,
     reduction_cost,
 )
 from fuzz.campaign import (
@@ -281,15 +283,18 @@ def _reduce_findings(args: argparse.Namespace, known: frozenset[str] = frozenset
     try:
         tally.leave(KNOWN, sum(1 for finding, _ in db.unreduced() if finding.signature in known))
         waiting = _waiting(db, known, in_corpus)
+        overhead = REDUCTION_OVERHEAD
         for position, (finding, case) in enumerate(waiting):
-            seconds = args.reduce_budget if budget is None else budget.reduction_budget(len(waiting) - position)
+            seconds = args.reduce_budget if budget is None else budget.reduction_budget(len(waiting) - position, overhead=overhead)
             if seconds is None:
                 _left_for_time(args.out, waiting[position:], in_corpus, tally)
                 break
             print(f"fuzz: reducing {finding.kind} ({finding.pipeline}, {seconds:.0f} s): {finding.signature[:100]}",
                   file=sys.stderr, flush=True)
+            started = time.monotonic()
             with ReductionProgress(sys.stderr, quiet=args.quiet) as watching:
                 triage = reduce_finding(finding, case, args.out, jobs=args.reduce_jobs, time_budget_s=seconds, observer=watching)
+            overhead = learned_overhead(overhead, seconds, time.monotonic() - started)
             db.set_reduction(finding.signature, str(triage.directory), triage.reduced_size, triage.result)
             if triage.result is None:
                 tally.leave(NOT_REDUCED)

@@ -15,6 +15,7 @@ from fuzz.budget import (
     REDUCTION_OVERHEAD,
     WRAP_UP_S,
     CommandBudget,
+    learned_overhead,
 )
 from fuzz.execute import CaseResult, Finding, PipelineRun
 from fuzz.pool import run_with_isolated_reruns
@@ -106,3 +107,12 @@ def test_the_cheapest_findings_go_first_and_the_last_line_says_why_each_other_wa
     assert tally.signatures == ["middle"]
     assert tally.line() == ("1 finding reduced, 4 left unreduced (2 a corpus entry has it, "
                             "1 the reduction did not reduce it, 1 no time left)")
+
+
+def test_a_reduction_that_overran_its_budget_makes_the_next_ones_plan_for_it():
+    budget = CommandBudget(started=0.0, seconds=600.0, reduce=True, per_reduction_s=300.0)
+    overhead = learned_overhead(REDUCTION_OVERHEAD, 22.0, 70.0)  # the failing-pass step on a loaded machine
+    assert overhead == 70.0 / 22.0 and learned_overhead(overhead, 60.0, 30.0) == overhead  # never forgets
+    assert learned_overhead(REDUCTION_OVERHEAD, 60.0, 30.0) == REDUCTION_OVERHEAD  # never below the default
+    assert budget.reduction_budget(1, now=540.0, overhead=overhead) is None  # 52 s left: not 20 s of passes and the rest
+    assert budget.reduction_budget(1, now=540.0) is not None
