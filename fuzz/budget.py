@@ -23,7 +23,9 @@ from dataclasses import dataclass, field
 
 FINISH_S = 8.0  # root causes, summary, report: kept at the end of every command
 MIN_REDUCTION_S = 20.0  # a reduction given less than this is not started: it would only load
-REDUCTION_OVERHEAD = 1.3  # a reduction's final check, files and failing-pass step beyond its budget
+# A reduction's final check, files and failing-pass step beyond its budget: the failing-pass step
+# gets up to the reduction's budget again (reducer/culprit.py), so a reduction takes about twice it.
+REDUCTION_OVERHEAD = 2.0
 HAND_OVER_GRACE_S = 5.0  # cases still running when drawing stops for the reductions: this much more
 WRAP_UP_S = 3.0  # from the cut-off to the first reduction: workers killed, the campaign's tables printed
 
@@ -85,8 +87,8 @@ class CommandBudget:
 def learned_overhead(overhead: float, budget_s: float, took_s: float) -> float:
     """What a reduction takes beyond its budget, learned from the last one: its final check, files
     and failing-pass step are a few compiles of the case, which a loaded machine or a slow pipeline
-    makes more than REDUCTION_OVERHEAD of a short budget (37 s of a 22-s reduction's 70 s, at a
-    load of 15 on 2 cores). Never below the default."""
+    makes more than REDUCTION_OVERHEAD of a short budget (the failing-pass step took 37 s of a
+    22-s reduction's 70 s at a load of 15 on 2 cores). Never below the default."""
     return max(REDUCTION_OVERHEAD, overhead, took_s / budget_s if budget_s > 0 else overhead)
 
 
