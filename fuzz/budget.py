@@ -9,7 +9,8 @@ the root causes, the summary and the report.
 The time the campaign hands over is the reductions' own: cases still running when drawing stops
 for them get a few seconds more (`HAND_OVER_GRACE_S`), not the rest of the campaign's time, which
 had let slow cases run to the last cut-off and a 2-minute campaign end with none of its 10
-findings reduced. The cheapest findings are reduced first (the case's compile and run time), so
+findings reduced. A campaign with no finding to reduce keeps drawing until the report's few
+seconds are left. The cheapest findings are reduced first (the case's compile and run time), so
 the time left reduces as many as it can; the command's last line counts those left unreduced by
 why (`ReductionTally`). What could not be reduced in time is listed with `fuzz reduce OUT`.
 """
@@ -43,10 +44,15 @@ class CommandBudget:
 
     @property
     def cut_off(self) -> float:
-        """When cases still running are dropped with no finding waiting: the end, less what comes
-        after the campaign (everything, with --no-reduce; else the time for at least one reduction)."""
+        """When cases still running are dropped with no new finding waiting: the end, less what
+        comes after the campaign (everything, with --no-reduce; else the time for one reduction)."""
         after = FINISH_S + (MIN_REDUCTION_S * REDUCTION_OVERHEAD + WRAP_UP_S if self.reduce else 0.0)
         return max(self.started, self.deadline - after)
+
+    def end_of_cases(self, pending: int) -> float:
+        """The cut-off while `pending` findings of this run (a corpus entry's too) would be reduced
+        after the campaign; with none, the end less the report: no reduction needs the time."""
+        return self.cut_off if self.reduce and pending else max(self.started, self.deadline - FINISH_S)
 
     def reserve(self, waiting: int) -> float:
         """The time kept for `waiting` reductions: about a reduction's time each, out of the later
@@ -58,19 +64,20 @@ class CommandBudget:
         """When the campaign hands the rest of the time to `waiting` reductions (a time.monotonic())."""
         return self.deadline - FINISH_S - self.reserve(waiting)
 
-    def stop_drawing(self, waiting: int, now: float | None = None) -> bool:
-        """Whether the campaign draws no more cases: the cut-off, or `waiting` new findings wait
-        for reductions that need the rest of the time."""
+    def stop_drawing(self, waiting: int, now: float | None = None, pending: int | None = None) -> bool:
+        """Whether the campaign draws no more cases: the cut-off (`end_of_cases`, `pending` findings
+        of this run; `waiting` by default), or `waiting` new findings wait for reductions that need
+        the rest of the time."""
         now = time.monotonic() if now is None else now
-        if now >= self.cut_off:
+        if now >= self.end_of_cases(waiting if pending is None else pending):
             return True
         return self.reduce and waiting > 0 and now >= self.hand_over(waiting)
 
-    def cases_cut_off(self, waiting: int) -> float:
+    def cases_cut_off(self, waiting: int, pending: int | None = None) -> float:
         """When cases still running are dropped, `waiting` new findings waiting: a few seconds after
-        the hand-over to their reductions, else at the cut-off."""
+        the hand-over to their reductions, else at the cut-off (`end_of_cases`)."""
         if not self.reduce or waiting == 0:
-            return self.cut_off
+            return self.end_of_cases(waiting if pending is None else pending)
         return min(self.cut_off, self.hand_over(waiting) + HAND_OVER_GRACE_S)
 
     def reduction_budget(self, waiting: int, now: float | None = None, overhead: float = REDUCTION_OVERHEAD) -> float | None:

@@ -51,9 +51,10 @@ class CampaignSettings:
     known: frozenset[str] = frozenset()  # failure signatures already known (the corpus's): feedback steers away from them
     required: tuple[str, ...] = ()  # generator features on in every case (`--require dynamic`)
     # The command's time budget (fuzz/budget.py): when to stop drawing, and when cases still running
-    # are dropped, both by the new findings waiting for a reduction. None: `seconds` alone decides.
-    stop_drawing: Callable[[int], bool] | None = None
-    cut_off: Callable[[int], float] | None = None
+    # are dropped, both by the new findings waiting for a reduction and the findings of this run (a
+    # corpus entry's too). None: `seconds` alone decides.
+    stop_drawing: Callable[..., bool] | None = None
+    cut_off: Callable[..., float] | None = None
 
 
 @dataclass
@@ -133,7 +134,7 @@ def run_campaign(
         for index in itertools.count():
             if time.monotonic() >= deadline or (settings.max_cases is not None and index >= settings.max_cases):
                 return
-            if settings.stop_drawing is not None and settings.stop_drawing(waiting()):
+            if settings.stop_drawing is not None and settings.stop_drawing(waiting(), pending=len(stats.new)):
                 return
             yield case_seed(settings.seed, index), swarm.probabilities()
 
@@ -166,7 +167,7 @@ def run_campaign(
     try:
         cut_off = settings.cut_off
         run_with_isolated_reruns(work, seeds(), finish, settings.jobs, settings.case_timeout_s, cluster, slots,
-                                 None if cut_off is None else lambda: cut_off(waiting()))
+                                 None if cut_off is None else lambda: cut_off(waiting(), pending=len(stats.new)))
     finally:
         stats.seconds = time.monotonic() - start
         settings_record = {"seed": settings.seed, "pipelines": list(settings.pipelines), "feedback": settings.feedback}

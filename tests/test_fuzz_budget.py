@@ -28,7 +28,9 @@ def test_the_campaign_keeps_drawing_until_its_findings_need_the_rest_of_the_time
     assert not budget.stop_drawing(2, now=100.0)  # two reductions of about 78 s fit after 100 s
     assert budget.stop_drawing(10, now=301.0)  # ten wait: the later half of the time goes to them
     assert not budget.stop_drawing(10, now=250.0)  # but the campaign keeps at least half
-    assert budget.stop_drawing(0, now=budget.cut_off)
+    assert budget.stop_drawing(0, now=budget.cut_off, pending=1)  # a finding a corpus entry has: one reduction's time
+    assert not budget.stop_drawing(0, now=budget.cut_off)  # nothing to reduce: the cases use that time too
+    assert budget.stop_drawing(0, now=600.0 - FINISH_S)
 
 
 def test_each_reduction_gets_a_share_of_what_is_left_and_none_starts_too_late():
@@ -47,7 +49,8 @@ def test_without_reductions_the_cases_run_until_the_end_less_the_report():
 
 def test_a_two_minute_campaign_hands_its_reserve_to_the_reductions_and_drops_slow_cases_soon_after():
     budget = CommandBudget(started=0.0, seconds=120.0, reduce=True, per_reduction_s=300.0)
-    assert budget.cases_cut_off(0) == budget.cut_off == 120.0 - FINISH_S - MIN_REDUCTION_S * REDUCTION_OVERHEAD - WRAP_UP_S
+    assert budget.cases_cut_off(0, pending=1) == budget.cut_off == 120.0 - FINISH_S - MIN_REDUCTION_S * REDUCTION_OVERHEAD - WRAP_UP_S
+    assert budget.cases_cut_off(0) == 120.0 - FINISH_S  # no finding at all: the cases run to the report
     handed = budget.hand_over(1)  # a finding waits: the later half of the time is its reduction's
     assert handed == 120.0 - FINISH_S - 60.0 and budget.stop_drawing(1, now=handed) and not budget.stop_drawing(1, now=handed - 1)
     # Cases still running then get a few seconds, not the rest of the campaign's time (they had run
