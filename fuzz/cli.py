@@ -11,7 +11,17 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from fuzz.budget import CommandBudget
+from fuzz.budget import (
+    KNOWN,
+    NO_REDUCE,
+    NO_TIME,
+    NOT_REDUCED,
+    REDUCTION_OVERHEAD,
+    CommandBudget,
+    ReductionTally,
+    learned_overhead,
+    reduction_cost,
+)
 from fuzz.campaign import (
     DB_NAME,
     CampaignSettings,
@@ -27,6 +37,7 @@ from fuzz.conformance import (
     select_node_tests,
 )
 from fuzz.coverage import DispatchConfig, coverage_table
+from fuzz.execute import CaseResult, Finding
 from fuzz.expectations import DEFAULT_PATH, Expectations, load
 from fuzz.findings import Campaign, FindingsDB, findings_record
 from fuzz.nightly import corpus_changes, summary_markdown
@@ -227,7 +238,7 @@ def _campaign(args: argparse.Namespace, budget: CommandBudget, known: frozenset[
         known=known_signatures(args.corpus),
         required=tuple(f.strip() for f in args.require.split(",") if f.strip()),
         stop_drawing=budget.stop_drawing,
-        cut_off=budget.cut_off,
+        cut_off=budget.cases_cut_off,
     )
     with CampaignProgress(settings.pipelines, sys.stderr, quiet=args.quiet) as progress:
         stats = run_campaign(settings, progress.update, progress.case)
@@ -240,8 +251,14 @@ def _campaign(args: argparse.Namespace, budget: CommandBudget, known: frozenset[
     for target, (used, kernel) in sorted(stats.lds.items()):
         print(f"fuzz: {target}: largest workgroup memory {used} bytes ({kernel})")
     split = {"campaign": time.monotonic() - budget.started}
-    if not args.no_reduce:  # this run's new findings, and any an earlier run left unreduced, in the time left
-        _reduce_findings(args, known, budget, settings.known)
+    if args.no_reduce:
+        db = FindingsDB(args.out / DB_NAME)
+        try:
+            stats.reductions.leave(NO_REDUCE, len(db.unreduced()))
+        finally:
+            db.close()
+    else:  # this run's new findings, and any an earlier run left unreduced, in the time left
+        stats.reductions = _reduce_findings(args, known, budget, settings.known)
     split["reductions"] = time.monotonic() - budget.started - split["campaign"]
     causes = _root_causes(args, dict(stats.by_signature))
     if releases_wanted(args):  # each root cause's reduced case under other releases (new ones only in the nightly)
@@ -251,37 +268,59 @@ def _campaign(args: argparse.Namespace, budget: CommandBudget, known: frozenset[
     return stats, settings, causes
 
 
+def _waiting(db: FindingsDB, known: frozenset[str], in_corpus: frozenset[str] = frozenset()) -> list[tuple[Finding, CaseResult]]:
+    """The findings no reduction has finished for, but the `known` signatures: new failures first,
+    those a corpus entry has already (`in_corpus`) last, each group cheapest first."""
+    pairs = [pair for pair in db.unreduced() if pair[0].signature not in known]
+    return sorted(pairs, key=lambda pair: (pair[0].signature in in_corpus, reduction_cost(pair[1].runs, pair[1].spec_json)))
+
+
 def _reduce_findings(args: argparse.Namespace, known: frozenset[str] = frozenset(), budget: CommandBudget | None = None,
-                     in_corpus: frozenset[str] = frozenset()) -> list[str]:
+                     in_corpus: frozenset[str] = frozenset()) -> ReductionTally:
     """Reduces every finding of `args.out` no reduction has finished for, but the `known`
-    signatures; a reduction a killed run left half done continues from its state (reduce --resume).
-    New failures go first, those a corpus entry has already (`in_corpus`) last; with a `budget`,
-    each gets a share of the command's time left, and what is left when it runs out is listed.
-    Returns the signatures reduced."""
+    signatures (counted as left: a corpus entry has them); a reduction a killed run left half done
+    continues from its state (reduce --resume). With a `budget`, each gets a share of the command's
+    time left, and what is left when it runs out is listed. Returns what was reduced and why the
+    others were not."""
+    tally = ReductionTally()
     db = FindingsDB(args.out / DB_NAME)
-    done = []
     try:
-        waiting = sorted((pair for pair in db.unreduced() if pair[0].signature not in known),
-                         key=lambda pair: pair[0].signature in in_corpus)
+        tally.leave(KNOWN, sum(1 for finding, _ in db.unreduced() if finding.signature in known))
+        waiting = _waiting(db, known, in_corpus)
+        overhead = REDUCTION_OVERHEAD
         for position, (finding, case) in enumerate(waiting):
-            seconds = args.reduce_budget if budget is None else budget.reduction_budget(len(waiting) - position)
+            seconds = args.reduce_budget if budget is None else budget.reduction_budget(len(waiting) - position, overhead=overhead)
             if seconds is None:
-                left = waiting[position:]
-                print(f"fuzz: --time is up: {len(left)} findings left unreduced; `fuzz reduce {args.out}` goes on with them",
-                      file=sys.stderr)
-                for unreduced, _ in left:
-                    print(f"  unreduced: {unreduced.kind} ({unreduced.pipeline}): {unreduced.signature[:100]}", file=sys.stderr)
+                _left_for_time(args.out, waiting[position:], in_corpus, tally)
                 break
             print(f"fuzz: reducing {finding.kind} ({finding.pipeline}, {seconds:.0f} s): {finding.signature[:100]}",
                   file=sys.stderr, flush=True)
+            started = time.monotonic()
             with ReductionProgress(sys.stderr, quiet=args.quiet) as watching:
                 triage = reduce_finding(finding, case, args.out, jobs=args.reduce_jobs, time_budget_s=seconds, observer=watching)
+            overhead = learned_overhead(overhead, seconds, time.monotonic() - started)
             db.set_reduction(finding.signature, str(triage.directory), triage.reduced_size, triage.result)
-            done.append(finding.signature)
+            if triage.result is None:
+                tally.leave(NOT_REDUCED)
+            else:
+                tally.reduced += 1
+                tally.signatures.append(finding.signature)
             print(f"  -> {triage.directory}: {triage.reduced_size}")
     finally:
         db.close()
-    return done
+    return tally
+
+
+def _left_for_time(out: Path, left: list[tuple[Finding, CaseResult]], in_corpus: frozenset[str], tally: ReductionTally) -> None:
+    """The findings the time did not reach, listed; those a corpus entry has counted as such (no time
+    was kept for them: the campaign hands its time over for new failures only)."""
+    print(f"fuzz: --time is up: {len(left)} findings left unreduced; `fuzz reduce {out}` goes on with them", file=sys.stderr)
+    for unreduced, _ in left:
+        known = " (a corpus entry has it)" if unreduced.signature in in_corpus else ""
+        print(f"  unreduced{known}: {unreduced.kind} ({unreduced.pipeline}): {unreduced.signature[:100]}", file=sys.stderr)
+    known = sum(1 for finding, _ in left if finding.signature in in_corpus)
+    tally.leave(NO_TIME, len(left) - known)
+    tally.leave(KNOWN, known)
 
 
 def _root_causes(args: argparse.Namespace, seen: dict[str, int]) -> RootCauses:
@@ -298,10 +337,10 @@ def _root_causes(args: argparse.Namespace, seen: dict[str, int]) -> RootCauses:
 def _reduce_left(args: argparse.Namespace) -> int:
     """`fuzz reduce OUT`: only the reductions a killed or --no-reduce campaign left."""
     _database(args.out)  # a directory without a campaign is an error, not an empty success
-    done = _reduce_findings(args)
-    print(f"fuzz: {len(done)} findings reduced; fuzz show {args.out}")
-    if done:
-        _root_causes(args, dict.fromkeys(done, 1))
+    tally = _reduce_findings(args)
+    print(f"fuzz: {tally.line()}; fuzz show {args.out}")
+    if tally.signatures:
+        _root_causes(args, dict.fromkeys(tally.signatures, 1))
     return 0
 
 
@@ -314,7 +353,7 @@ def _budget(args: argparse.Namespace, started: float | None) -> CommandBudget:
 def _split_line(stats: CampaignStats, budget: CommandBudget) -> str:
     parts = {**stats.split, "report": time.monotonic() - budget.started - sum(stats.split.values())}
     return (f"fuzz: done in {time.monotonic() - budget.started:.0f} s of --time {budget.seconds:.0f} s: "
-            + ", ".join(f"{name} {seconds:.0f} s" for name, seconds in parts.items()))
+            + ", ".join(f"{name} {seconds:.0f} s" for name, seconds in parts.items()) + f"; {stats.reductions.line()}")
 
 
 def _run(args: argparse.Namespace, started: float | None = None) -> int:

@@ -174,6 +174,13 @@ def _split_argv(argv: list[str]) -> tuple[list[str], list[str]]:
     return joined, pasted
 
 
+def request_for(argv: list[str]) -> Request:
+    """The request a `reduce` command line makes (its oracle, flags, data and dims), nothing run:
+    how bench/ judges a case exactly as that command judges it."""
+    ours, pasted = _split_argv(list(argv))
+    return _request(build_parser().parse_args(ours), pasted, None, None)[0]
+
+
 def main(argv: list[str] | None = None, started: float | None = None) -> int:
     ours, pasted = _split_argv(list(sys.argv[1:] if argv is None else argv))
     parser = build_parser()

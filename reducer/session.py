@@ -137,6 +137,19 @@ def load_reduced(request: Request) -> Candidate:
     return load(request, fmt)[0].candidate
 
 
+def load_with_data(request: Request) -> Candidate:
+    """`load_reduced`, carrying the data the request runs it on (`data_to_run_on`): a case judged
+    on its own as a reduction would judge it; UserError (one line) for data it cannot take."""
+    case = load_reduced(request)
+    data = data_to_run_on(request, case)
+    if data is None:
+        return case
+    try:
+        return attach(case, data)
+    except UserDataError as err:
+        raise UserError(str(err)) from None
+
+
 def reduce_file(request: Request) -> Outcome:
     """Runs the whole reduction; on Ctrl-C returns the partial outcome with complete=False."""
     with Interruption().installed() as interruption:
