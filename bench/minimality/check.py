@@ -9,30 +9,16 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from bench.minimality.edit import KINDS, Edit
 from oracles import Candidate, Oracle
 from oracles.candidate import CandidateRejected
 from oracles.formats import Format
 from oracles.onnx.importer import is_import_failure
 from reducer.formats.registry import format_for
 from reducer.search.rejudge import judge_settled
-
-KINDS = {"deletion": "deletions", "bypass": "bypasses", "halving": "halvings"}  # kind -> its plural
-
-
-class NoCandidate(CandidateRejected):
-    """The edit gives no candidate here (no type to stand in with, nothing to halve)."""
-
-
-@dataclass(frozen=True)
-class Edit:
-    """One single edit of the result: its kind (one of KINDS), what it does, and how to make it."""
-
-    kind: str
-    label: str
-    make: Callable[[], Candidate]  # raises CandidateRejected when the edit gives no valid candidate
 
 
 @dataclass

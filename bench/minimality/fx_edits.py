@@ -18,7 +18,7 @@ from functools import partial
 import numpy as np
 import torch
 
-from bench.minimality.check import Edit, NoCandidate
+from bench.minimality.edit import Edit, NoCandidate
 from oracles import Candidate
 from reducer.graphs import torch_program as tp
 

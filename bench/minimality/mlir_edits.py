@@ -19,7 +19,7 @@ from pathlib import Path
 from iree.compiler import ir
 
 from bench.minimality import onnx_edits
-from bench.minimality.check import Edit, NoCandidate
+from bench.minimality.edit import Edit, NoCandidate
 from oracles import Candidate
 from oracles.candidate import CandidateRejected
 from oracles.formats import Format, suffix_of

@@ -18,7 +18,7 @@ from functools import partial
 import onnx
 from onnx import numpy_helper
 
-from bench.minimality.check import Edit, NoCandidate
+from bench.minimality.edit import Edit, NoCandidate
 from oracles import Candidate
 from reducer.graphs import onnx_model
 
