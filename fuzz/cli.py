@@ -29,6 +29,8 @@ from fuzz.conformance import (
 from fuzz.coverage import DispatchConfig, coverage_table
 from fuzz.expectations import DEFAULT_PATH, Expectations, load
 from fuzz.findings import Campaign, FindingsDB, findings_record
+from fuzz.frontend_report import frontend_lines
+from fuzz.frontends import FRONTENDS, ONNX, refusal
 from fuzz.nightly import corpus_changes, summary_markdown
 from fuzz.pipelines import (
     DEFAULT_PIPELINES,
@@ -121,6 +123,9 @@ def _add_campaign_options(command: argparse.ArgumentParser, nightly: bool) -> No
     command.add_argument(
         "--run-gpu", choices=("auto", "never"), default="auto", help="run and compare GPU targets whose driver sees a device (default auto)"
     )
+    command.add_argument("--frontend", choices=FRONTENDS, default=ONNX,
+                         help="where cases come from: ONNX graphs (default), PyTorch programs through torch.export (needs the "
+                         "torch extra), or both, the campaign's time split between them")
     command.add_argument("--require", default="", metavar="FEATURE[,FEATURE]",
                          help="generator features on in every case, e.g. dynamic, bf16, qlinear_matmul (see fuzz/generation/features.py)")
     command.add_argument("--max-cases", type=int, help="stop after this many cases")
@@ -196,6 +201,9 @@ def main(argv: list[str] | None = None, started: float | None = None) -> int:
 def _campaign(args: argparse.Namespace, budget: CommandBudget, known: frozenset[str] = frozenset()) -> tuple[CampaignStats, CampaignSettings, RootCauses]:
     """The campaign, then each new finding reduced (but the `known` signatures), then its root
     causes (deduped on the reduced cases, named by the corpus); shared by `run` and `nightly`."""
+    missing = refusal(args.frontend)
+    if missing:
+        raise ValueError(missing)
     targets = "" if args.targets.strip().lower() == "none" else args.targets
     if PRESENT_GPU in targets.split(","):
         present, note = present_gpu_pipeline(drivers_with_a_device())
@@ -222,6 +230,7 @@ def _campaign(args: argparse.Namespace, budget: CommandBudget, known: frozenset[
         feedback=not args.no_feedback,
         known=known_signatures(args.corpus),
         required=tuple(f.strip() for f in args.require.split(",") if f.strip()),
+        frontend=args.frontend,
         stop_drawing=budget.stop_drawing,
         cut_off=budget.cut_off,
     )
@@ -235,6 +244,8 @@ def _campaign(args: argparse.Namespace, budget: CommandBudget, known: frozenset[
     print(coverage_table(stats.configs))
     for target, (used, kernel) in sorted(stats.lds.items()):
         print(f"fuzz: {target}: largest workgroup memory {used} bytes ({kernel})")
+    for line in frontend_lines(stats.frontends):
+        print(f"fuzz: {line}")
     split = {"campaign": time.monotonic() - budget.started}
     if not args.no_reduce:  # this run's new findings, and any an earlier run left unreduced, in the time left
         _reduce_findings(args, known, budget, settings.known)
