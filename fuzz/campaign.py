@@ -23,6 +23,7 @@ from pathlib import Path
 from fuzz.coverage import DispatchConfig
 from fuzz.execute import CaseResult, InProcess, Isolated, run_case
 from fuzz.findings import FindingsDB
+from fuzz.frontend_report import FrontendShare
 from fuzz.frontends import ONNX, TORCH, Schedule, base_probabilities, frontend_of, frontends_of, used_features
 from fuzz.generation.draw import spec_for_seed
 from fuzz.pipelines import DEFAULT_PIPELINES, resolve
@@ -58,19 +59,6 @@ class CampaignSettings:
 
 
 @dataclass
-class FrontendStats:
-    """One front end's share of a campaign: what the report and summary show side by side."""
-
-    cases: int = 0
-    seconds: float = 0.0  # its cases' own wall time, summed
-    with_findings: int = 0
-    redrawn: int = 0  # PyTorch: draws torch.export rejected (drawn again, not findings)
-    drawn: Counter = field(default_factory=Counter)  # feature -> cases drawn with it on
-    used: Counter = field(default_factory=Counter)  # feature -> cases whose program exercised it
-    signatures: set = field(default_factory=set)
-
-
-@dataclass
 class CampaignStats:
     cases: int = 0
     seconds: float = 0.0
@@ -85,7 +73,7 @@ class CampaignStats:
     rewarded: int = 0  # cases that reached a rare configuration or a new signature
     repeats: int = 0  # cases whose every finding was known already (the corpus, an earlier case or run)
     split: dict[str, float] = field(default_factory=dict)  # the command's wall time: campaign, reductions (fuzz/cli.py)
-    frontends: dict[str, FrontendStats] = field(default_factory=dict)  # per front end: cases, time, features drawn
+    frontends: dict[str, FrontendShare] = field(default_factory=dict)  # per front end: cases, time, features drawn
 
     @property
     def per_minute(self) -> float:
@@ -146,7 +134,7 @@ def run_campaign(
     known = settings.known | {finding.signature for finding in db.all()}
     swarms = _swarms(settings, known)
     schedule = Schedule(settings.frontend)
-    stats.frontends = {frontend: FrontendStats() for frontend in swarms}
+    stats.frontends = {frontend: FrontendShare() for frontend in swarms}
 
     def seeds() -> Iterator[tuple]:
         for index in itertools.count():
@@ -212,7 +200,7 @@ def _swarms(settings: CampaignSettings, known: frozenset[str]) -> dict[str, Swar
             for frontend, catalogue in catalogues.items()}
 
 
-def _count(share: FrontendStats, case: CaseResult, used: frozenset[str]) -> None:
+def _count(share: FrontendShare, case: CaseResult, used: frozenset[str]) -> None:
     share.cases += 1
     share.seconds += case.seconds
     share.with_findings += bool(case.findings)

@@ -27,6 +27,7 @@ from reducer.storage.verdict_store import checked, set_aside
 RECORD_NAME = "finding.txt"
 SPEC_NAME = "spec.json"
 REDUCED_NAME = "reduced.onnx"
+REDUCED_PROGRAM_NAME = "reduced.pt2"
 NOT_REDUCED_NAME = "not-reduced.txt"
 _RECORD_KEYS = ("kind", "pipelines", "signature", "detail", "seed", "graph")
 
@@ -184,10 +185,13 @@ def read_record(directory: Path) -> StoredFinding | None:
     if any(key not in record for key in _RECORD_KEYS):
         return None
     reduced, not_reduced = directory / REDUCED_NAME, directory / NOT_REDUCED_NAME
+    program = directory / REDUCED_PROGRAM_NAME  # a PyTorch case's: its node count needs torch, its bytes do not
     if reduced.is_file():
         data = reduced.read_bytes()
         nodes = onnx_model.node_count(onnx_model.load_bytes(data))
         size: str | None = f"{nodes} node{'' if nodes == 1 else 's'}, {len(data)} bytes"
+    elif program.is_file():
+        size = f"reduced .pt2, {program.stat().st_size} bytes"
     elif not_reduced.is_file():
         size = f"not reduced: {not_reduced.read_text().strip().splitlines()[-1]}"
     else:  # its reduction never ended: the row says so, as it did before

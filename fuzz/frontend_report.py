@@ -8,7 +8,35 @@ subset) and the cases whose program exercised it. A campaign of one front end sh
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+
+@dataclass
+class FrontendShare:
+    """One front end's share of a campaign: what the report and summary show side by side."""
+
+    cases: int = 0
+    seconds: float = 0.0  # its cases' own wall time, summed
+    with_findings: int = 0
+    redrawn: int = 0  # PyTorch: draws torch.export rejected (drawn again, not findings)
+    drawn: Counter = field(default_factory=Counter)  # feature -> cases drawn with it on
+    used: Counter = field(default_factory=Counter)  # feature -> cases whose program exercised it
+    signatures: set = field(default_factory=set)
+
+
+def shares_of(cases: Iterable) -> dict[str, FrontendShare]:
+    """Front end -> its share, from a database's stored cases (features drawn; what each program
+    used is not stored, so `used` stays empty)."""
+    shares: dict[str, FrontendShare] = {}
+    for case in cases:
+        share = shares.setdefault(case.frontend, FrontendShare())
+        share.cases += 1
+        share.seconds += case.seconds
+        share.with_findings += bool(case.findings)
+        share.drawn.update(case.features)
+        share.signatures |= {signature for _, _, signature in case.findings}
+    return shares
 
 
 def share_rows(shares: Mapping, root_causes: Mapping[str, int] | None = None) -> list[list[str]]:
@@ -25,14 +53,19 @@ def share_rows(shares: Mapping, root_causes: Mapping[str, int] | None = None) ->
 SHARE_HEADER = ["front end", "cases", "case seconds", "cases/min of its time", "with findings", "signatures", "redrawn"]
 
 
-def feature_rows(shares: Mapping) -> list[list[str]]:
-    """feature, then `drawn / used` per front end ('-' where its catalogue has no such feature)."""
+def feature_rows(shares: Mapping, with_used: bool = True) -> list[list[str]]:
+    """feature, then `drawn / used` (or drawn alone) per front end ('-' where none of its cases drew it)."""
     drawn: dict[str, Counter] = {f: s.drawn for f, s in shares.items()}
     used: dict[str, Counter] = {f: s.used for f, s in shares.items()}
     features = sorted({feature for counter in drawn.values() for feature in counter}
                       | {feature for counter in used.values() for feature in counter if not feature.startswith("opset")})
-    return [[feature, *(f"{drawn[f][feature]} / {used[f][feature]}" if drawn[f][feature] or used[f][feature] else "-"
-                        for f in shares)] for feature in features]
+
+    def cell(frontend: str, feature: str) -> str:
+        if not drawn[frontend][feature] and not used[frontend][feature]:
+            return "-"
+        return f"{drawn[frontend][feature]} / {used[frontend][feature]}" if with_used else str(drawn[frontend][feature])
+
+    return [[feature, *(cell(f, feature) for f in shares)] for feature in features]
 
 
 def frontend_lines(shares: Mapping) -> list[str]:
