@@ -30,7 +30,7 @@ from fuzz.coverage import DispatchConfig, coverage_table
 from fuzz.expectations import DEFAULT_PATH, Expectations, load
 from fuzz.findings import Campaign, FindingsDB, findings_record
 from fuzz.frontend_report import frontend_lines
-from fuzz.frontends import FRONTENDS, ONNX, refusal
+from fuzz.frontends import FRONTENDS, ONNX, torch_needed
 from fuzz.nightly import corpus_changes, summary_markdown
 from fuzz.pipelines import (
     DEFAULT_PIPELINES,
@@ -201,9 +201,9 @@ def main(argv: list[str] | None = None, started: float | None = None) -> int:
 def _campaign(args: argparse.Namespace, budget: CommandBudget, known: frozenset[str] = frozenset()) -> tuple[CampaignStats, CampaignSettings, RootCauses]:
     """The campaign, then each new finding reduced (but the `known` signatures), then its root
     causes (deduped on the reduced cases, named by the corpus); shared by `run` and `nightly`."""
-    missing = refusal(args.frontend)
+    missing = torch_needed(args.frontend)
     if missing:
-        raise ValueError(missing)
+        raise ValueError(refusals.FUZZ_TORCH_MISSING.say(frontend=args.frontend, why=missing))
     targets = "" if args.targets.strip().lower() == "none" else args.targets
     if PRESENT_GPU in targets.split(","):
         present, note = present_gpu_pipeline(drivers_with_a_device())

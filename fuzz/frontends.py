@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-from oracles import refusals
 from oracles.torch import torch_missing
 
 ONNX, TORCH, BOTH = "onnx", "torch", "both"
@@ -23,10 +22,9 @@ def frontends_of(choice: str) -> tuple[str, ...]:
     return (ONNX, TORCH) if choice == BOTH else (choice,)
 
 
-def refusal(choice: str) -> str | None:
+def torch_needed(choice: str) -> str | None:
     """Why this Python cannot run `--frontend choice` (one line, with the install command), or None."""
-    missing = torch_missing() if TORCH in frontends_of(choice) else None
-    return refusals.FUZZ_TORCH_MISSING.say(frontend=choice, why=missing) if missing else None
+    return torch_missing() if TORCH in frontends_of(choice) else None
 
 
 def base_probabilities(frontend: str) -> dict[str, float]:
