@@ -82,7 +82,7 @@ _KNOWN_CORPUS = "corpus entries that name known root causes (default: the projec
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="fuzz", description="Differential fuzzer for IREE: conv / matmul / quantization graphs.",
+    parser = argparse.ArgumentParser(prog="fuzz", description="Differential fuzzer for IREE: conv / matmul / quantization graphs, and PyTorch programs (--frontend torch).",
                                      epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="run a campaign for a time budget")
@@ -127,7 +127,8 @@ def _add_campaign_options(command: argparse.ArgumentParser, nightly: bool) -> No
                          help="where cases come from: ONNX graphs (default), PyTorch programs through torch.export (needs the "
                          "torch extra), or both, the campaign's time split between them")
     command.add_argument("--require", default="", metavar="FEATURE[,FEATURE]",
-                         help="generator features on in every case, e.g. dynamic, bf16, qlinear_matmul (see fuzz/generation/features.py)")
+                         help="generator features on in every case, e.g. dynamic, bf16, qlinear_matmul, sdpa "
+                         "(see fuzz/generation/features.py and fuzz/torch_gen/features.py)")
     command.add_argument("--max-cases", type=int, help="stop after this many cases")
     command.add_argument("--no-reduce", action="store_true", help="do not reduce new findings")
     _add_reduction_options(command)

@@ -242,6 +242,8 @@ def _first_reduction(
             if getattr(err, "exit_code", 1) == INTERRUPTED:
                 raise KeyboardInterrupt from None
             failures.append(f"{oracle_name}: {err}")  # e.g. a mismatch the oracle's own seeded inputs do not show
+        except Exception as err:  # noqa: BLE001  (a reducer bug costs this finding its reduction, not the campaign)
+            failures.append(f"{oracle_name}: the reduction failed: {type(err).__name__}: {' '.join(str(err).split())[:300]}")
     return None, None, failures
 
 
