@@ -148,3 +148,32 @@ def test_a_planted_comparison_of_eager_against_itself_finds_nothing(exported_gro
     assert judged >= 2 * (len(GROUPS) + 3)
     assert any(json.loads(made.spec.to_json())["dtype"] != "float32" for made in halves)
     np.testing.assert_equal(len(halves), 3)
+
+
+def test_the_bf16_linear_the_pytorch_path_fails_on_compiles_through_onnx(tmp_path, iree_compile):
+    """The corpus entry fuzz-torch-bf16-linear-bias-convert-bf16-arith-resource fails on the PyTorch
+    path only: the same bf16 MatMul + bias through ONNX's importer compiles for the same CPU."""
+    import subprocess
+
+    import ml_dtypes
+    import onnx
+    from onnx import TensorProto, helper
+
+    from oracles.toolchain.tools import find_tool
+
+    def bf16(name: str, values: np.ndarray) -> onnx.TensorProto:
+        raw = values.astype(ml_dtypes.bfloat16).view(np.uint16).tobytes()
+        return helper.make_tensor(name, TensorProto.BFLOAT16, values.shape, raw, raw=True)
+
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "w"], ["m"]), helper.make_node("Add", ["m", "b"], ["y"])], "linear",
+        [helper.make_tensor_value_info("x", TensorProto.BFLOAT16, [2, 2, 1])],
+        [helper.make_tensor_value_info("y", TensorProto.BFLOAT16, [2, 2, 2])],
+        [bf16("w", np.array([[0.5, -1.25]])), bf16("b", np.array([0.25, 2.0]))])
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)]), tmp_path / "linear.onnx")
+    subprocess.run([find_tool("iree-import-onnx"), str(tmp_path / "linear.onnx"), "-o", str(tmp_path / "linear.mlir")], check=True)
+    compiled = subprocess.run([iree_compile, *PIPELINES["cpu"].flags, str(tmp_path / "linear.mlir"), "-o", str(tmp_path / "linear.vmfb")],
+                              capture_output=True, text=True)
+    assert compiled.returncode == 0, compiled.stderr
+    entry = Path(__file__).parent.parent / "corpus" / "entries" / "fuzz-torch-bf16-linear-bias-convert-bf16-arith-resource"
+    assert (entry / "repro.pt2").is_file() and json.loads((entry / "entry.json").read_text())["state"] == "reproduces"
