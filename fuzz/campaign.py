@@ -24,7 +24,15 @@ from fuzz.coverage import DispatchConfig
 from fuzz.execute import CaseResult, InProcess, Isolated, run_case
 from fuzz.findings import FindingsDB
 from fuzz.frontend_report import FrontendShare
-from fuzz.frontends import ONNX, TORCH, Schedule, base_probabilities, frontend_of, frontends_of, used_features
+from fuzz.frontends import (
+    ONNX,
+    TORCH,
+    Schedule,
+    base_probabilities,
+    frontend_of,
+    frontends_of,
+    used_features,
+)
 from fuzz.generation.draw import spec_for_seed
 from fuzz.pipelines import DEFAULT_PIPELINES, resolve
 from fuzz.pool import run_with_isolated_reruns

@@ -51,7 +51,8 @@ def used_features(spec_json: str) -> frozenset[str]:
     program's blocks (none for a case whose every draw torch.export rejected)."""
     if frontend_of(spec_json) == TORCH:
         return frozenset(json.loads(spec_json).get("used", ()))
-    from fuzz.spec import GraphSpec, used_features as graph_features
+    from fuzz.spec import GraphSpec
+    from fuzz.spec import used_features as graph_features
 
     return graph_features(GraphSpec.from_json(spec_json))
 

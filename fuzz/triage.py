@@ -217,7 +217,10 @@ def _write_record(directory: Path, finding: Finding, case: CaseResult) -> None:
 
 def _save_torch_finding(directory: Path, finding: Finding, case: CaseResult) -> tuple[Path, UserData | None]:
     """A PyTorch case's program (`model.pt2`) and, where the finding needs them, its inputs."""
-    from fuzz.torch_gen.finding import save_inputs, save_program  # imported late: they load torch
+    from fuzz.torch_gen.finding import (  # imported late: they load torch
+        save_inputs,
+        save_program,
+    )
 
     model_path = save_program(directory, case.spec_json)
     data = None

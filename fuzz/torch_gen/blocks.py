@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from math import prod
 
 from fuzz.generation.choosers import Chooser
 from fuzz.generation.ranges import AWKWARD_DIMS, BASE_DIMS, CHANNELS
@@ -214,7 +213,3 @@ def epilogue(d: Drawing, shape: Shape, same_as_input: bool) -> Block | None:
     if act is None and clamp is None and not residual:
         return None
     return _block("epilogue", act=act, clamp=clamp, residual=residual)
-
-
-def elements(shape: Shape) -> int:
-    return prod(shape)

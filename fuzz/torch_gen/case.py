@@ -9,7 +9,15 @@ import tempfile
 import time
 from pathlib import Path
 
-from fuzz.execute import IMPORT_FAILURE, CaseResult, Finding, Isolated, cpu_seconds, run_pipelines, timed
+from fuzz.execute import (
+    IMPORT_FAILURE,
+    CaseResult,
+    Finding,
+    Isolated,
+    cpu_seconds,
+    run_pipelines,
+    timed,
+)
 from fuzz.pipelines import Pipeline
 from fuzz.torch_gen.export import ATTEMPTS, Exported, description, export_case
 from fuzz.torch_gen.reference import EagerExpected

@@ -16,7 +16,14 @@ from fuzz.generation.ranges import BASE_DIMS, CHANNELS, SPATIAL
 from fuzz.torch_gen import blocks
 from fuzz.torch_gen.blocks import IMAGE, MAX_ELEMS, SEQUENCE, Drawing, Shape
 from fuzz.torch_gen.features import BLOCK_FEATURES, draw_torch_features
-from fuzz.torch_gen.spec import FLOAT, POSITIONS, Block, TorchDynamic, TorchInput, TorchSpec
+from fuzz.torch_gen.spec import (
+    FLOAT,
+    POSITIONS,
+    Block,
+    TorchDynamic,
+    TorchInput,
+    TorchSpec,
+)
 
 MAX_RUN_SIZE = 65  # the largest size a dynamic dimension runs at
 SYMBOLS = {(SEQUENCE, 0): "B", (SEQUENCE, 1): "T", (IMAGE, 0): "N", (IMAGE, -1): "W"}

@@ -25,7 +25,15 @@ from fuzz.torch_gen.draw import draw_torch_spec
 from fuzz.torch_gen.spec import TorchSpec
 from oracles.torch.eager import EagerError, outputs, to_torch
 from oracles.torch.importer import NotImportable, import_text
-from oracles.torch.program import describe, functional, nodes, one_line, op_name, quiet, save
+from oracles.torch.program import (
+    describe,
+    functional,
+    nodes,
+    one_line,
+    op_name,
+    quiet,
+    save,
+)
 
 ATTEMPTS = 12
 RUN_SIZES = 3  # a dynamic case runs at its example's size and two more
@@ -91,9 +99,9 @@ def _eager(program: ExportedProgram, inputs: list[np.ndarray]) -> list[np.ndarra
     except EagerError as err:
         raise Rejected(str(err)) from None
     for value in answer:
-        if value.dtype.kind == "f" or value.dtype.itemsize == 2:
-            if not np.all(np.isfinite(value.astype(np.float64))):
-                raise Rejected("PyTorch's answer is not finite")
+        floating = value.dtype.kind == "f" or value.dtype.itemsize == 2 and value.dtype.kind not in "iub"
+        if floating and not np.all(np.isfinite(value.astype(np.float64))):
+            raise Rejected("PyTorch's answer is not finite")
     return answer
 
 
