@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
+from fuzz.budget import ReductionTally
 from fuzz.coverage import DispatchConfig
-from fuzz.execute import CaseResult, InProcess, Isolated, run_case
+from fuzz.execute import CaseResult, backend_for, run_case
 from fuzz.findings import FindingsDB
 from fuzz.frontend_report import FrontendShare
 from fuzz.frontends import (
@@ -60,10 +61,11 @@ class CampaignSettings:
     known: frozenset[str] = frozenset()  # failure signatures already known (the corpus's): feedback steers away from them
     required: tuple[str, ...] = ()  # generator features on in every case (`--require dynamic`)
     frontend: str = ONNX  # where cases come from: onnx, torch, or both (fuzz/frontends.py)
-    # The command's time budget (fuzz/budget.py): when to stop drawing, by the new findings waiting
-    # for a reduction, and when cases still running are dropped. None: `seconds` alone decides.
-    stop_drawing: Callable[[int], bool] | None = None
-    cut_off: float | None = None
+    # The command's time budget (fuzz/budget.py): when to stop drawing, and when cases still running
+    # are dropped, both by the new findings waiting for a reduction and the findings of this run (a
+    # corpus entry's too). None: `seconds` alone decides.
+    stop_drawing: Callable[..., bool] | None = None
+    cut_off: Callable[..., float] | None = None
 
 
 @dataclass
@@ -81,6 +83,7 @@ class CampaignStats:
     rewarded: int = 0  # cases that reached a rare configuration or a new signature
     repeats: int = 0  # cases whose every finding was known already (the corpus, an earlier case or run)
     split: dict[str, float] = field(default_factory=dict)  # the command's wall time: campaign, reductions (fuzz/cli.py)
+    reductions: ReductionTally = field(default_factory=ReductionTally)  # the findings reduced after it, and why not the others
     frontends: dict[str, FrontendShare] = field(default_factory=dict)  # per front end: cases, time, features drawn
 
     @property
@@ -105,7 +108,7 @@ def _work(
     third for a PyTorch case (whose worker imports torch, on its first such case)."""
     seed, probabilities = item[:2]
     limits = Limits(timeout_s=compile_timeout_s)
-    backend = Isolated(limits) if isolated else InProcess(limits)
+    backend = backend_for(limits, isolated)
     chances = dict(probabilities) if probabilities else None
     if item[2:] == (TORCH,):
         from fuzz.torch_gen.case import run_torch_case
@@ -144,12 +147,15 @@ def run_campaign(
     schedule = Schedule(settings.frontend)
     stats.frontends = {frontend: FrontendShare() for frontend in swarms}
 
+    def waiting() -> int:
+        """New findings that wait for a reduction (the corpus has the known ones)."""
+        return sum(1 for signature, _ in stats.new if signature not in settings.known)
+
     def seeds() -> Iterator[tuple]:
         for index in itertools.count():
             if time.monotonic() >= deadline or (settings.max_cases is not None and index >= settings.max_cases):
                 return
-            waiting = sum(1 for signature, _ in stats.new if signature not in settings.known)
-            if settings.stop_drawing is not None and settings.stop_drawing(waiting):
+            if settings.stop_drawing is not None and settings.stop_drawing(waiting(), pending=len(stats.new)):
                 return
             frontend, number = schedule.next()
             item = (case_seed(settings.seed, number), swarms[frontend].probabilities())
@@ -185,7 +191,9 @@ def run_campaign(
             progress(stats)
 
     try:
-        run_with_isolated_reruns(work, seeds(), finish, settings.jobs, settings.case_timeout_s, cluster, slots, settings.cut_off)
+        cut_off = settings.cut_off
+        run_with_isolated_reruns(work, seeds(), finish, settings.jobs, settings.case_timeout_s, cluster, slots,
+                                 None if cut_off is None else lambda: cut_off(waiting(), pending=len(stats.new)))
     finally:
         stats.seconds = time.monotonic() - start
         settings_record = {"seed": settings.seed, "pipelines": list(settings.pipelines), "feedback": settings.feedback,

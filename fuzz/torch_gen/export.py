@@ -4,9 +4,10 @@
 dimension the code specialises); those are not findings, the case draws again from the next
 attempt of its seed (`fuzz.torch_gen.draw`), up to `ATTEMPTS` times. A program PyTorch itself
 cannot run, or whose answer is not finite, is drawn again too: there is nothing to compare.
-The program taken is made functional and saved (`oracles/torch/program.py`), and imported as
-`reduce` imports a user's `.pt2` (functional, through the FX importer, `oracles/torch/importer.py`;
-the saved archive loads to the same program); an importer failure is IREE's, a finding.
+The program taken is brought to the importer as `reduce` brings a user's `.pt2` by default (made
+functional and decomposed as iree-turbine, IREE's PyTorch front end, does:
+`oracles/torch/decompositions.py`), saved, and imported by the FX importer
+(`oracles/torch/importer.py`); an importer failure is IREE's, a finding.
 """
 
 from __future__ import annotations
@@ -23,11 +24,12 @@ from fuzz.dynamic import AWKWARD_SIZES
 from fuzz.torch_gen.build import build_module, dynamic_shapes, input_arrays
 from fuzz.torch_gen.draw import draw_torch_spec
 from fuzz.torch_gen.spec import TorchSpec
+from oracles.torch import DEFAULT_IMPORT
+from oracles.torch.decompositions import NotDecomposable, as_imported
 from oracles.torch.eager import EagerError, outputs, to_torch
 from oracles.torch.importer import NotImportable, import_text
 from oracles.torch.program import (
     describe,
-    functional,
     nodes,
     one_line,
     op_name,
@@ -76,9 +78,13 @@ def exported(spec: TorchSpec) -> Exported:
     example = tuple(to_torch(a) for a in input_arrays(spec))
     with quiet():
         try:
-            program = functional(torch.export.export(module, example, dynamic_shapes=dynamic_shapes(spec), strict=False))
+            program = torch.export.export(module, example, dynamic_shapes=dynamic_shapes(spec), strict=False)
         except Exception as err:  # noqa: BLE001  (export raises anything for a program it cannot trace)
             raise Rejected(f"torch.export: {one_line(err)}") from None
+    try:  # as `reduce` brings a .pt2 to the importer by default: iree-turbine's decompositions
+        program = as_imported(program, DEFAULT_IMPORT)
+    except NotDecomposable as err:
+        raise Rejected(f"decompositions: {err}") from None
     if spec.dynamic is not None and len(spec.dynamic.sizes) < 2:
         spec = replace(spec, dynamic=replace(spec.dynamic, sizes=_run_sizes(spec, program)))
     expected = {}
@@ -86,7 +92,7 @@ def exported(spec: TorchSpec) -> Exported:
         expected[size] = _eager(program, input_arrays(spec, size))
     archive = save(program)
     spec = replace(spec, ops=tuple(sorted({op_name(node) for node in nodes(program)})))
-    try:  # the saved program is functional already: what `reduce` imports when it loads the archive
+    try:  # the saved program is decomposed already: what `reduce` imports when it loads the archive
         mlir, why = import_text(program), ""
     except NotImportable as err:
         mlir, why = None, str(err)

@@ -1,9 +1,0 @@
-// RUN: iree-opt '--pass-pipeline=builtin.module(func.func(torch-reduce-op-variants{extra-library=}))' --verify-diagnostics %s
-
-module {
-  func.func @main(%arg0: !torch.vtensor<[1,1,1,1],f32>, %arg1: !torch.vtensor<[1],si64>, %arg2: !torch.int, %arg3: !torch.vtensor<[1,1,1,1],f32>) -> !torch.vtensor<[1,1,1,1],f32> {
-    // expected-error @+1 {{failed to legalize operation 'torch.operator' that was explicitly marked illegal}}
-    %0 = torch.operator "torch.aten.index_copy"(%arg3, %arg2, %arg1, %arg0) : (!torch.vtensor<[1,1,1,1],f32>, !torch.int, !torch.vtensor<[1],si64>, !torch.vtensor<[1,1,1,1],f32>) -> !torch.vtensor<[1,1,1,1],f32> 
-    return %0 : !torch.vtensor<[1,1,1,1],f32>
-  }
-}
