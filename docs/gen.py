@@ -39,6 +39,7 @@ from fuzz.generation.features import (
     TYPE_FEATURES,
 )
 from fuzz.pipelines import DEFAULT_PIPELINES, DEFAULT_TARGETS, GROUPS, PIPELINES
+from fuzz.torch_gen.features import ATTENTION_FEATURES, BLOCK_FEATURES, SHARED_FEATURES, TORCH_BASE_PROBABILITY
 from fuzz.root_cause import corpus_groups
 from fuzz.triage import TEST_DATA_NAME, finding_directory
 from oracles import refusals
@@ -332,6 +333,14 @@ def features_page() -> str:
     return "\n".join(lines) + "\n"
 
 
+def torch_features_page() -> str:
+    """The PyTorch front end's catalogue (fuzz/torch_gen/features.py), as the ONNX one's page is made."""
+    groups = {"blocks": BLOCK_FEATURES, "shapes, finishes, types": SHARED_FEATURES, "attention": ATTENTION_FEATURES}
+    lines = [_header("fuzz/torch_gen/features.py"), "| group | feature (chance a case draws it, before feedback) |", "|---|---|"]
+    lines += [f"| {group} | {', '.join(f'`{f}` ({TORCH_BASE_PROBABILITY[f]:.0%})' for f in names)} |" for group, names in groups.items()]
+    return "\n".join(lines) + "\n"
+
+
 _WRONG = ("miscompile", "reference-mismatch", "eager-mismatch")
 _GPU_DRIVERS = ("cuda", "hip", "vulkan")
 
@@ -450,6 +459,7 @@ PAGES: dict[str, Callable[[], str]] = {
     "fuzz-outputs.md": fuzz_outputs_page,
     "exit-codes.md": exit_codes_page,
     "features.md": features_page,
+    "torch-features.md": torch_features_page,
     "corpus-counts.md": corpus_counts_page,
     "conformance-counts.md": conformance_counts_page,
 }

@@ -12,6 +12,7 @@ configured as is counted (`fuzz.coverage`).
 from __future__ import annotations
 
 import itertools
+import json
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -23,10 +24,19 @@ from fuzz.budget import ReductionTally
 from fuzz.coverage import DispatchConfig
 from fuzz.execute import CaseResult, backend_for, run_case
 from fuzz.findings import FindingsDB
+from fuzz.frontend_report import FrontendShare
+from fuzz.frontends import (
+    ONNX,
+    TORCH,
+    Schedule,
+    base_probabilities,
+    frontend_of,
+    frontends_of,
+    used_features,
+)
 from fuzz.generation.draw import spec_for_seed
 from fuzz.pipelines import DEFAULT_PIPELINES, resolve
 from fuzz.pool import run_with_isolated_reruns
-from fuzz.spec import GraphSpec, used_features
 from fuzz.swarm import SwarmFeedback
 from oracles.toolchain.tools import Limits
 from reducer.corpus_entries import REPRODUCES, load_entries
@@ -50,6 +60,7 @@ class CampaignSettings:
     feedback: bool = True  # swarm feature probabilities follow what cases reached (fuzz.swarm)
     known: frozenset[str] = frozenset()  # failure signatures already known (the corpus's): feedback steers away from them
     required: tuple[str, ...] = ()  # generator features on in every case (`--require dynamic`)
+    frontend: str = ONNX  # where cases come from: onnx, torch, or both (fuzz/frontends.py)
     # The command's time budget (fuzz/budget.py): when to stop drawing, and when cases still running
     # are dropped, both by the new findings waiting for a reduction and the findings of this run (a
     # corpus entry's too). None: `seconds` alone decides.
@@ -73,6 +84,7 @@ class CampaignStats:
     repeats: int = 0  # cases whose every finding was known already (the corpus, an earlier case or run)
     split: dict[str, float] = field(default_factory=dict)  # the command's wall time: campaign, reductions (fuzz/cli.py)
     reductions: ReductionTally = field(default_factory=ReductionTally)  # the findings reduced after it, and why not the others
+    frontends: dict[str, FrontendShare] = field(default_factory=dict)  # per front end: cases, time, features drawn
 
     @property
     def per_minute(self) -> float:
@@ -90,13 +102,19 @@ def case_seed(campaign_seed: int, index: int) -> int:
 
 
 def _work(
-    item: tuple[int, tuple | None], pipelines: tuple[str, ...], compile_timeout_s: float, gpu_drivers: tuple[str, ...], isolated: bool = False
+    item: tuple, pipelines: tuple[str, ...], compile_timeout_s: float, gpu_drivers: tuple[str, ...], isolated: bool = False
 ) -> CaseResult:
-    """One case: `item` is (seed, the swarm feature probabilities it is drawn with)."""
-    seed, probabilities = item
+    """One case: `item` is (seed, the swarm feature probabilities it is drawn with), and `torch`
+    third for a PyTorch case (whose worker imports torch, on its first such case)."""
+    seed, probabilities = item[:2]
     limits = Limits(timeout_s=compile_timeout_s)
     backend = backend_for(limits, isolated)
-    spec = spec_for_seed(seed, dict(probabilities) if probabilities else None)
+    chances = dict(probabilities) if probabilities else None
+    if item[2:] == (TORCH,):
+        from fuzz.torch_gen.case import run_torch_case
+
+        return run_torch_case(seed, chances, resolve(list(pipelines)), backend, gpu_drivers)
+    spec = spec_for_seed(seed, chances)
     return run_case(seed, spec, resolve(list(pipelines)), backend, gpu_drivers)
 
 
@@ -124,19 +142,24 @@ def run_campaign(
     cluster = ClusterExecutor(settings.scheduler) if settings.scheduler else None
     slots = max(settings.jobs, cluster.workers) if cluster else settings.jobs
 
-    swarm = SwarmFeedback(settings.feedback, settings.known | {finding.signature for finding in db.all()}, settings.required)
+    known = settings.known | {finding.signature for finding in db.all()}
+    swarms = _swarms(settings, known)
+    schedule = Schedule(settings.frontend)
+    stats.frontends = {frontend: FrontendShare() for frontend in swarms}
 
     def waiting() -> int:
         """New findings that wait for a reduction (the corpus has the known ones)."""
         return sum(1 for signature, _ in stats.new if signature not in settings.known)
 
-    def seeds() -> Iterator[tuple[int, tuple | None]]:
+    def seeds() -> Iterator[tuple]:
         for index in itertools.count():
             if time.monotonic() >= deadline or (settings.max_cases is not None and index >= settings.max_cases):
                 return
             if settings.stop_drawing is not None and settings.stop_drawing(waiting(), pending=len(stats.new)):
                 return
-            yield case_seed(settings.seed, index), swarm.probabilities()
+            frontend, number = schedule.next()
+            item = (case_seed(settings.seed, number), swarms[frontend].probabilities())
+            yield item if frontend == ONNX else (*item, frontend)
 
     def finish(case: CaseResult, ran_again: bool) -> None:
         stats.cases += 1
@@ -152,9 +175,12 @@ def run_campaign(
             for kernel, used in run.lds.items():
                 if used > stats.lds.get(run.pipeline, (-1, ""))[0]:
                     stats.lds[run.pipeline] = (used, kernel)
-        used = used_features(GraphSpec.from_json(case.spec_json))
-        stats.rewarded += swarm.observe(used, configs, {f.signature for f in case.findings}) > 0
-        stats.repeats = swarm.repeats
+        frontend = frontend_of(case.spec_json)
+        schedule.spent(frontend, case.seconds)
+        used = used_features(case.spec_json)
+        _count(stats.frontends[frontend], case, used)
+        stats.rewarded += swarms[frontend].observe(used, configs, {f.signature for f in case.findings}) > 0
+        stats.repeats = sum(swarm.repeats for swarm in swarms.values())
         for finding in case.findings:
             stats.by_kind[finding.kind] += 1
             stats.by_signature[finding.signature] += 1
@@ -170,7 +196,31 @@ def run_campaign(
                                  None if cut_off is None else lambda: cut_off(waiting(), pending=len(stats.new)))
     finally:
         stats.seconds = time.monotonic() - start
-        settings_record = {"seed": settings.seed, "pipelines": list(settings.pipelines), "feedback": settings.feedback}
+        settings_record = {"seed": settings.seed, "pipelines": list(settings.pipelines), "feedback": settings.feedback,
+                           "frontend": settings.frontend}
         db.record_run(started_wall, stats.seconds, stats.cases, len(stats.new), settings_record)
         db.close()
     return stats
+
+
+def _swarms(settings: CampaignSettings, known: frozenset[str]) -> dict[str, SwarmFeedback]:
+    """One swarm per front end, each over its own catalogue; `--require` names features of either
+    (each front end takes those of its catalogue), a name neither has is an error."""
+    frontends = frontends_of(settings.frontend)
+    catalogues = {frontend: base_probabilities(frontend) for frontend in frontends}
+    every = {feature for catalogue in catalogues.values() for feature in catalogue}
+    unknown = sorted(set(settings.required) - every)
+    if unknown:
+        raise ValueError(f"unknown feature {unknown[0]!r}; valid: {', '.join(dict.fromkeys(f for c in catalogues.values() for f in c))}")
+    return {frontend: SwarmFeedback(settings.feedback, known, [f for f in settings.required if f in catalogue], catalogue)
+            for frontend, catalogue in catalogues.items()}
+
+
+def _count(share: FrontendShare, case: CaseResult, used: frozenset[str]) -> None:
+    share.cases += 1
+    share.seconds += case.seconds
+    share.with_findings += bool(case.findings)
+    share.redrawn += case.redrawn
+    share.drawn.update(json.loads(case.spec_json).get("features", ()))
+    share.used.update(used)
+    share.signatures |= {finding.signature for finding in case.findings}

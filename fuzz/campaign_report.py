@@ -20,6 +20,8 @@ from pathlib import Path
 
 from fuzz import plots
 from fuzz.findings import COMPILED, Campaign, StoredCase, StoredFinding
+from fuzz.frontend_report import SHARE_HEADER, feature_rows, share_rows, shares_of
+from fuzz.frontends import frontend_of
 from fuzz.pipelines import PIPELINES
 from oracles.toolchain.tools import iree_version
 
@@ -121,10 +123,11 @@ def _root_cause(index: int, finding: StoredFinding, campaign: Campaign, out: Pat
     directory = Path(finding.directory) if finding.directory else None
     if directory is not None and not directory.is_absolute() and not directory.exists():
         directory = out / directory
-    repro = command = None
+    repro = command = script = None
     if directory is not None:
         # The imported MLIR; a model that does not import (an import failure) has only its issue report.
         repro = _read(directory / "reduced.mlir", REPRO_LINES) or _read(directory / "report.md", REPRO_LINES)
+        script = _read(directory / "reduced.py", REPRO_LINES)  # a PyTorch case's standalone repro
         command = _read(directory / "command.txt")
     size = finding.reduced_size or "not reduced (the campaign ran with --no-reduce, or was stopped first)"
     rows = [
@@ -154,6 +157,8 @@ def _root_cause(index: int, finding: StoredFinding, campaign: Campaign, out: Pat
         parts.append(f'<p class="label">command</p><pre class="command">{_e(command)}</pre>')
     if repro:
         parts.append(f'<p class="label">reduced repro</p><pre class="repro">{_e(repro)}</pre>')
+    if directory is not None and script:
+        parts.append(f'<p class="label">PyTorch repro script</p><pre class="script">{_e(script)}</pre>')
     parts.append("</section>")
     return "\n".join(parts)
 
@@ -176,6 +181,26 @@ def _reductions(campaign: Campaign, index_of: dict[str, int]) -> str:
     return _figure("reductions", svg, "One pair of bars per reduced root cause (log scale).") + table
 
 
+def _grid(table_id: str, header: list[str], rows: list[list[str]]) -> str:
+    head = "".join(f"<th>{_e(h)}</th>" for h in header)
+    body = "".join("<tr>" + "".join(f"<td>{_e(c)}</td>" for c in row) + "</tr>" for row in rows)
+    return f"<table class='grid' id='{table_id}'><tr>{head}</tr>{body}</table>"
+
+
+def _frontends(campaign: Campaign) -> str:
+    """The front ends side by side: each one's cases, rate, findings and root causes, then how
+    often each swarm feature was drawn in its cases."""
+    shares = shares_of(campaign.cases)
+    causes: dict[str, set[str]] = {}
+    for finding in campaign.findings:
+        causes.setdefault(frontend_of(finding.spec_json), set()).add(finding.root_cause or finding.signature)
+    header = [*SHARE_HEADER[:6], "root causes"]
+    rows = [row[:7] for row in share_rows(shares, {f: len(c) for f, c in causes.items()})]
+    features = _grid("frontend-features", ["feature", *(f"{f}: cases drawn with it" for f in shares)], feature_rows(shares, False))
+    return ("<section id='frontends'><h2>Front ends</h2>" + _grid("frontend-shares", header, rows)
+            + "<p>How often each swarm feature was on in a case's draw:</p>" + features + "</section>")
+
+
 def render(campaign: Campaign, out: Path) -> str:
     """The page for the campaign in `out` (its finding directories are read for repros and commands)."""
     cases, findings = campaign.cases, campaign.findings
@@ -193,6 +218,8 @@ def render(campaign: Campaign, out: Path) -> str:
         f"<p>Runs: {_e(runs)}</p><p>IREE: <code>{_e(iree_version())}</code></p>"
     )
     sections = [f"<section id='summary'><h2>Summary</h2>{head}</section>"]
+    if cases:
+        sections.append(_frontends(campaign))
     if not cases:
         sections.append("<section id='no-cases'><p>This database records no cases (it predates case recording, "
                         "or no case finished): only the root causes are listed.</p></section>")

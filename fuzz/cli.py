@@ -40,6 +40,8 @@ from fuzz.coverage import DispatchConfig, coverage_table
 from fuzz.execute import CaseResult, Finding
 from fuzz.expectations import DEFAULT_PATH, Expectations, load
 from fuzz.findings import Campaign, FindingsDB, findings_record
+from fuzz.frontend_report import frontend_lines
+from fuzz.frontends import FRONTENDS, ONNX, torch_needed
 from fuzz.nightly import corpus_changes, summary_markdown
 from fuzz.pipelines import (
     DEFAULT_PIPELINES,
@@ -92,7 +94,7 @@ _OUT = "a campaign directory: the --out of a fuzz run or fuzz nightly (it holds 
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = CommandLineParser(prog="fuzz", description="Differential fuzzer for IREE: conv / matmul / quantization graphs.",
+    parser = CommandLineParser(prog="fuzz", description="Differential fuzzer for IREE: conv / matmul / quantization graphs, and PyTorch programs (--frontend torch).",
                                      epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="run a campaign for a time budget")
@@ -133,8 +135,11 @@ def _add_campaign_options(command: argparse.ArgumentParser, nightly: bool) -> No
     command.add_argument(
         "--run-gpu", choices=("auto", "never"), default="auto", help="run and compare GPU targets whose driver sees a device (default auto)"
     )
+    command.add_argument("--frontend", choices=FRONTENDS, default=ONNX,
+                         help="where cases come from: ONNX graphs (default), PyTorch programs through torch.export (needs the "
+                         "torch extra), or both, the campaign's time split between them")
     command.add_argument("--require", default="", metavar="FEATURE[,FEATURE]",
-                         help="generator features on in every case, e.g. dynamic, bf16, qlinear_matmul (every name: the docs' "
+                         help="generator features on in every case, e.g. dynamic, bf16, qlinear_matmul, sdpa (every name: the docs' "
                          "Fuzzing page, or the error an unknown one gets)")
     command.add_argument("--max-cases", type=int, help="stop after this many cases")
     command.add_argument("--no-reduce", action="store_true", help="do not reduce new findings")
@@ -211,6 +216,9 @@ def main(argv: list[str] | None = None, started: float | None = None) -> int:
 def _campaign(args: argparse.Namespace, budget: CommandBudget, known: frozenset[str] = frozenset()) -> tuple[CampaignStats, CampaignSettings, RootCauses]:
     """The campaign, then each new finding reduced (but the `known` signatures), then its root
     causes (deduped on the reduced cases, named by the corpus); shared by `run` and `nightly`."""
+    missing = torch_needed(args.frontend)
+    if missing:
+        raise ValueError(refusals.FUZZ_TORCH_MISSING.say(frontend=args.frontend, why=missing))
     targets = "" if args.targets.strip().lower() == "none" else args.targets
     if PRESENT_GPU in targets.split(","):
         present, note = present_gpu_pipeline(drivers_with_a_device())
@@ -237,6 +245,7 @@ def _campaign(args: argparse.Namespace, budget: CommandBudget, known: frozenset[
         feedback=not args.no_feedback,
         known=known_signatures(args.corpus),
         required=tuple(f.strip() for f in args.require.split(",") if f.strip()),
+        frontend=args.frontend,
         stop_drawing=budget.stop_drawing,
         cut_off=budget.cases_cut_off,
     )
@@ -250,6 +259,8 @@ def _campaign(args: argparse.Namespace, budget: CommandBudget, known: frozenset[
     print(coverage_table(stats.configs))
     for target, (used, kernel) in sorted(stats.lds.items()):
         print(f"fuzz: {target}: largest workgroup memory {used} bytes ({kernel})")
+    for line in frontend_lines(stats.frontends):
+        print(f"fuzz: {line}")
     split = {"campaign": time.monotonic() - budget.started}
     if args.no_reduce:
         db = FindingsDB(args.out / DB_NAME)

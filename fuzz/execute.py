@@ -94,6 +94,7 @@ class CaseResult:
     seconds: float = 0.0
     backend: str = ""
     cpu_seconds: float = 0.0  # user + system, the worker's threads (and its tools) included
+    redrawn: int = 0  # a PyTorch case: the draws of its seed torch.export rejected before this one
 
 
 def classify_compile_failure(process: ProcessResult) -> tuple[str, str]:
@@ -260,7 +261,7 @@ def _mismatch_signature(spec: GraphSpec) -> str:
     return f"mismatch: {'+'.join(ops)}" + (" [dynamic]" if spec.dynamic is not None else "")
 
 
-def _cpu_seconds() -> float:
+def cpu_seconds() -> float:
     own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
@@ -293,6 +294,14 @@ class _Expected:
         tolerance = max(tolerance_for(np.dtype(t), longest) for t in halves) if halves else None
         return cls(model, spec.dynamic.symbol if spec.dynamic else "", inputs, outputs, longest, is_quantized(model), tolerance)
 
+    @property
+    def function(self) -> str:
+        return self.model.graph.name
+
+    def judge(self, size: int | None, actual: list[np.ndarray]):
+        """`actual` (a pipeline's outputs at `size`) against the reference's."""
+        return self.compare(self.outputs[size], actual)
+
     def compare(self, expected: list[np.ndarray], actual: list[np.ndarray]):
         atol, rtol = self.tolerance or (None, None)
         return compare_outputs(expected, actual, reduction_length=self.longest, quantized=self.quantized, atol=atol, rtol=rtol)
@@ -306,7 +315,7 @@ def run_case(
     A GPU pipeline runs and is compared only when its driver is in `gpu_drivers` (it has a device).
     A case with a dynamic dimension compiles once per pipeline and runs at each of its sizes.
     """
-    start, cpu_start = time.monotonic(), _cpu_seconds()
+    start, cpu_start = time.monotonic(), cpu_seconds()
     result = CaseResult(seed, spec.to_json(), describe(spec), backend=backend.name)
     expected = _Expected.of(spec, seed)
     with tempfile.TemporaryDirectory(prefix="fuzz-case-") as tmp:
@@ -314,37 +323,51 @@ def run_case(
         mlir, why = backend.import_onnx(expected.model, workdir / "import")
         if mlir is None:
             result.findings.append(Finding(IMPORT_FAILURE, "import", "import: " + normalise(why), why))
-        stretches = shared_stretches(pipelines)
-        for pipeline in pipelines if mlir is not None else []:
-            t0 = time.monotonic()
-            where = workdir / pipeline.name
-            flags = (*pipeline.flags, *dump_flags(where, pipeline.flags))
-            vmfb, process = backend.compile(mlir, flags, where, stretches.get(pipeline.name))
-            run = PipelineRun(pipeline.name, "ok", 0.0, configs=[list(c) for c in read_configurations(where, pipeline.name)])
-            host = host_cpu_description() if uses_host_cpu(pipeline.flags) else ""
-            found: list[Finding] = []
-            if vmfb is None:
-                found = compile_failure_findings(pipeline.name, process) if process else [Finding(COMPILE_ERROR, pipeline.name, "error: ", "")]
-                run.status, run.detail = found[0].kind, found[0].detail
-            elif pipeline.gpu:
-                run.lds = shared_memory(where)
-            if vmfb is not None and pipeline.gpu and pipeline.driver not in gpu_drivers:
-                run.status = "compiled"
-            elif vmfb is not None:
-                for size in expected.inputs:
-                    finding = _run_and_compare(backend, vmfb, where, pipeline, run, expected, size)
-                    found += [finding] if finding is not None else []
-                    if run.status != "ok":
-                        break
-            for finding in found:
-                finding.host_cpu = host
-                finding.signature = finding.signature or _mismatch_signature(spec)
-                _add(result, finding)
-            run.seconds = time.monotonic() - t0
-            result.runs.append(run)
+        else:
+            run_pipelines(result, mlir, expected, pipelines, backend, gpu_drivers, workdir, _mismatch_signature(spec))
+    return timed(result, start, cpu_start)
+
+
+def timed(result: CaseResult, start: float, cpu_start: float) -> CaseResult:
+    """The case's wall and CPU seconds since `start` / `cpu_start` (`cpu_seconds()`) written in."""
     result.seconds = time.monotonic() - start
-    result.cpu_seconds = _cpu_seconds() - cpu_start
+    result.cpu_seconds = cpu_seconds() - cpu_start
     return result
+
+
+def run_pipelines(result: CaseResult, mlir: str, expected, pipelines: list[Pipeline], backend: Isolated,
+                  gpu_drivers: tuple[str, ...], workdir: Path, mismatch_signature: str) -> None:
+    """Compiles the imported program through each pipeline, runs it at each size and judges its
+    outputs against `expected` (an ONNX case's reference, or PyTorch eager for a PyTorch case:
+    `inputs`, `function`, `symbol`, `judge(size, outputs)`, `compare(a, b)`, `first`)."""
+    stretches = shared_stretches(pipelines)
+    for pipeline in pipelines:
+        t0 = time.monotonic()
+        where = workdir / pipeline.name
+        flags = (*pipeline.flags, *dump_flags(where, pipeline.flags))
+        vmfb, process = backend.compile(mlir, flags, where, stretches.get(pipeline.name))
+        run = PipelineRun(pipeline.name, "ok", 0.0, configs=[list(c) for c in read_configurations(where, pipeline.name)])
+        host = host_cpu_description() if uses_host_cpu(pipeline.flags) else ""
+        found: list[Finding] = []
+        if vmfb is None:
+            found = compile_failure_findings(pipeline.name, process) if process else [Finding(COMPILE_ERROR, pipeline.name, "error: ", "")]
+            run.status, run.detail = found[0].kind, found[0].detail
+        elif pipeline.gpu:
+            run.lds = shared_memory(where)
+        if vmfb is not None and pipeline.gpu and pipeline.driver not in gpu_drivers:
+            run.status = "compiled"
+        elif vmfb is not None:
+            for size in expected.inputs:
+                finding = _run_and_compare(backend, vmfb, where, pipeline, run, expected, size)
+                found += [finding] if finding is not None else []
+                if run.status != "ok":
+                    break
+        for finding in found:
+            finding.host_cpu = host
+            finding.signature = finding.signature or mismatch_signature
+            _add(result, finding)
+        run.seconds = time.monotonic() - t0
+        result.runs.append(run)
 
 
 def _run_and_compare(backend: Isolated, vmfb: Path, where: Path, pipeline: Pipeline, run: PipelineRun, expected: _Expected, size: int | None) -> Finding | None:
@@ -352,7 +375,7 @@ def _run_and_compare(backend: Isolated, vmfb: Path, where: Path, pipeline: Pipel
     (a mismatch's signature is left for the caller: it names the graph)."""
     at = f"{expected.symbol}={size}" if size is not None else ""
     prefix = f"at {at}: " if at else ""
-    outputs = backend.run(vmfb, expected.model.graph.name, expected.inputs[size], where, pipeline.driver)
+    outputs = backend.run(vmfb, expected.function, expected.inputs[size], where, pipeline.driver)
     if isinstance(outputs, str):
         run.status, run.detail = "run error", prefix + outputs
         if "crash" in outputs:
@@ -360,7 +383,7 @@ def _run_and_compare(backend: Isolated, vmfb: Path, where: Path, pipeline: Pipel
         if at:  # it ran at the other sizes: the size is the bug
             return Finding(RUN_ERROR, pipeline.name, f"{RUNTIME}{normalise(outputs)} [dynamic]", run.detail, at)
         return None
-    comparison = expected.compare(expected.outputs[size], outputs)
+    comparison = expected.judge(size, outputs)
     run.detail = prefix + comparison.description
     run.max_abs = max(run.max_abs, comparison.max_abs)
     run.mismatch_fraction = max(run.mismatch_fraction, comparison.mismatch_fraction)

@@ -20,12 +20,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from fuzz.execute import CaseResult, Finding, PipelineRun
+from fuzz.frontends import case_ops, frontend_of
 from reducer.graphs import onnx_model
 from reducer.storage.verdict_store import checked, set_aside
 
 RECORD_NAME = "finding.txt"
 SPEC_NAME = "spec.json"
 REDUCED_NAME = "reduced.onnx"
+REDUCED_PROGRAM_NAME = "reduced.pt2"
 NOT_REDUCED_NAME = "not-reduced.txt"
 _RECORD_KEYS = ("kind", "pipelines", "signature", "detail", "seed", "graph")
 
@@ -92,6 +94,9 @@ CREATE TABLE IF NOT EXISTS reductions (
 """
 # Columns added since the first schema: (name, declaration); older databases gain them on open.
 _ADDED_COLUMNS = {
+    "cases": (
+        ("frontend", "TEXT"),  # onnx or torch (NULL: a database from before the PyTorch front end: onnx)
+    ),
     "findings": (
         ("host_cpu", "TEXT"),  # the host CPU a target-cpu=host pipeline compiled for
         ("size", "TEXT"),  # the dynamic dimension's value it showed at
@@ -137,6 +142,7 @@ class StoredCase:
     findings: list[tuple[str, str, str]]  # (class, pipelines joined by ",", signature)
     seconds: float
     isolated: bool
+    frontend: str = "onnx"
 
 
 @dataclass
@@ -179,10 +185,13 @@ def read_record(directory: Path) -> StoredFinding | None:
     if any(key not in record for key in _RECORD_KEYS):
         return None
     reduced, not_reduced = directory / REDUCED_NAME, directory / NOT_REDUCED_NAME
+    program = directory / REDUCED_PROGRAM_NAME  # a PyTorch case's: its node count needs torch, its bytes do not
     if reduced.is_file():
         data = reduced.read_bytes()
         nodes = onnx_model.node_count(onnx_model.load_bytes(data))
         size: str | None = f"{nodes} node{'' if nodes == 1 else 's'}, {len(data)} bytes"
+    elif program.is_file():
+        size = f"reduced .pt2, {program.stat().st_size} bytes"
     elif not_reduced.is_file():
         size = f"not reduced: {not_reduced.read_text().strip().splitlines()[-1]}"
     else:  # its reduction never ended: the row says so, as it did before
@@ -245,11 +254,12 @@ class FindingsDB:
     def record_case(self, case: CaseResult, run_started: float, isolated: bool = False) -> None:
         """One row per case, findings or not: what a report plots over time."""
         spec = json.loads(case.spec_json)
-        ops = sorted({node[0] for node in spec.get("nodes", [])})
+        ops = case_ops(case.spec_json)
         pipelines = [[run.pipeline, run.status, round(run.seconds, 3)] for run in case.runs]
         outcome = ", ".join(dict.fromkeys(f.kind for f in case.findings)) or OK
         self.db.execute(
-            "INSERT INTO cases VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO cases (finished, run_started, seed, features, ops, pipelines, outcome, findings, seconds, isolated, frontend) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 time.time(),
                 run_started,
@@ -261,6 +271,7 @@ class FindingsDB:
                 json.dumps([[f.kind, f.pipeline, f.signature] for f in case.findings]),
                 case.seconds,
                 int(isolated),
+                frontend_of(case.spec_json),
             ),
         )
         configs: dict[tuple, int] = {}
@@ -329,14 +340,15 @@ class FindingsDB:
     def _runs_of(self, seed: int, spec_json: str) -> list[PipelineRun]:
         """The pipelines of the latest case with this seed and graph (which one agreed with the reference)."""
         rows = self.db.execute("SELECT pipelines, ops FROM cases WHERE seed = ? ORDER BY finished DESC", (seed,)).fetchall()
-        ops = json.dumps(sorted({node[0] for node in json.loads(spec_json).get("nodes", [])}))
-        for pipelines, case_ops in rows:
-            if case_ops == ops:
+        ops = json.dumps(case_ops(spec_json))
+        for pipelines, its_ops in rows:
+            if its_ops == ops:
                 return [PipelineRun(name, status, seconds) for name, status, seconds in json.loads(pipelines)]
         return []
 
     def cases(self) -> list[StoredCase]:
-        rows = self.db.execute("SELECT * FROM cases ORDER BY finished").fetchall()
+        rows = self.db.execute("SELECT finished, run_started, seed, features, ops, pipelines, outcome, findings, seconds, isolated, "
+                               "frontend FROM cases ORDER BY finished").fetchall()
         return [
             StoredCase(
                 finished,
@@ -349,8 +361,9 @@ class FindingsDB:
                 [tuple(f) for f in json.loads(findings)],
                 seconds,
                 bool(isolated),
+                frontend or "onnx",
             )
-            for finished, started, seed, features, ops, pipelines, outcome, findings, seconds, isolated in rows
+            for finished, started, seed, features, ops, pipelines, outcome, findings, seconds, isolated, frontend in rows
         ]
 
     def reductions(self) -> dict[str, StoredReduction]:

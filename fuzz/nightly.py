@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from fuzz.campaign import CampaignStats
 from fuzz.coverage import coverage_table
 from fuzz.findings import StoredFinding
+from fuzz.frontend_report import SHARE_HEADER, feature_rows, markdown, share_rows
+from fuzz.frontends import frontend_of
 from fuzz.root_cause import RootCauses
 from oracles.toolchain.tools import iree_version
 from reducer.corpus_entries import CorpusEntry, absent_device, check_entry, entry_problem
@@ -78,6 +80,7 @@ def summary_markdown(
         lines += ["", f"## Since when (new root causes, {len(causes.since)})", ""]
         lines += [f"- `{key[:120]}`: {record.get('summary', record.get('error', ''))}"
                   + (f" ([commits]({record['commits']}))" if record.get("commits") else "") for key, record in causes.since.items()]
+    lines += ["", *_frontends(stats, findings, causes)]
     lines += ["", f"## Corpus changes ({len(changes)})", ""]
     lines += [f"- **{c.entry.name}**: {c.problem}" for c in changes] or ["None: every entry is in its recorded state."]
     if stats.configs:
@@ -96,3 +99,21 @@ def _finding_rows(findings: list[StoredFinding], stats: CampaignStats, in_corpus
             f"| {f.kind} | {f.pipeline} | {stats.by_signature[f.signature]} / {f.count} | {f.reduced_size or '-'} | {entry} | `{signature}` |"
         )
     return rows
+
+
+def _frontends(stats: CampaignStats, findings: list[StoredFinding], causes: RootCauses | None) -> list[str]:
+    """The front ends side by side: cases, rate, findings, root causes; each feature drawn / used."""
+    if not stats.frontends:
+        return []
+    seen = set(stats.by_signature)
+    keyed: dict[str, set[str]] = {}
+    for finding in findings:
+        if finding.signature in seen:
+            key = causes.key.get(finding.signature, finding.signature) if causes is not None else finding.signature
+            keyed.setdefault(frontend_of(finding.spec_json), set()).add(key)
+    header = [*SHARE_HEADER[:6], "root causes", SHARE_HEADER[6]]
+    rows = share_rows(stats.frontends, {frontend: len(keys) for frontend, keys in keyed.items()})
+    features = feature_rows(stats.frontends)
+    return ["## Front ends", "", *markdown(header, rows), "",
+            "Features (cases drawn with it on / cases whose program used it):", "",
+            *markdown(["feature", *stats.frontends], features)]

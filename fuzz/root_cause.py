@@ -27,6 +27,7 @@ from onnx import helper, shape_inference
 
 from fuzz.execute import LDS_OVERRUN, MISMATCH, TIMEOUT
 from fuzz.pipelines import PIPELINES
+from fuzz.torch_gen.forms import ReducedForm, torch_form
 from oracles.formats import Format, format_of
 from oracles.signature import is_follow_on
 from oracles.toolchain.devices import runtime_device
@@ -98,8 +99,11 @@ def _attribute(name: str, value) -> str:
     return str(value)
 
 
-def canonical_form(model: onnx.ModelProto) -> str:
-    """The reduced model, canonical: its nodes (sorted), each as op(inputs)[attributes]->outputs."""
+def canonical_form(model: onnx.ModelProto | ReducedForm) -> str:
+    """The reduced model, canonical: its nodes (sorted), each as op(inputs)[attributes]->outputs
+    (a reduced PyTorch program's form is made so from its FX graph, `fuzz/torch_gen/forms.py`)."""
+    if isinstance(model, ReducedForm):
+        return model.canonical
     types = _types(model)
 
     def operand(name: str, contraction: bool, position: int) -> str:
@@ -150,16 +154,20 @@ def _codegen_flags(flags: Iterable[str]) -> str:
     return " ".join(sorted(f for f in flags if not f.startswith(_TARGET_FLAGS)))
 
 
-def _computing_op(reduced: onnx.ModelProto) -> str:
+def _computing_op(reduced: onnx.ModelProto | ReducedForm) -> str:
     """The op that computes a wrong answer (or fails on a whole function): the reduced graph's
     contractions, else its ops other than casts and constants, else all of them."""
+    if isinstance(reduced, ReducedForm):
+        return reduced.computing_op
     ops = [node.op_type for node in reduced.graph.node]
     chosen = [op for op in ops if op in CONTRACTIONS] or [op for op in ops if op not in ("Cast", "Constant")] or ops
     return "+".join(sorted(set(chosen)))
 
 
-def _computing_dtype(reduced: onnx.ModelProto) -> str:
+def _computing_dtype(reduced: onnx.ModelProto | ReducedForm) -> str:
     """The element type the computing op works in (its first operand's), else the outputs'."""
+    if isinstance(reduced, ReducedForm):
+        return reduced.computing_dtype
     types, op = _types(reduced), _computing_op(reduced).split("+")
     operands = [node.input[0] for node in reduced.graph.node if node.op_type in op and node.input]
     names = operands or [o.name for o in reduced.graph.output]
@@ -175,7 +183,7 @@ class FailureFacts:
     signature: str
     flags: tuple[str, ...] = ()  # the compile flags that fail (a wrong answer: the wrong pipeline's)
     failing_pass: str = ""
-    reduced: onnx.ModelProto | None = None
+    reduced: onnx.ModelProto | ReducedForm | None = None  # a reduced .pt2: its form
 
 
 def root_cause_key(facts: FailureFacts) -> str:
@@ -200,13 +208,23 @@ def root_cause_key(facts: FailureFacts) -> str:
 
 def entry_facts(entry: CorpusEntry) -> FailureFacts:
     """A corpus entry's failure: its oracle, the flags that fail (miscompile: pipeline B's), its
-    failing pass and, for an ONNX repro, the graph."""
-    kind = {"reference-mismatch": MISMATCH, "miscompile": MISMATCH, "timeout": TIMEOUT}.get(entry.oracle, "compile error")
+    failing pass and, for an ONNX or `.pt2` repro, the graph."""
+    kind = {"reference-mismatch": MISMATCH, "miscompile": MISMATCH, "eager-mismatch": MISMATCH, "timeout": TIMEOUT}.get(entry.oracle, "compile error")
     if entry.oracle == "lds-limit" and "lds_bytes" not in entry.options:
         kind = LDS_OVERRUN
     flags = tuple(entry.options.get("pipeline_b") or ()) + tuple(entry.flags) if entry.oracle == "miscompile" else tuple(entry.flags)
-    reduced = onnx.load(entry.input_path) if format_of(entry.input_file) is Format.ONNX and entry.input_path.is_file() else None
-    return FailureFacts(kind, entry.signature, flags, (entry.culprit or {}).get("pass", ""), reduced)
+    return FailureFacts(kind, entry.signature, flags, (entry.culprit or {}).get("pass", ""), _reduced_at(entry.input_path))
+
+
+def _reduced_at(path: Path) -> onnx.ModelProto | ReducedForm | None:
+    """A reduced repro's graph: an ONNX model, or a `.pt2`'s form (None without torch, or for MLIR)."""
+    if not path.is_file():
+        return None
+    if format_of(path.name) is Format.ONNX:
+        return onnx.load(path)
+    if format_of(path.name) is Format.PT2:
+        return torch_form(path)
+    return None
 
 
 def corpus_groups(entries: Iterable[CorpusEntry]) -> dict[str, list[str]]:
@@ -225,14 +243,14 @@ def corpus_keys(entries: Iterable[CorpusEntry]) -> dict[str, str]:
     return {key: names[0] for key, names in corpus_groups(entries).items()}
 
 
-def reduced_model(directory: Path | str | None) -> onnx.ModelProto | None:
-    """A finding directory's reduced model, when its reduction wrote one."""
-    if directory is None:
+def reduced_model(directory: Path | str | None) -> onnx.ModelProto | ReducedForm | None:
+    """A finding directory's reduced model (a PyTorch case's: its form), when its reduction wrote one."""
+    if directory is None or (Path(directory) / "not-reduced.txt").is_file():
         return None
-    path = Path(directory) / "reduced.onnx"
-    if not path.is_file() or (Path(directory) / "not-reduced.txt").is_file():
-        return None
-    return onnx.load(path)
+    for name in ("reduced.onnx", "reduced.pt2"):
+        if (Path(directory) / name).is_file():
+            return _reduced_at(Path(directory) / name)
+    return None
 
 
 @dataclass

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from fuzz.generation.features import ALL_FEATURES, BASE_PROBABILITY
+from fuzz.generation.features import BASE_PROBABILITY
 
 RARE = 2  # a configuration seen fewer times than this is still rare
 REWARD_NEW_SIGNATURE, REWARD_RARE_CONFIG = 1.0, 0.5
@@ -33,15 +33,18 @@ FLOOR, CEILING = 0.05, 0.95
 
 
 class SwarmFeedback:
-    def __init__(self, enabled: bool = True, known: Iterable[str] = (), required: Iterable[str] = ()) -> None:
+    def __init__(self, enabled: bool = True, known: Iterable[str] = (), required: Iterable[str] = (),
+                 base: dict[str, float] = BASE_PROBABILITY) -> None:
         """`known`: failure signatures already known before the campaign (its corpus); `required`:
-        features on in every case."""
+        features on in every case; `base`: the front end's catalogue and each feature's starting
+        chance (the ONNX generator's, or `fuzz.torch_gen.features`' for PyTorch cases)."""
         self.enabled = enabled
         self.required = frozenset(required)
-        unknown = sorted(self.required - set(ALL_FEATURES))
+        self.base = dict(base)
+        unknown = sorted(self.required - set(self.base))
         if unknown:
-            raise ValueError(f"unknown feature {unknown[0]!r}; valid: {', '.join(ALL_FEATURES)}")
-        self.p: dict[str, float] = dict(BASE_PROBABILITY)
+            raise ValueError(f"unknown feature {unknown[0]!r}; valid: {', '.join(self.base)}")
+        self.p: dict[str, float] = dict(self.base)
         self._mean = sum(self.p.values()) / len(self.p)
         self.configs: Counter = Counter()
         self.signatures: set[str] = set()
@@ -57,12 +60,12 @@ class SwarmFeedback:
         """What the next case is drawn with (None: the generator's own defaults)."""
         if not self.enabled and not self.required:
             return None
-        chances = self.p if self.enabled else BASE_PROBABILITY
+        chances = self.p if self.enabled else self.base
         return tuple(sorted({**chances, **{f: 1.0 for f in self.required}}.items()))
 
     def observe(self, used: Iterable[str], configs: Iterable[tuple], signatures: Iterable[str]) -> float:
         """Counts what a case reached; returns its reward (and, when enabled, learns from it)."""
-        used, configs, signatures = set(used) & set(ALL_FEATURES), list(configs), set(signatures)
+        used, configs, signatures = set(used) & set(self.base), list(configs), set(signatures)
         rare = any(self.configs[c] < RARE for c in configs)
         seen = {s for s in signatures if s in self.signatures or s in self.known}
         new = bool(signatures - seen)

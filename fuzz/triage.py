@@ -1,8 +1,10 @@
 """Each new finding, reduced with `reduce` and the oracle that matches its kind, saved with a report.
 
-A finding directory holds the original model (`model.onnx`), its spec (`spec.json`), the reduced
-repro (`reduced.onnx` and its imported `reduced.mlir`), the command that reproduces it
-(`command.txt`) and an issue-ready `report.md`.
+A finding directory holds the original model (`model.onnx`, or a PyTorch case's `model.pt2`), its
+spec (`spec.json`), the reduced repro (`reduced.onnx` or `reduced.pt2`, its imported
+`reduced.mlir`, and for a `.pt2` the standalone script `reduced.py`), the command that
+reproduces it (`command.txt`) and an issue-ready `report.md`. A PyTorch case's wrong answer is
+reduced with `eager-mismatch` (PyTorch eager is its reference) on the inputs that showed it.
 """
 
 from __future__ import annotations
@@ -37,12 +39,12 @@ from fuzz.findings import (
     StoredReduction,
     write_record,
 )
+from fuzz.frontends import TORCH, frontend_of
 from fuzz.pipelines import PIPELINES
 from fuzz.spec import GraphSpec
 from oracles import OracleOptions, OracleSetupError, make_oracle
 from oracles.data.binding import UserData
 from oracles.data.case_data import write_onnx_test_data
-from oracles.formats import Format, suffix_of
 from oracles.inputs.readers import read_sources
 from oracles.toolchain.tools import Limits
 from reducer.corpus_entries import save_entry
@@ -69,6 +71,7 @@ ORACLE_FOR_KIND = {
 MISCOMPILE = "miscompile"
 # A wrong answer's inputs, as the ONNX test-data layout, beside the finding's model.
 TEST_DATA_NAME = "test_data_set_0"
+EAGER_MISMATCH = "eager-mismatch"  # a PyTorch case's wrong answer: against PyTorch eager
 
 
 @dataclass
@@ -94,6 +97,8 @@ def _agreeing_pipeline(case: CaseResult) -> str | None:
 def oracles_for(finding: Finding, case: CaseResult) -> list[tuple[str, str | None]]:
     """(oracle, the pipeline that got it right for a miscompile) to reduce the finding with; the
     first that the original shows is used."""
+    if finding.kind == MISMATCH and frontend_of(case.spec_json) == TORCH:
+        return [(EAGER_MISMATCH, None)]
     agreeing = _agreeing_pipeline(case) if finding.kind == MISMATCH else None
     if agreeing is not None:
         return [(MISCOMPILE, agreeing), (ORACLE_FOR_KIND[MISMATCH], None)]
@@ -130,15 +135,15 @@ def _request_for(
         options.pipeline_a = list(PIPELINES[agreeing].flags)
         options.pipeline_b, flags = flags, []
         options.device_a, options.device_b = PIPELINES[agreeing].driver, device or pipeline.driver  # a GPU's answer on its GPU
-    elif oracle_name in (ORACLE_FOR_KIND[MISMATCH], ORACLE_FOR_KIND[RUN_ERROR]):
+    elif oracle_name in (ORACLE_FOR_KIND[MISMATCH], ORACLE_FOR_KIND[RUN_ERROR], EAGER_MISMATCH):
         options.device = device or pipeline.driver
     oracle = make_oracle(oracle_name, options)
     return Request(
         input_path=model_path,
         oracle=oracle,
         flags=flags,
-        output_path=model_path.with_name(REDUCED_NAME),
-        passes=passes if passes is not None else format_for(suffix_of(Format.ONNX)).pass_rows(),
+        output_path=model_path.with_name(Path(REDUCED_NAME).stem + model_path.suffix),
+        passes=passes if passes is not None else format_for(model_path.name).pass_rows(),
         time_budget_s=time_budget_s,
         jobs=jobs,
         observer=observer or ReductionObserver(),
@@ -189,6 +194,8 @@ def _save_finding(directory: Path, finding: Finding, case: CaseResult) -> tuple[
     """(the model's path, the inputs it ran on where the finding needs them) in the finding's
     directory, with its record."""
     directory.mkdir(parents=True, exist_ok=True)
+    if frontend_of(case.spec_json) == TORCH:
+        return _save_torch_finding(directory, finding, case)
     spec = GraphSpec.from_json(case.spec_json)
     model_path = directory / "model.onnx"
     # A finding at a dynamic size reduces on the dynamic model, run at that size (the data below):
@@ -196,11 +203,31 @@ def _save_finding(directory: Path, finding: Finding, case: CaseResult) -> tuple[
     onnx.save(build_model(spec), model_path)
     ran_on_data = finding.kind == MISMATCH or _fails_when_run(finding)
     data = _write_case_inputs(directory, spec, case.seed, finding) if ran_on_data else None
+    _write_record(directory, finding, case)
+    return model_path, data
+
+
+def _write_record(directory: Path, finding: Finding, case: CaseResult) -> None:
     write_record(directory, finding, case)
     extra = (f"size: {finding.size}\n" if finding.size else "") + (f"host CPU: {finding.host_cpu}\n" if finding.host_cpu else "")
     if extra:
         with (directory / RECORD_NAME).open("a") as record:
             record.write(extra)
+
+
+def _save_torch_finding(directory: Path, finding: Finding, case: CaseResult) -> tuple[Path, UserData | None]:
+    """A PyTorch case's program (`model.pt2`) and, where the finding needs them, its inputs."""
+    from fuzz.torch_gen.finding import (  # imported late: they load torch
+        save_inputs,
+        save_program,
+    )
+
+    model_path = save_program(directory, case.spec_json)
+    data = None
+    if finding.kind == MISMATCH or _fails_when_run(finding):
+        size = int(finding.size.split("=", 1)[1]) if finding.size else None
+        data = read_sources([str(save_inputs(directory, case.spec_json, size))])
+    _write_record(directory, finding, case)
     return model_path, data
 
 
@@ -218,6 +245,8 @@ def _first_reduction(
             if getattr(err, "exit_code", 1) == INTERRUPTED:
                 raise KeyboardInterrupt from None
             failures.append(f"{oracle_name}: {err}")  # e.g. a mismatch the oracle's own seeded inputs do not show
+        except Exception as err:  # noqa: BLE001  (a reducer bug costs this finding its reduction, not the campaign)
+            failures.append(f"{oracle_name}: the reduction failed: {type(err).__name__}: {' '.join(str(err).split())[:300]}")
     return None, None, failures
 
 

@@ -850,6 +850,11 @@ NO_CAMPAIGN = _entry(
     "{out} holds no {db}: run `fuzz run --out {out}` first",
     "`fuzz show`, `report` or `reduce` was given a directory no campaign wrote.",
     "Run a campaign there first, or give the campaign's `--out`.")
+FUZZ_TORCH_MISSING = _entry(
+    "fuzz-torch-missing", FUZZ,
+    "--frontend {frontend} needs PyTorch: {why}",
+    "PyTorch programs are exported, imported and run eagerly with PyTorch, an optional extra of this project.",
+    "Install the extra (the command in the message), or run `--frontend onnx`.")
 NO_DIRECTORY = _entry(
     "no-directory", FUZZ,
     "cannot write {path}: no directory {parent}",

@@ -22,8 +22,10 @@ from pathlib import Path
 import pytest
 
 from fuzz import cli as fuzz_cli
+from fuzz.frontends import ONNX, TORCH
 from fuzz.generation.features import ALL_FEATURES
 from fuzz.pipelines import resolve
+from fuzz.torch_gen.features import TORCH_FEATURES
 from oracles import refusals
 from oracles.registry import ORACLES
 from reducer import cli as reduce_cli
@@ -237,7 +239,8 @@ def _fuzz_problem(args) -> str | None:
         resolve(names)
     except ValueError as err:
         return str(err)
-    unknown = [f for f in args.require.split(",") if f and f not in ALL_FEATURES]
+    catalogue = {*(ALL_FEATURES if args.frontend != TORCH else ()), *(TORCH_FEATURES if args.frontend != ONNX else ())}
+    unknown = [f for f in args.require.split(",") if f and f not in catalogue]
     return f"no feature {unknown}" if unknown else None
 
 
@@ -268,6 +271,7 @@ def test_every_command_in_the_docs_parses_with_the_real_parsers():
     ("reduce model.onnx --oracle=compile-eror", "no oracle"),
     ("fuzz run --time 10m --targets gfx9999", "unknown pipeline"),
     ("fuzz run --require dynamc", "no feature"),
+    ("fuzz run --require kv_cache", "no feature"),  # a PyTorch feature: --frontend torch or both takes it
     ("x && fuzz run --time ten", "not a duration"),
 ])
 def test_the_command_check_catches_a_wrong_option_a_bracket_and_a_wrong_name(line, problem):

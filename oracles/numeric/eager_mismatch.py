@@ -18,6 +18,7 @@ corresponding output, with at least `--wrong-share` of its wrong fraction and er
 from __future__ import annotations
 
 import shlex
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -29,7 +30,7 @@ from oracles.data.arrays import is_float, looks_quantized, reduction_length_hint
 from oracles.data.run import compiled_answer, runnable
 from oracles.formats import Format
 from oracles.numeric.against_reference import AgainstReference
-from oracles.numeric.compare import compare_outputs
+from oracles.numeric.compare import Comparison, compare_outputs
 from oracles.torch.imported import imported_program, script_path_for
 from oracles.verdict import Verdict
 
@@ -58,8 +59,7 @@ class EagerMismatch(AgainstReference):
         actual = compiled_answer(self, program, run.function, run.inputs, run.results, workdir)
         if isinstance(actual, Verdict):
             return actual
-        comparison = compare_outputs(expected, actual, reduction_length=reduction_length_hint(program.text),
-                                     quantized=looks_quantized(program.text), computed_in=computed_in(candidate.binary))
+        comparison = eager_comparison(expected, actual, program.text, computed_in(candidate.binary))
         return comparison.verdict(self.reference, self.options.wrong_share, SIGNATURE, REFERENCE, run.function)
 
     def reproduce_command(self, candidate: Candidate, path: str) -> str:
@@ -67,6 +67,16 @@ class EagerMismatch(AgainstReference):
         mlir = mlir_path_for(path)
         compile_line = shlex.join(["iree-compile", *self.compile_flags(candidate.flags), mlir, "-o", self.output_name])
         return f"python {script_path_for(path)}\n{compile_line}"
+
+
+def eager_comparison(expected: Sequence[np.ndarray], actual: Sequence[np.ndarray], mlir: str,
+                     float_types: Sequence[np.dtype]) -> Comparison:
+    """IREE's outputs against PyTorch's with this oracle's tolerance: by dtype, scaled by the
+    imported program's (`mlir`) longest reduction, 8-bit results 1 LSB apart where it quantizes,
+    a float output at the loosest of the types the program computes in (`float_types`). The
+    fuzzer's PyTorch front end judges its cases with it."""
+    return compare_outputs(expected, actual, reduction_length=reduction_length_hint(mlir), quantized=looks_quantized(mlir),
+                           computed_in=float_types)
 
 
 def computed_in(archive: bytes) -> list[np.dtype]:

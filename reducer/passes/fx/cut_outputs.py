@@ -21,6 +21,7 @@ class FxCutOutputs(FxPass):
         from reducer.graphs.torch_program import output_node
 
         kept = next(n for n in ed.tensor_ops() if n.name == chosen[0])
-        for update in ed.updates():
-            ed.graph.erase_node(update)
         output_node(ed.graph).args = ((kept,),)
+        for update in ed.updates():  # after the output: an in-place update (index_copy_) may be one of its values
+            if not update.users:
+                ed.graph.erase_node(update)
