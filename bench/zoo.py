@@ -215,10 +215,10 @@ class Reduced:
 
 
 def run_reduce(archive: Path, oracle: str, flags: Sequence[str], output: Path, jobs: int, timeout_s: float,
-               signature: str = "") -> Reduced:
+               signature: str = "", options: Sequence[str] = ()) -> Reduced:
     """`reduce ARCHIVE --oracle=ORACLE -j JOBS --no-cache --json -o OUTPUT -- FLAGS` as a user runs it."""
     argv = [sys.executable, "-m", "reducer", str(archive), f"--oracle={oracle}", "-o", str(output), "-j", str(jobs),
-            "--no-cache", "--json", "-q", "--", *flags]
+            "--no-cache", "--json", "-q", *options, "--", *flags]
     start = time.monotonic()
     try:
         done = subprocess.run(argv, check=False, capture_output=True, text=True, timeout=timeout_s)
@@ -299,7 +299,10 @@ def reductions(cells: Sequence[Cell], numbers: dict[str, str], archives: dict[Va
 
 def eager(variants: Sequence[Variant], archives: dict[Variant, Path], out: Path, jobs: int, clock: Clock,
           timeout_s: float) -> results.Table:
-    """Each model on llvm-cpu against PyTorch eager; a wrong answer is reduced there and then."""
+    """Each model on llvm-cpu against PyTorch eager, on its example input (token ids inside the
+    vocabulary); a wrong answer is reduced there and then."""
+    from tests import zoo
+
     table = results.Table(["model", "dtype", "shape", "against eager", "nodes", "seconds", "calls", "script shows it"],
                           title=f"Each model on llvm-cpu against PyTorch eager: reduce --oracle=eager-mismatch -j {jobs} --no-cache")
     table.print_head()
@@ -308,7 +311,9 @@ def eager(variants: Sequence[Variant], archives: dict[Variant, Path], out: Path,
             table.add([variant.model, variant.dtype, variant.shape, "skipped (time limit)", "-", "-", "-", "-"])
             continue
         output = out / f"{variant.name}.eager.reduced.pt2"
-        done = run_reduce(archives[variant], "eager-mismatch", PIPELINES["cpu"].flags, output, jobs, timeout_s)
+        inputs = zoo.save_inputs(variant.model, out / f"{variant.name}.inputs.npy", variant.dtype)
+        done = run_reduce(archives[variant], "eager-mismatch", PIPELINES["cpu"].flags, output, jobs, timeout_s,
+                          options=["--inputs", str(inputs)])
         if done.ended == "result":
             row = reduction_row({}, done)
             table.add([variant.model, variant.dtype, variant.shape, f"wrong: {_short(done.summary['failure'], 120)}",
@@ -364,7 +369,7 @@ def arguments(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--reduce-timeout", type=seconds_of, default=1800.0, help="seconds before one reduce is killed")
     parser.add_argument("--no-reduce", action="store_true", help="the matrix only: no compile-error reductions")
     parser.add_argument("--no-eager", action="store_true", help="no eager-mismatch run")
-    parser.add_argument("--eager-dtypes", default="f32,f16", help="the dtypes run against eager (static shapes)")
+    parser.add_argument("--eager-dtypes", default="f32", help="the dtypes run against eager (static shapes)")
     parser.add_argument("--onnx", action="store_true", help="also the ONNX table (torch.onnx.export is slow: 10-50 s a model)")
     parser.add_argument("--out", type=Path, help="where the archives and results go (default: a temporary directory)")
     parser.add_argument("-j", "--jobs", type=int, default=2)

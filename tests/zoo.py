@@ -208,6 +208,16 @@ def save_onnx(name: str, path: Path, dtype: str = "f32", dynamic: bool = False) 
     return path
 
 
+def save_inputs(name: str, path: Path, dtype: str = "f32") -> Path:
+    """The example input as `.npy` (`reduce --inputs`): token ids inside the vocabulary, where seeded
+    data would index past the embedding."""
+    import numpy as np
+
+    _, (example,) = model(name, dtype)
+    np.save(path, example.numpy())
+    return path
+
+
 def file_name(name: str, dtype: str = "f32", dynamic: bool = False, suffix: str = ".pt2") -> str:
     """`llama-f16-dyn.pt2`: one variant's file name."""
     return f"{name}-{dtype}{'-dyn' if dynamic else ''}{suffix}"
