@@ -13,6 +13,7 @@ Skipped without the zoo extra (`pip install -e '.[zoo]'`).
 
 from __future__ import annotations
 
+import datetime
 import subprocess
 import sys
 from pathlib import Path
@@ -68,6 +69,12 @@ def test_a_gpt2_export_that_fails_for_vulkan_reduces_to_its_attention_node(tmp_p
     assert summary["oracle_calls"] <= 60
 
 
+def test_a_week_of_nights_covers_the_whole_zoo():
+    monday = datetime.date(2026, 1, 5)
+    week = [todays_share(list(zoo.ARCHITECTURES), monday + datetime.timedelta(days=d)) for d in range(7)]
+    assert sorted(sum(week, [])) == sorted(zoo.ARCHITECTURES) and max(map(len, week)) <= 3
+
+
 # --- nightly: the whole zoo ------------------------------------------------------------------------
 
 @pytest.mark.nightly
@@ -102,12 +109,18 @@ def test_every_architecture_exports_to_onnx_that_iree_imports(name, tmp_path):
     assert imported.returncode == 0, imported.stderr[-2000:]
 
 
+def todays_share(names: list[str], today: datetime.date | None = None) -> list[str]:
+    """The architectures one night covers: a seventh of them by the weekday, all of them in a week."""
+    weekday = (today or datetime.date.today()).weekday()
+    return sorted(names)[weekday::7]
+
+
 @pytest.mark.nightly
 @pytest.mark.timeout(7200)
-@pytest.mark.parametrize("name", sorted(zoo.ARCHITECTURES))
+@pytest.mark.parametrize("name", todays_share(list(zoo.ARCHITECTURES)))
 def test_the_matrix_of_an_architecture_reduces_every_root_cause_without_a_traceback(name, tmp_path):
     """bench/zoo.py for one model (f32 and f16, static, every target, against eager): every
-    reduction ends in a result or a one-line refusal."""
+    reduction ends in a result or a one-line refusal. A share of the zoo a night (`todays_share`)."""
     argv = [sys.executable, str(ROOT / "bench" / "zoo.py"), "--models", name, "--shapes", "static", "--out", str(tmp_path),
             "--reduce-timeout", "2400"]
     done = subprocess.run(argv, capture_output=True, text=True, check=False, cwd=ROOT, timeout=7000)

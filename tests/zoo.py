@@ -15,6 +15,7 @@ Used by the tests (tests/test_zoo.py) and `bench/zoo.py`; the tool itself never 
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import io
 import logging
 import warnings
@@ -39,9 +40,7 @@ GQA = dict(TEXT, num_key_value_heads=2)  # grouped-query attention: two heads sh
 
 def missing() -> str | None:
     """Why the zoo cannot be built here (with the command that installs it), or None."""
-    try:
-        import transformers  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("transformers") is None:  # not imported here: that takes seconds
         return f"transformers is not installed: {INSTALL}"
     return None
 
