@@ -41,7 +41,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench import results
-from fuzz.execute import COMPILE_ERROR, classify_compile_failure
+from fuzz.execute import classify_compile_failure
 from fuzz.pipelines import PIPELINES
 from fuzz.root_cause import FailureFacts, root_cause_key
 from oracles.signature import error_lines, error_signature, first_error, normalise
@@ -107,6 +107,33 @@ class Clock:
         return self.deadline is not None and time.monotonic() > self.deadline
 
 
+NOTES = ["Compile errors and crashes are grouped by the fuzzer's root-cause key (fuzz/root_cause.py) of the failure "
+         "as found; a reduction's key adds the target and the failing pass the culprit step names."]
+UNFINISHED = "Written while the run went on: the tables end where it was when this file was written."
+
+
+class Tables(list):
+    """The run's tables. With `--results` the file is written again after each row, so a run
+    stopped early (its time limit, a kill) keeps the rows it finished; the last write is whole."""
+
+    def __init__(self, write: bool) -> None:
+        super().__init__()
+        self.write = write
+
+    def start(self, table: results.Table) -> results.Table:
+        self.append(table)
+        table.print_head()
+        return table
+
+    def add(self, table: results.Table, cells: Sequence[object]) -> None:
+        table.add(cells)
+        self.save(finished=False)
+
+    def save(self, finished: bool = True) -> None:
+        if self.write:
+            results.write(__file__, self, NOTES + ([] if finished else [UNFINISHED]))
+
+
 def seconds_of(text: str) -> float:
     """'90', '90s', '30m', '2h' -> seconds."""
     units = {"s": 1, "m": 60, "h": 3600}
@@ -141,7 +168,8 @@ def compile_cell(variant: Variant, target: str, mlir: Path, timeout_s: float) ->
     if process.returncode == 0 and not process.timed_out:
         return Cell(variant, target, "ok", seconds=process.seconds)
     kind, signature = classify_compile_failure(process)
-    return Cell(variant, target, kind, signature, first_error(process.stderr), process.seconds)
+    first = first_error(process.stderr).replace(f"{mlir.parent}/", "")  # the file by its name: no machine's paths in the tables
+    return Cell(variant, target, kind, signature, first, process.seconds)
 
 
 def matrix(variants: Sequence[Variant], targets: Sequence[str], out: Path, jobs: int, clock: Clock,
@@ -173,28 +201,25 @@ def cause_numbers(cells: Iterable[Cell]) -> dict[str, str]:
     return numbers
 
 
-def matrix_table(cells: Sequence[Cell], targets: Sequence[str], numbers: dict[str, str]) -> results.Table:
-    table = results.Table(["model", "dtype", "shape", *targets],
-                          title="The compile matrix: each cell 'ok', or the root cause (next table) its compile fails with")
-    table.print_head()
+def matrix_table(tables: Tables, cells: Sequence[Cell], targets: Sequence[str], numbers: dict[str, str]) -> None:
+    table = tables.start(results.Table(["model", "dtype", "shape", *targets],
+                                       title="The compile matrix: each cell 'ok', or the root cause (next table) its compile fails with"))
     rows: dict[Variant, dict[str, str]] = {}
     for cell in cells:
         rows.setdefault(cell.variant, {})[cell.target] = numbers[cell.key] if cell.failed else cell.kind
     for variant, row in rows.items():
         table.add([variant.model, variant.dtype, variant.shape, *(row.get(target, "") for target in targets)])
-    return table
 
 
-def causes_table(cells: Sequence[Cell], numbers: dict[str, str]) -> results.Table:
-    table = results.Table(["cause", "kind", "first error (one cell's, as printed)", "targets", "models", "cells"],
-                          title="Root causes: the fuzzer's key of each failure before reduction (its normalised first error)")
-    table.print_head()
+def causes_table(tables: Tables, cells: Sequence[Cell], numbers: dict[str, str]) -> None:
+    table = tables.start(results.Table(["cause", "kind", "first error (one cell's, as printed)", "targets", "models", "cells"],
+                                       title="Root causes: the fuzzer's key of each failure before reduction (its normalised first error)"))
     for key, number in numbers.items():
         mine = [cell for cell in cells if cell.failed and cell.key == key]
         targets = sorted({cell.target for cell in mine}, key=list(TARGETS).index)
         models = sorted({cell.variant.model for cell in mine})
         table.add([number, mine[0].kind, _short(mine[0].first, 220), ", ".join(targets), ", ".join(models), len(mine)])
-    return table
+    tables.save(finished=False)
 
 
 def _short(text: str, limit: int) -> str:
@@ -274,17 +299,16 @@ def first_cells(cells: Sequence[Cell], numbers: dict[str, str]) -> Iterator[Cell
             yield cell
 
 
-def reductions(cells: Sequence[Cell], numbers: dict[str, str], archives: dict[Variant, Path], out: Path, jobs: int,
-               clock: Clock, timeout_s: float) -> results.Table:
-    table = results.Table(["model", "cause", "reduced", "nodes", "seconds", "calls", "ended", "failing pass",
+def reductions(tables: Tables, cells: Sequence[Cell], numbers: dict[str, str], archives: dict[Variant, Path], out: Path,
+               jobs: int, clock: Clock, timeout_s: float) -> None:
+    table = tables.start(results.Table(["model", "cause", "reduced", "nodes", "seconds", "calls", "ended", "failing pass",
                            "root cause (fuzzer's key, reduced)", "script shows it"],
                           title=f"Each root cause reduced once per model: reduce --oracle=compile-error -j {jobs} --no-cache "
-                                "(seconds: the whole command, the failing pass included)")
-    table.print_head()
+                                "(seconds: the whole command, the failing pass included)"))
     for cell in first_cells(cells, numbers):
         label = {"model": cell.variant.model, "cause": numbers[cell.key], "reduced": f"{cell.variant.name} {cell.target}"}
         if clock.out():
-            table.add([*label.values(), "-", "-", "-", "skipped (time limit)"])
+            tables.add(table, [*label.values(), "-", "-", "-", "skipped (time limit)"])
             continue
         flags = PIPELINES[TARGETS[cell.target]].flags
         output = out / f"{cell.variant.name}.{cell.target}.reduced.pt2"
@@ -292,23 +316,21 @@ def reductions(cells: Sequence[Cell], numbers: dict[str, str], archives: dict[Va
         row = reduction_row(label, done)
         passed = row.get("failing pass", "-")
         key = root_cause_key(FailureFacts(cell.kind, cell.signature, flags, "" if passed == "-" else passed)) if passed != "-" else "-"
-        table.add([row[c] for c in ("model", "cause", "reduced", "nodes", "seconds", "calls", "ended")]
-                  + [passed, key, row.get("script shows it", "-")])
-    return table
+        tables.add(table, [row[c] for c in ("model", "cause", "reduced", "nodes", "seconds", "calls", "ended")]
+                   + [passed, key, row.get("script shows it", "-")])
 
 
-def eager(variants: Sequence[Variant], archives: dict[Variant, Path], out: Path, jobs: int, clock: Clock,
-          timeout_s: float) -> results.Table:
+def eager(tables: Tables, variants: Sequence[Variant], archives: dict[Variant, Path], out: Path, jobs: int, clock: Clock,
+          timeout_s: float) -> None:
     """Each model on llvm-cpu against PyTorch eager, on its example input (token ids inside the
     vocabulary); a wrong answer is reduced there and then."""
     from tests import zoo
 
-    table = results.Table(["model", "dtype", "shape", "against eager", "nodes", "seconds", "calls", "script shows it"],
-                          title=f"Each model on llvm-cpu against PyTorch eager: reduce --oracle=eager-mismatch -j {jobs} --no-cache")
-    table.print_head()
+    table = tables.start(results.Table(["model", "dtype", "shape", "against eager", "nodes", "seconds", "calls", "script shows it"],
+                                       title=f"Each model on llvm-cpu against PyTorch eager: reduce --oracle=eager-mismatch -j {jobs} --no-cache"))
     for variant in variants:
         if variant not in archives or clock.out():
-            table.add([variant.model, variant.dtype, variant.shape, "skipped (time limit)", "-", "-", "-", "-"])
+            tables.add(table, [variant.model, variant.dtype, variant.shape, "skipped (time limit)", "-", "-", "-", "-"])
             continue
         output = out / f"{variant.name}.eager.reduced.pt2"
         inputs = zoo.save_inputs(variant.model, out / f"{variant.name}.inputs.npy", variant.dtype)
@@ -316,29 +338,26 @@ def eager(variants: Sequence[Variant], archives: dict[Variant, Path], out: Path,
                           options=["--inputs", str(inputs)])
         if done.ended == "result":
             row = reduction_row({}, done)
-            table.add([variant.model, variant.dtype, variant.shape, f"wrong: {_short(done.summary['failure'], 120)}",
-                       row["nodes"], row["seconds"], row["calls"], row["script shows it"]])
+            tables.add(table, [variant.model, variant.dtype, variant.shape, f"wrong: {_short(done.summary['failure'], 120)}",
+                               row["nodes"], row["seconds"], row["calls"], row["script shows it"]])
         else:
             agrees = done.ended.startswith("not interesting")
-            table.add([variant.model, variant.dtype, variant.shape,
-                       f"agrees ({_short(done.ended.split(': ', 1)[-1], 100)})" if agrees else done.ended,
-                       "-", f"{done.seconds:.0f}", "-", "-"])
-    return table
+            tables.add(table, [variant.model, variant.dtype, variant.shape,
+                               f"agrees ({_short(done.ended.split(': ', 1)[-1], 100)})" if agrees else done.ended,
+                               "-", f"{done.seconds:.0f}", "-", "-"])
 
 
 # --- 4. ONNX ------------------------------------------------------------------------------------------
 
-def onnx_table(variants: Sequence[Variant], out: Path, clock: Clock, timeout_s: float) -> results.Table:
+def onnx_table(tables: Tables, variants: Sequence[Variant], out: Path, clock: Clock, timeout_s: float) -> None:
     """Each model through torch.onnx.export, iree-import-onnx and a compile for llvm-cpu."""
     from tests import zoo
 
-    table = results.Table(["model", "dtype", "shape", "torch.onnx.export", "iree-import-onnx", "llvm-cpu"],
-                          title="The same models as ONNX (torch.onnx.export), imported with iree-import-onnx, compiled for llvm-cpu")
-    table.print_head()
+    table = tables.start(results.Table(["model", "dtype", "shape", "torch.onnx.export", "iree-import-onnx", "llvm-cpu"],
+                                       title="The same models as ONNX (torch.onnx.export), imported with iree-import-onnx, compiled for llvm-cpu"))
     for variant in variants:
         steps = ["skipped (time limit)"] if clock.out() else _onnx_steps(zoo, variant, out, timeout_s)
-        table.add([variant.model, variant.dtype, variant.shape, *(steps + ["-"] * 3)[:3]])
-    return table
+        tables.add(table, [variant.model, variant.dtype, variant.shape, *(steps + ["-"] * 3)[:3]])
 
 
 def _onnx_steps(zoo, variant: Variant, out: Path, timeout_s: float) -> list[str]:
@@ -388,23 +407,25 @@ def variants_of(args: argparse.Namespace) -> list[Variant]:
             for dynamic in shapes]
 
 
-def run(args: argparse.Namespace, out: Path) -> list[results.Table]:
+def run(args: argparse.Namespace, out: Path) -> None:
     from tests import zoo
 
     if zoo.missing():
         raise SystemExit(f"zoo: {zoo.missing()}")
     clock, variants, targets = Clock(args.time_limit), variants_of(args), args.targets.split(",")
+    tables = Tables(args.results)
     cells, archives = matrix(variants, targets, out, args.jobs, clock, args.timeout)
     numbers = cause_numbers(cells)
-    tables = [matrix_table(cells, targets, numbers), causes_table(cells, numbers)]
+    matrix_table(tables, cells, targets, numbers)
+    causes_table(tables, cells, numbers)
     if not args.no_reduce:
-        tables.append(reductions(cells, numbers, archives, out, args.jobs, clock, args.reduce_timeout))
+        reductions(tables, cells, numbers, archives, out, args.jobs, clock, args.reduce_timeout)
     if not args.no_eager:
         chosen = [v for v in variants if not v.dynamic and v.dtype in args.eager_dtypes.split(",")]
-        tables.append(eager(chosen, archives, out, args.jobs, clock, args.reduce_timeout))
+        eager(tables, chosen, archives, out, args.jobs, clock, args.reduce_timeout)
     if args.onnx:
-        tables.append(onnx_table(variants, out, clock, args.timeout))
-    return tables
+        onnx_table(tables, variants, out, clock, args.timeout)
+    tables.save()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -412,10 +433,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="zoo-") as scratch:
         out = args.out or Path(scratch)
         out.mkdir(parents=True, exist_ok=True)
-        tables = run(args, out)
-    if args.results:
-        results.write(__file__, tables, notes=[f"{COMPILE_ERROR}s and crashes are grouped by the fuzzer's root-cause key "
-                                               "(fuzz/root_cause.py); a reduction's key adds the target and the failing pass."])
+        run(args, out)
     return 0
 
 
