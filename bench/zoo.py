@@ -142,15 +142,22 @@ def seconds_of(text: str) -> float:
 
 # --- 1. The compile matrix --------------------------------------------------------------------------
 
-def prepare(variant: Variant, out: Path) -> tuple[Path, Path | None, str]:
-    """The variant's archive (written once), and the MLIR `reduce` starts from, or why it does not import."""
-    from oracles.torch.program import ArchiveError
-    from reducer.graphs.torch_program import normalised
+def archive_of(variant: Variant, out: Path) -> Path:
+    """The variant's `.pt2`, exported once into `out`."""
     from tests import zoo
 
     archive = out / f"{variant.name}.pt2"
     if not archive.exists():
         zoo.save(variant.model, archive, variant.dtype, variant.dynamic)
+    return archive
+
+
+def prepare(variant: Variant, out: Path) -> tuple[Path, Path | None, str]:
+    """The variant's archive (written once), and the MLIR `reduce` starts from, or why it does not import."""
+    from oracles.torch.program import ArchiveError
+    from reducer.graphs.torch_program import normalised
+
+    archive = archive_of(variant, out)
     try:
         built = normalised(archive.read_bytes())
     except ArchiveError as err:  # NotImportable: what `reduce` refuses in one line
@@ -387,6 +394,7 @@ def arguments(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--timeout", type=seconds_of, default=300.0, help="seconds before one compile is killed")
     parser.add_argument("--reduce-timeout", type=seconds_of, default=1800.0, help="seconds before one reduce is killed")
     parser.add_argument("--no-reduce", action="store_true", help="the matrix only: no compile-error reductions")
+    parser.add_argument("--no-matrix", action="store_true", help="no compile matrix (nor its reductions): eager and ONNX only")
     parser.add_argument("--no-eager", action="store_true", help="no eager-mismatch run")
     parser.add_argument("--eager-dtypes", default="f32", help="the dtypes run against eager (static shapes)")
     parser.add_argument("--onnx", action="store_true", help="also the ONNX table (torch.onnx.export is slow: 10-50 s a model)")
@@ -414,11 +422,14 @@ def run(args: argparse.Namespace, out: Path) -> None:
         raise SystemExit(f"zoo: {zoo.missing()}")
     clock, variants, targets = Clock(args.time_limit), variants_of(args), args.targets.split(",")
     tables = Tables(args.results)
-    cells, archives = matrix(variants, targets, out, args.jobs, clock, args.timeout)
-    numbers = cause_numbers(cells)
-    matrix_table(tables, cells, targets, numbers)
-    causes_table(tables, cells, numbers)
-    if not args.no_reduce:
+    if args.no_matrix:
+        cells, archives = [], {v: archive_of(v, out) for v in variants}
+    else:
+        cells, archives = matrix(variants, targets, out, args.jobs, clock, args.timeout)
+        numbers = cause_numbers(cells)
+        matrix_table(tables, cells, targets, numbers)
+        causes_table(tables, cells, numbers)
+    if not args.no_reduce and not args.no_matrix:
         reductions(tables, cells, numbers, archives, out, args.jobs, clock, args.reduce_timeout)
     if not args.no_eager:
         chosen = [v for v in variants if not v.dynamic and v.dtype in args.eager_dtypes.split(",")]
