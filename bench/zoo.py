@@ -297,7 +297,7 @@ def reduction_row(label: dict, done: Reduced) -> dict:
             "failing pass": culprit.get("pass") or "-", "script shows it": done.script_shows}
 
 
-def first_cells(cells: Sequence[Cell], numbers: dict[str, str]) -> Iterator[Cell]:
+def first_cells(cells: Sequence[Cell]) -> Iterator[Cell]:
     """One cell per (model, root cause): the first that fails with it (f32, static, first target first)."""
     seen: set[tuple[str, str]] = set()
     for cell in cells:
@@ -308,11 +308,11 @@ def first_cells(cells: Sequence[Cell], numbers: dict[str, str]) -> Iterator[Cell
 
 def reductions(tables: Tables, cells: Sequence[Cell], numbers: dict[str, str], archives: dict[Variant, Path], out: Path,
                jobs: int, clock: Clock, timeout_s: float) -> None:
-    table = tables.start(results.Table(["model", "cause", "reduced", "nodes", "seconds", "calls", "ended", "failing pass",
-                           "root cause (fuzzer's key, reduced)", "script shows it"],
-                          title=f"Each root cause reduced once per model: reduce --oracle=compile-error -j {jobs} --no-cache "
-                                "(seconds: the whole command, the failing pass included)"))
-    for cell in first_cells(cells, numbers):
+    columns = ["model", "cause", "reduced", "nodes", "seconds", "calls", "ended", "failing pass", "root cause (fuzzer's key, reduced)",
+               "script shows it"]
+    table = tables.start(results.Table(columns, title=f"Each root cause reduced once per model: reduce --oracle=compile-error -j {jobs} "
+                                                      "--no-cache (seconds: the whole command, the failing pass included)"))
+    for cell in first_cells(cells):
         label = {"model": cell.variant.model, "cause": numbers[cell.key], "reduced": f"{cell.variant.name} {cell.target}"}
         if clock.out():
             tables.add(table, [*label.values(), "-", "-", "-", "skipped (time limit)"])
@@ -322,7 +322,7 @@ def reductions(tables: Tables, cells: Sequence[Cell], numbers: dict[str, str], a
         done = run_reduce(archives[cell.variant], "compile-error", flags, output, jobs, timeout_s, cell.signature)
         row = reduction_row(label, done)
         passed = row.get("failing pass", "-")
-        key = root_cause_key(FailureFacts(cell.kind, cell.signature, flags, "" if passed == "-" else passed)) if passed != "-" else "-"
+        key = root_cause_key(FailureFacts(cell.kind, cell.signature, flags, passed)) if passed != "-" else "-"
         tables.add(table, [row[c] for c in ("model", "cause", "reduced", "nodes", "seconds", "calls", "ended")]
                    + [passed, key, row.get("script shows it", "-")])
 
