@@ -348,10 +348,11 @@ def eager(tables: Tables, variants: Sequence[Variant], archives: dict[Variant, P
             tables.add(table, [variant.model, variant.dtype, variant.shape, f"wrong: {_short(done.summary['failure'], 120)}",
                                row["nodes"], row["seconds"], row["calls"], row["script shows it"]])
         else:
-            agrees = done.ended.startswith("not interesting")
-            tables.add(table, [variant.model, variant.dtype, variant.shape,
-                               f"agrees ({_short(done.ended.split(': ', 1)[-1], 100)})" if agrees else done.ended,
-                               "-", f"{done.seconds:.0f}", "-", "-"])
+            detail = done.ended.split(": ", 1)[-1]
+            agrees = done.ended.startswith("not interesting") and "match" in detail
+            said = (f"agrees ({_short(detail, 100)})" if agrees else f"not compared ({_short(detail, 100)})"
+                    if done.ended.startswith("not interesting") else done.ended)
+            tables.add(table, [variant.model, variant.dtype, variant.shape, said, "-", f"{done.seconds:.0f}", "-", "-"])
 
 
 # --- 4. ONNX ------------------------------------------------------------------------------------------
