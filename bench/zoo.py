@@ -46,6 +46,7 @@ from fuzz.pipelines import PIPELINES
 from fuzz.root_cause import FailureFacts, root_cause_key
 from oracles.signature import error_lines, error_signature, first_error, normalise
 from oracles.toolchain.tools import Limits, find_tool, run_tool
+from oracles.torch import DEFAULT_IMPORT, IMPORTS
 
 # The targets by the names the matrix shows, each as the fuzzer's pipeline of the same target.
 TARGETS = {"llvm-cpu": "cpu", "vmvx": "vmvx", "vulkan": "vulkan", "gfx942": "gfx942", "sm_80": "sm_80"}
@@ -152,14 +153,15 @@ def archive_of(variant: Variant, out: Path) -> Path:
     return archive
 
 
-def prepare(variant: Variant, out: Path) -> tuple[Path, Path | None, str]:
-    """The variant's archive (written once), and the MLIR `reduce` starts from, or why it does not import."""
+def prepare(variant: Variant, out: Path, how: str) -> tuple[Path, Path | None, str]:
+    """The variant's archive (written once), and the MLIR `reduce` starts from (imported `how`,
+    its `--torch-import`), or why it does not import."""
     from oracles.torch.program import ArchiveError
     from reducer.graphs.torch_program import normalised
 
     archive = archive_of(variant, out)
     try:
-        built = normalised(archive.read_bytes())
+        built = normalised(archive.read_bytes(), how)
     except ArchiveError as err:  # NotImportable: what `reduce` refuses in one line
         return archive, None, str(err)
     mlir = out / f"{variant.name}.mlir"
@@ -180,7 +182,7 @@ def compile_cell(variant: Variant, target: str, mlir: Path, timeout_s: float) ->
 
 
 def matrix(variants: Sequence[Variant], targets: Sequence[str], out: Path, jobs: int, clock: Clock,
-           timeout_s: float) -> tuple[list[Cell], dict[Variant, Path]]:
+           timeout_s: float, how: str) -> tuple[list[Cell], dict[Variant, Path]]:
     """Every cell, and each variant's archive. Variants are exported and imported here, one at a
     time (torch in this process); their compiles run `jobs` at a time beside the next import."""
     archives: dict[Variant, Path] = {}
@@ -190,7 +192,7 @@ def matrix(variants: Sequence[Variant], targets: Sequence[str], out: Path, jobs:
             if clock.out():
                 futures += [pool.submit(Cell, variant, target, "skipped") for target in targets]
                 continue
-            archives[variant], mlir, refused = prepare(variant, out)
+            archives[variant], mlir, refused = prepare(variant, out, how)
             for target in targets:
                 if mlir is None:
                     futures.append(pool.submit(Cell, variant, target, IMPORT, normalise(refused), refused))
@@ -307,7 +309,7 @@ def first_cells(cells: Sequence[Cell]) -> Iterator[Cell]:
 
 
 def reductions(tables: Tables, cells: Sequence[Cell], numbers: dict[str, str], archives: dict[Variant, Path], out: Path,
-               jobs: int, clock: Clock, timeout_s: float) -> None:
+               jobs: int, clock: Clock, timeout_s: float, how: str) -> None:
     columns = ["model", "cause", "reduced", "nodes", "seconds", "calls", "ended", "failing pass", "root cause (fuzzer's key, reduced)",
                "script shows it"]
     table = tables.start(results.Table(columns, title=f"Each root cause reduced once per model: reduce --oracle=compile-error -j {jobs} "
@@ -319,7 +321,8 @@ def reductions(tables: Tables, cells: Sequence[Cell], numbers: dict[str, str], a
             continue
         flags = PIPELINES[TARGETS[cell.target]].flags
         output = out / f"{cell.variant.name}.{cell.target}.reduced.pt2"
-        done = run_reduce(archives[cell.variant], "compile-error", flags, output, jobs, timeout_s, cell.signature)
+        done = run_reduce(archives[cell.variant], "compile-error", flags, output, jobs, timeout_s, cell.signature,
+                          [f"--torch-import={how}"])
         row = reduction_row(label, done)
         passed = row.get("failing pass", "-")
         key = root_cause_key(FailureFacts(cell.kind, cell.signature, flags, passed)) if passed != "-" else "-"
@@ -328,7 +331,7 @@ def reductions(tables: Tables, cells: Sequence[Cell], numbers: dict[str, str], a
 
 
 def eager(tables: Tables, variants: Sequence[Variant], archives: dict[Variant, Path], out: Path, jobs: int, clock: Clock,
-          timeout_s: float) -> None:
+          timeout_s: float, how: str) -> None:
     """Each model on llvm-cpu against PyTorch eager, on its example input (token ids inside the
     vocabulary); a wrong answer is reduced there and then."""
     from tests import zoo
@@ -342,7 +345,7 @@ def eager(tables: Tables, variants: Sequence[Variant], archives: dict[Variant, P
         output = out / f"{variant.name}.eager.reduced.pt2"
         inputs = zoo.save_inputs(variant.model, out / f"{variant.name}.inputs.npy", variant.dtype)
         done = run_reduce(archives[variant], "eager-mismatch", PIPELINES["cpu"].flags, output, jobs, timeout_s,
-                          options=["--inputs", str(inputs)])
+                          options=["--inputs", str(inputs), f"--torch-import={how}"])
         if done.ended == "result":
             row = reduction_row({}, done)
             tables.add(table, [variant.model, variant.dtype, variant.shape, f"wrong: {_short(done.summary['failure'], 120)}",
@@ -394,6 +397,8 @@ def arguments(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--time-limit", type=seconds_of, help="stop starting new work after this long (90s, 30m, 2h)")
     parser.add_argument("--timeout", type=seconds_of, default=300.0, help="seconds before one compile is killed")
     parser.add_argument("--reduce-timeout", type=seconds_of, default=1800.0, help="seconds before one reduce is killed")
+    parser.add_argument("--torch-import", choices=IMPORTS, default=DEFAULT_IMPORT,
+                        help="how each .pt2 is brought to the importer, as reduce --torch-import (default %(default)s)")
     parser.add_argument("--no-reduce", action="store_true", help="the matrix only: no compile-error reductions")
     parser.add_argument("--no-matrix", action="store_true", help="no compile matrix (nor its reductions): eager and ONNX only")
     parser.add_argument("--no-eager", action="store_true", help="no eager-mismatch run")
@@ -426,15 +431,15 @@ def run(args: argparse.Namespace, out: Path) -> None:
     if args.no_matrix:
         cells, archives = [], {v: archive_of(v, out) for v in variants}
     else:
-        cells, archives = matrix(variants, targets, out, args.jobs, clock, args.timeout)
+        cells, archives = matrix(variants, targets, out, args.jobs, clock, args.timeout, args.torch_import)
         numbers = cause_numbers(cells)
         matrix_table(tables, cells, targets, numbers)
         causes_table(tables, cells, numbers)
     if not args.no_reduce and not args.no_matrix:
-        reductions(tables, cells, numbers, archives, out, args.jobs, clock, args.reduce_timeout)
+        reductions(tables, cells, numbers, archives, out, args.jobs, clock, args.reduce_timeout, args.torch_import)
     if not args.no_eager:
         chosen = [v for v in variants if not v.dynamic and v.dtype in args.eager_dtypes.split(",")]
-        eager(tables, chosen, archives, out, args.jobs, clock, args.reduce_timeout)
+        eager(tables, chosen, archives, out, args.jobs, clock, args.reduce_timeout, args.torch_import)
     if args.onnx:
         onnx_table(tables, variants, out, clock, args.timeout)
     tables.save()
