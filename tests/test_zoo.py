@@ -3,7 +3,8 @@
 
 The default run keeps three: a Mistral (the Llama family: rotary, grouped-query attention) whose
 boolean mask constant no CPU compile takes, a ResNet whose eval-mode batch norm is left as a
-three-result `torch.operator`, and a GPT-2 in f16 whose attention fails for Vulkan; each reduces
+three-result `torch.operator` when imported with its ops as written (`--torch-import=functional`;
+the users' import decomposes it), and a GPT-2 in f16 whose attention fails for Vulkan; each reduces
 to the op the error names and ends in a result, never a traceback. The rest of the zoo (every
 architecture exported in f32 and f16, static and dynamic, imported as `reduce` imports it, written
 as ONNX, and its compile matrix reduced by bench/zoo.py) is `nightly`.
@@ -53,8 +54,9 @@ def test_a_mistral_export_that_no_cpu_compile_takes_reduces_to_its_mask_constant
 
 
 def test_a_resnet_export_whose_batch_norm_stays_an_operator_reduces_to_it(tmp_path, iree_compile, capsys):
+    # Imported with the user's ops as written (the users' import decomposes batch norm, and compiles).
     archive = zoo.save("resnet", tmp_path / "resnet.pt2")
-    summary = reduced(capsys, archive, CPU, "--no-culprit")
+    summary = reduced(capsys, archive, CPU, "--no-culprit", "--torch-import=functional")
     assert summary["reduced"]["size"] == 1 and BATCH_NORM in summary["failure"]
     assert Path(summary["files"]["imported"]).read_text().count(BATCH_NORM) == 1
     shown = run_script(Path(summary["files"]["script"]))  # the repro script, run as a user runs it
