@@ -1,13 +1,13 @@
 """Real architectures from `transformers` (tests/zoo.py: tiny configs, random weights) through
 `reduce`, as a user of those models meets IREE 3.13.
 
-The default run keeps three: a Mistral (the Llama family: rotary, grouped-query attention) whose
-boolean mask constant no CPU compile takes, a ResNet whose eval-mode batch norm is left as a
-three-result `torch.operator` when imported with its ops as written (`--torch-import=functional`;
-the users' import decomposes it), and a GPT-2 in f16 whose attention fails for Vulkan; each reduces
-to the op the error names and ends in a result, never a traceback. The rest of the zoo (every
-architecture exported in f32 and f16, static and dynamic, imported as `reduce` imports it, written
-as ONNX, and its compile matrix reduced by bench/zoo.py) is `nightly`.
+The default run keeps two (about two minutes on 2 cores): a Mistral (the Llama family: rotary,
+grouped-query attention) whose boolean mask constant no CPU compile takes, and a GPT-2 in f16 whose
+attention fails for Vulkan; each reduces to the op the error names and ends in a result, never a
+traceback. The rest is `nightly`: a ResNet whose eval-mode batch norm is left as a three-result
+`torch.operator` when imported with its ops as written (`--torch-import=functional`; the users'
+import decomposes it), every architecture exported in f32 and f16, static and dynamic, imported
+as `reduce` imports it, written as ONNX, and its compile matrix reduced by bench/zoo.py.
 
 Skipped without the zoo extra (`pip install -e '.[zoo]'`).
 """
@@ -51,8 +51,12 @@ def test_a_mistral_export_that_no_cpu_compile_takes_reduces_to_its_mask_constant
     assert summary["reduced"]["size"] <= 2
     assert "torch.vtensor.literal" in summary["failure"]
     assert summary["oracle_calls"] <= 40  # the work it takes; its seconds are bench/zoo.py's
+    shown = run_script(Path(summary["files"]["script"]))  # the repro script, run as a user runs it
+    assert shown.returncode == 1 and "the failure shows" in shown.stderr
+    assert any("torch.vtensor.literal" in error_signature(line) for line in shown.stderr.splitlines() if "error:" in line)
 
 
+@pytest.mark.nightly
 def test_a_resnet_export_whose_batch_norm_stays_an_operator_reduces_to_it(tmp_path, iree_compile, capsys):
     # Imported with the user's ops as written (the users' import decomposes batch norm, and compiles).
     archive = zoo.save("resnet", tmp_path / "resnet.pt2")
