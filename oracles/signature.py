@@ -22,7 +22,9 @@ _SPACES = re.compile(r"\s+")
 # An op printed inside a message ("... marked illegal: %? = "arith.fptoui"(%?) : (f32) -> i8"): its
 # operands, attributes and types change as the input shrinks, its name is the bug.
 _PRINTED_OP = re.compile(r'(?:%\?(?::N)?(?:, %\?)*) = "([\w.]+)"\(.*$')
-_ONNX_NAME = re.compile(r'name = "(onnx\.\w+)"')
+# A `torch.operator`'s own op is its name attribute: an ONNX node's type ("onnx.Conv") or, from the FX
+# importer, the ATen op no lowering took ("torch.aten.diff"): two such ops are two bugs.
+_OPERATOR_NAME = re.compile(r'name = "((?:onnx|torch)\.[\w.]+)"')
 # A stack frame of LLVM's crash handler: "#4 0x00007f... mlir::Foo::bar(args) File.cpp:0:0".
 _FRAME = re.compile(r"^\s*#\d+\s+0x[0-9a-fA-F]+\s+(.+?)(?:\s+\S+:\d+:\d+)?$")
 _HANDLER_FRAMES = ("llvm::sys::", "SignalHandler", "/lib", "libc.so", "__libc_start", "_start")
@@ -83,8 +85,8 @@ def normalise(line: str) -> str:
 
 
 def _printed_op_name(match: re.Match) -> str:
-    onnx_name = _ONNX_NAME.search(match.group(0))
-    return f'"{match.group(1)}"' + (f" ({onnx_name.group(1)})" if onnx_name else "")
+    operator = _OPERATOR_NAME.search(match.group(0))
+    return f'"{match.group(1)}"' + (f" ({operator.group(1)})" if operator else "")
 
 
 def first_error(stderr: str) -> str:

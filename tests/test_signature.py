@@ -29,6 +29,18 @@ def test_an_op_printed_in_a_message_counts_by_name_not_by_its_operands_attribute
     assert "(onnx.ConvInteger)" in error_signature(_illegal("torch.operator", conv))
 
 
+def test_an_aten_op_the_fx_importer_left_as_a_torch_operator_counts_by_its_name():
+    # A real architecture's program with an ATen op no lowering takes (transformers' causal mask
+    # takes a torch.diff; batch norm in eval has three results): two ops are two bugs, one op shrinking is one.
+    diff = '%37 = "torch.operator"(%34, %24, %23, %36, %25) <{name = "torch.aten.diff"}> : (!torch.vtensor<[1,8],si64>, !torch.int) -> !torch.vtensor<[1,8],si64>'
+    diff_smaller = '%2 = "torch.operator"(%0, %1) <{name = "torch.aten.diff"}> : (!torch.vtensor<[1,2],si64>, !torch.int) -> !torch.vtensor<[1,2],si64>'
+    norm = ('%9:3 = "torch.operator"(%4, %5) <{name = "torch.aten._native_batch_norm_legit_no_training"}> : '
+            "(!torch.vtensor<[2,8,16,16],f32>, !torch.vtensor<[8],f32>) -> (!torch.vtensor<[2,8,16,16],f32>, !torch.vtensor<[0],f32>)")
+    assert error_signature(_illegal("torch.operator", diff)) == error_signature(_illegal("torch.operator", diff_smaller))
+    assert error_signature(_illegal("torch.operator", diff)) != error_signature(_illegal("torch.operator", norm))
+    assert error_signature(_illegal("torch.operator", norm)).endswith('"torch.operator" (torch.aten._native_batch_norm_legit_no_training)')
+
+
 def test_a_segfault_in_the_onnx_lowering_has_the_same_signature_every_run(iree_compile):
     # QLinearConv 1-D without kernel_shape: the ONNX-to-torch lowering dies building a pad op.
     argv = [find_tool("iree-compile"), *GENERIC_CPU, str(DATA / "qlinearconv_no_kernel_shape_crash.mlir"), "-o", "/dev/null"]
