@@ -243,14 +243,15 @@ def built(ed: Editable) -> Built:
 
 
 def normalised(data: bytes) -> Built:
-    """A user's archive as every candidate is made: functional, its inputs flat, exported again
-    from its own graph. ArchiveError (one line; PickledModule, NotImportable) when it cannot be."""
+    """A user's archive as every candidate is kept: functional (what the FX importer takes) and
+    saved as such, so an edit loads it as it loads any candidate. Not exported again from its own
+    graph: that doubled the load (an export and a second decomposition, about 2.7 CPU s of a
+    120-node program on a 2-core machine) for the same imported text, and every edit exports
+    anyway (a graph that does not export again makes no candidate). ArchiveError (one line;
+    PickledModule, NotImportable) when it cannot be read or imported."""
     program = functional(_fresh(data))
     text = import_text(program)  # NotImportable for a program the importer cannot take
-    try:
-        return built(editable(program))
-    except (Invalid, CandidateRejected):  # a graph that does not export again: reduced as the user saved it
-        return Built(save(program), text, node_count(program), describe(program))
+    return Built(save(program), text, node_count(program), describe(program))
 
 
 def imported_text(archive: bytes) -> str:

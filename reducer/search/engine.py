@@ -46,8 +46,13 @@ class Reducer:
         on_pass: Callable[[str], None] | None = None,
         start: Position | None = None,
         on_position: Callable[[Position], None] | None = None,
+        shrink_threshold: float = ddmin.DEFAULT_SHRINK_THRESHOLD,
     ) -> None:
         self.problem = problem
+        # Shrink searches take no step that gains less than this share of a size (--shrink-threshold).
+        self.shrink_threshold = shrink_threshold
+        # (pass, dimension) -> (the size a search stopped at for the threshold, the largest known to lose the failure).
+        self.stopped: dict[tuple[str, str], tuple[int, int]] = {}
         self.on_pass = on_pass or (lambda _: None)  # told each pass as it starts (the live status line)
         self.on_position = on_position or (lambda _: None)  # told each pass as it starts (reduce --resume)
         self.passes = list(passes)
@@ -181,11 +186,31 @@ class Reducer:
 
                 settled = (name, key)
                 recheck = self._settled.get(settled) == current
-                if ddmin.shrink_value(current, propose, judge_all, commit, recheck, guess):
+                limit = ddmin.Threshold(self.shrink_threshold)
+                if ddmin.shrink_value(current, propose, judge_all, commit, recheck, guess, limit):
                     shrunk = True
                     self._settled[settled] = dict(self._dimensions(reduction)).get(key, 0)
                 else:
                     self._settled[settled] = current
+                self._note_stop(settled, limit, recheck)
+
+    def _note_stop(self, settled: tuple[str, str], limit: ddmin.Threshold, recheck: bool) -> None:
+        """Where a dimension's search stopped for the threshold (a later search that ends minimal
+        forgets it; a recheck that finds nothing leaves it as it was)."""
+        if limit.stopped_above is not None:
+            self.stopped[settled] = (self._settled[settled], limit.stopped_above)
+        elif not recheck:
+            self.stopped.pop(settled, None)
+
+    def threshold_stops(self) -> list[tuple[str, int, int]]:
+        """(dimension, size, largest size known to lose the failure) of each dimension of the best
+        that a shrink search left within the threshold of its smallest."""
+        found = []
+        for (name, key), (size, above) in self.stopped.items():
+            row = next((p for p in self.passes if p.name == name), None)
+            if row is not None and dict(self._dimensions(row.impl)).get(key) == size:
+                found.append((key, size, above))
+        return found
 
     def _dimensions(self, reduction: ShrinkPass) -> list[tuple[str, int]]:
         return self.problem.edit(dimensions_edit, reduction, self.problem.best, fallback=[])

@@ -102,6 +102,14 @@ class Evaluator:
         with self._lock:
             self.cache[candidate.key] = _settled(verdict)
 
+    def known(self, candidate: Candidate) -> Verdict | None:
+        """The verdict a call of this run already returned on `candidate`, else None."""
+        with self._lock:
+            future = self.cache.get(candidate.key)
+        if future is None or not future.done() or future.cancelled() or future.exception() is not None:
+            return None
+        return future.result()
+
     def out_of_time(self) -> bool:
         return self.deadline is not None and time.monotonic() > self.deadline
 
