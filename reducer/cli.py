@@ -105,7 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-warm", action="store_true", help="run every compile as its own iree-compile process")
     parser.add_argument("--shrink-threshold", type=float, default=DEFAULT_SHRINK_THRESHOLD, metavar="SHARE",
                         help="shape searches take no step that shrinks a dim by less than this share of it "
-                        "(default %(default)g; 0: every dim down to one less than loses the failure)")
+                        "(default %(default)s; 0: every dim down to one less than loses the failure)")
     parser.add_argument("--culprit", action=argparse.BooleanOptionalAction, default=True,
                         help="compile-error/crash: name the failing pass, write its reduced one-pass repro and lit test; "
                         "lds-limit: the dispatch's configuration (default on)")
