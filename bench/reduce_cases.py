@@ -243,13 +243,14 @@ def tree_cpu_seconds() -> float:
 
 
 # Where the time of a reduction goes: each part ends where the next one's marker is seen.
-PARTS = ("original compile", "phase finding", "localisation", "passes", "final check")
+PARTS = ("original compile", "phase finding", "localisation", "passes", "final check", "failing pass")
 _STARTS = {  # marker (a phase the reduction announces, or the start of a log line) -> the part it starts
     "phase:localising the failure": "phase finding",
     "log:localisation:": "localisation",
     "phase:warming the compiler": "passes",
     "phase:starting the passes": "passes",
     "phase:final check of the result": "final check",
+    "phase:the failing pass": "failing pass",  # with --culprit: what is left of it once the files are written
 }
 
 
@@ -305,7 +306,7 @@ def import_starts() -> int:
     return len(path.read_text().splitlines()) if path.is_file() else 0
 
 
-def run_case(name: str, jobs: int, check_minimal: bool, passes_only: bool = False) -> dict:
+def run_case(name: str, jobs: int, check_minimal: bool, passes_only: bool = False, culprit: bool = False) -> dict:
     """One reduction of case `name` in this process: the table's figures and the parts' times."""
     write, oracle_name, options, flags, shapes = CASES[name]
     with tempfile.TemporaryDirectory() as tmp:
@@ -316,7 +317,7 @@ def run_case(name: str, jobs: int, check_minimal: bool, passes_only: bool = Fals
         clock = PhaseClock()
         request = Request(
             input_path=src, oracle=oracle, flags=list(flags), output_path=src.with_name("out" + src.suffix), passes=passes, jobs=jobs,
-            localize=not passes_only, warm=not passes_only, culprit=False,  # the reduction alone is measured
+            localize=not passes_only, warm=not passes_only, culprit=culprit,  # by default the reduction alone is measured
             log=clock.log, observer=clock,
         )
         start, cpu = time.monotonic(), tree_cpu_seconds()
@@ -346,6 +347,7 @@ def run_case(name: str, jobs: int, check_minimal: bool, passes_only: bool = Fals
         "imports": outcome.stats.conversions,
         "import starts": import_starts() - starts_before,
         "parts": parts,
+        "compiles": seconds / max(parts["original compile"]["seconds"], 1e-9),  # the whole run in compiles of the original
         "digest": hashlib.sha256(written).hexdigest()[:12],
     }
 
@@ -357,7 +359,7 @@ def run_in_child(name: str, jobs: int, args: argparse.Namespace, tree: Path) -> 
         (Path(tmp) / "sitecustomize.py").write_text(_COUNTING_SITE)
         env = {**os.environ, "BENCH_IMPORT_STARTS": str(count_file), "PYTHONPATH": os.pathsep.join([tmp, str(tree)])}
         words = [__file__, "--child", name, "--jobs", str(jobs), "--tree", str(tree)]
-        words += ["--check-minimal"] * args.check_minimal + ["--passes-only"] * args.passes_only
+        words += ["--check-minimal"] * args.check_minimal + ["--passes-only"] * args.passes_only + ["--culprit"] * args.culprit
         # The child imports this file as a module, as `reduce` imports its commands: a spawned
         # worker runs its parent's main script again, and this one's imports are not the command's.
         child = f"import sys; sys.argv = {words!r}; sys.path.insert(0, {str(Path(__file__).parent)!r}); import reduce_cases; reduce_cases.main()"
@@ -383,6 +385,8 @@ def case_row(name: str, label: str, runs: dict[int, dict], every: dict[int, list
     row = {"case": name, "code": label, "oracle": first["oracle"], **{c: str(first[c]) for c in SIZE_COLUMNS}}
     for jobs, run in runs.items():
         row[f"s -j {jobs}"] = f"{run['seconds']:.1f}"
+        if "compiles" in run:  # a run of code whose bench recorded it
+            row[f"x compile -j {jobs}"] = f"{run['compiles']:.1f}"
         if len(every[jobs]) > 1:
             row[f"every s -j {jobs}"] = ", ".join(f"{done['seconds']:.1f}" for done in every[jobs])
         row[f"cpu s -j {jobs}"] = f"{run['cpu']:.1f}"
@@ -410,6 +414,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--check-minimal", action="store_true")
     parser.add_argument("--passes-only", action="store_true", help="no localisation, no warm compiler")
     parser.add_argument("--phases", action="store_true", help="also print where each run's time goes")
+    parser.add_argument("--culprit", action="store_true", help="the failing-pass step too (as `reduce` runs it by default)")
     parser.add_argument("--repeat", type=int, default=1, help="runs per job count (the median one is reported)")
     parser.add_argument("--tree", type=Path, help="measure the code of this checkout (default: this one)")
     parser.add_argument("--before", type=Path, help="measure this checkout's code first, then this one's")
@@ -418,7 +423,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     job_counts = [int(j) for j in args.jobs.split(",")]
     if args.child:
-        row = run_case(args.child, job_counts[0], args.check_minimal, args.passes_only)
+        row = run_case(args.child, job_counts[0], args.check_minimal, args.passes_only, args.culprit)
         print(json.dumps(row))
         return
     trees = [t.resolve() for t in (args.before, args.tree or ROOT) if t is not None]

@@ -363,7 +363,7 @@ class Reduction:
             wrong_lines = _case_test_lines(tested)
         culprit, config = None, None
         if self.complete and request.culprit:
-            self.clock.step("failing pass")
+            self.phase("the failing pass", "failing pass")
             culprit, config = self.failing.result() if self.failing is not None else self.failing_pass(verdict)
         return self.outcome_record(verdict, beside, wrong_lines, tested, culprit, config)
 

@@ -301,7 +301,7 @@ def _bisected(lo: int, hi: int, best: T | None, propose: Callable[[int], T | Non
             return best
         proposal = propose(mid)
         after = (lo + mid) // 2 if held_last else (mid + hi) // 2
-        with _guessing(guess, (propose(v) for v in [after] if lo < v < hi and v != mid)):
+        with _guessing(guess, (propose(v) for v in [after] if lo < v < hi and v != mid and limit.worth(v, hi))):
             held_last = proposal is not None and judge_all([proposal])[0]
         if held_last:
             hi, best = mid, proposal
