@@ -7,7 +7,9 @@ Cases are built by the tests' model builders, the README's example and the light
 package ships (ResNet-50 imported to torch-onnx MLIR: a real model whose gfx942 compile fails in
 one dispatch); every number printed is measured in this run. Each reduction runs in a fresh
 process with no verdict cache (uncached), once per job count of `--jobs`: the table has a column
-per job count (wall seconds, CPU seconds of the whole process tree, oracle calls), the ratio of
+per job count (wall seconds, the run in compiles of its original: its seconds over one plain
+`iree-compile` of the original timed right after it, CPU seconds of the whole process tree,
+oracle calls), the ratio of
 the last job count's time to the first's, the calls the larger job count made beyond the first
 (speculative candidates it judged and discarded) and whether every job count wrote the same bytes.
 
@@ -19,6 +21,9 @@ run with the median wall time of each (all the wall times are listed beside it):
 whose speed drifts by a tenth from run to run, one pair of runs can say -j 2 gains 0.7 or 0.85.
 `--tree DIR` measures the code of another checkout (an older commit, for "before" figures);
 `--before DIR` measures DIR and then this checkout, each case's rows side by side.
+
+`--culprit` runs the failing-pass step too, as `reduce` does by default (its own part in `--phases`:
+what is left of it once the final check and the files are done).
 
 `--check-minimal` also tries every dimension of the result one step smaller and counts how many
 lose the failure (all of them, when the result is locally minimal). `--passes-only` turns off
@@ -326,6 +331,7 @@ def run_case(name: str, jobs: int, check_minimal: bool, passes_only: bool = Fals
         seconds = time.monotonic() - start
         parts = clock.parts(outcome.stats.oracle_calls)
         cpu = tree_cpu_seconds() - cpu
+        compile_s = plain_compile_seconds(oracle, src, flags)
         minimal = minimal_dimensions(request.oracle, passes, outcome.best) if check_minimal and shapes else "-"
         largest = f"{largest_tensor(outcome.original)} -> {largest_tensor(outcome.best)}"
         best = outcome.best.candidate
@@ -347,9 +353,23 @@ def run_case(name: str, jobs: int, check_minimal: bool, passes_only: bool = Fals
         "imports": outcome.stats.conversions,
         "import starts": import_starts() - starts_before,
         "parts": parts,
-        "compiles": seconds / max(parts["original compile"]["seconds"], 1e-9),  # the whole run in compiles of the original
+        "compile s": compile_s,
+        "compiles": seconds / compile_s,  # the whole run in compiles of the original
         "digest": hashlib.sha256(written).hexdigest()[:12],
     }
+
+
+def plain_compile_seconds(oracle: Oracle, src: Path, flags: list[str]) -> float:
+    """Wall seconds of one `iree-compile` of the original as the oracle compiles it, no dumps, right
+    after the reduction (the same load): what a run is counted in (its "x compile" column)."""
+    if src.suffix == ".onnx":  # what the oracle compiles: the imported model (the import not counted)
+        mlir = src.with_name(src.stem + ".imported.mlir")
+        subprocess.run([find_tool("iree-import-onnx"), str(src), "-o", str(mlir)], check=False, capture_output=True)
+        src = mlir
+    argv = [find_tool("iree-compile"), *oracle.compile_flags(tuple(flags)), str(src), "-o", os.devnull]
+    start = time.monotonic()
+    subprocess.run(argv, check=False, capture_output=True)
+    return time.monotonic() - start
 
 
 def run_in_child(name: str, jobs: int, args: argparse.Namespace, tree: Path) -> dict:
@@ -385,8 +405,7 @@ def case_row(name: str, label: str, runs: dict[int, dict], every: dict[int, list
     row = {"case": name, "code": label, "oracle": first["oracle"], **{c: str(first[c]) for c in SIZE_COLUMNS}}
     for jobs, run in runs.items():
         row[f"s -j {jobs}"] = f"{run['seconds']:.1f}"
-        if "compiles" in run:  # a run of code whose bench recorded it
-            row[f"x compile -j {jobs}"] = f"{run['compiles']:.1f}"
+        row[f"x compile -j {jobs}"] = f"{run['compiles']:.1f} ({run['compile s']:.1f} s)"
         if len(every[jobs]) > 1:
             row[f"every s -j {jobs}"] = ", ".join(f"{done['seconds']:.1f}" for done in every[jobs])
         row[f"cpu s -j {jobs}"] = f"{run['cpu']:.1f}"

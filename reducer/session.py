@@ -172,7 +172,7 @@ class Reduction:
         self.need: DynamicNeed | None = None
         self.located, self.wrong_value = Localization(None), None
         self.dispatch: IsolatedDispatch | None = None
-        self.failing: Future | None = None  # the failing-pass step, when it runs beside the final check
+        self.failing: _Step | None = None  # the failing-pass step, when it runs beside the passes or the final check
         self.shape_stops: list[tuple[str, int, int]] = []  # dims a shrink search left within the threshold
         self.complete = True
 
@@ -189,6 +189,8 @@ class Reduction:
             verdict = self.final_check()
         except KeyboardInterrupt:
             kill_all()
+            if self.failing is not None:
+                self.failing.cancel.set()  # a failing-pass step run ahead ends with the reduction
             self.complete = False
             self.request.log(f"the state to continue from is in {self.checkpoints.path.name}: run the same command with --resume")
         finally:
@@ -316,7 +318,7 @@ class Reduction:
         problem, saved, checkpoints = self.problem, self.saved, self.checkpoints
         reducer = Reducer(problem, self.passes, on_pass=self.observer.phase, on_position=checkpoints.at,
                           start=saved.position if saved is not None and saved.stage == PASSES else None,
-                          shrink_threshold=self.request.shrink_threshold)
+                          shrink_threshold=self.request.shrink_threshold, on_round=self.failing_pass_ahead)
         self.phase("warming the compiler" if self.warm is not None else "starting the passes", "passes")
         if self.warm is not None and not problem.attach_compiler(self.warm, problem.best):
             self.warm.shutdown()
@@ -333,7 +335,7 @@ class Reduction:
         compile that dumps the failing dispatch (-j 2 or more), unless that compile is the check."""
         request, problem, best = self.request, self.problem, self.problem.best.candidate
         self.phase("final check of the result", "final check")
-        self.failing = self.failing_pass_beside()
+        self.failing = self._failing_pass_on(problem.best)
         wants_dispatch = self.located.site is not None and bool(self.located.site.dispatch)
         if wants_dispatch and problem.oracle.judges_located:
             final = located = problem.locate_settled(best, debuginfo=False)  # one compile checks and dumps
@@ -364,22 +366,41 @@ class Reduction:
         culprit, config = None, None
         if self.complete and request.culprit:
             self.phase("the failing pass", "failing pass")
-            culprit, config = self.failing.result() if self.failing is not None else self.failing_pass(verdict)
+            step = self.failing
+            culprit, config = step.result(request.log) if step is not None else self.failing_pass(verdict, best)
         return self.outcome_record(verdict, beside, wrong_lines, tested, culprit, config)
 
-    def failing_pass_beside(self) -> Future | None:
-        """The failing-pass step started beside the final check, on the verdict this run has on the
-        result (the check confirms it; the step needs its signature and dispatch); None when it
-        is not asked for or no verdict is known (a resumed best): then it runs after the files."""
-        request, best = self.request, self.problem.best.candidate
-        known = self.problem.known_verdict(best) if request.culprit else None
-        return _beside(self.failing_pass, known) if known is not None and known.interesting else None
+    def failing_pass_ahead(self, best: Proposal) -> None:
+        """As a later round of passes starts (-j 2 or more): the failing-pass step on the best so
+        far, beside the round (one that confirms the best leaves it the result); a round that
+        finds a smaller one drops it, and the final check starts it again on that."""
+        if self.request.jobs > 1:
+            self.failing = self._failing_pass_on(best)
 
-    def failing_pass(self, verdict: Verdict):
+    def _failing_pass_on(self, best: Proposal) -> _Step | None:
+        """The failing-pass step on `best`, started in a daemon thread on the verdict this run has on
+        it (the step needs its signature and dispatch), or the one already running on it; one on
+        another candidate is cancelled. None when not asked for or no verdict is known (a resumed
+        best): then it runs after the files."""
+        if self.failing is not None:
+            if self.failing.key == best.candidate.key:
+                return self.failing
+            self.failing.cancel.set()
+        known = self.problem.known_verdict(best.candidate) if self.request.culprit else None
+        if known is None or not known.interesting:
+            return None
+        step = _Step(best.candidate.key)
+        step.future = _beside(self.failing_pass, known, best, step)
+        return step
+
+    def failing_pass(self, verdict: Verdict, best: Proposal, step: _Step | None = None):
+        """The failing pass of `best` (or an LDS overrun's dispatch configuration); a step run ahead
+        keeps its log lines until it is known to be the result's."""
         request = self.request
-        case = self.format.failing_pass_case(self.problem.best, request.oracle)
-        return where_it_breaks(request.oracle, case, verdict, request.output_path, request.jobs, request.log,
-                               self.interruption, request.time_budget_s)
+        case = self.format.failing_pass_case(best, request.oracle)
+        return where_it_breaks(request.oracle, case, verdict, request.output_path, request.jobs,
+                               step.lines.append if step is not None else request.log, self.interruption,
+                               request.time_budget_s, step.cancel if step is not None else None)
 
     def outcome_record(self, verdict: Verdict, beside: Beside, wrong_lines: list[str], tested: DispatchTest | None,
                        culprit, config) -> Outcome:
@@ -427,6 +448,23 @@ def _problem(request: Request, fmt: InputFormat, original: Proposal, oracle: Ora
     return ReductionProblem(original, oracle, jobs=request.jobs, executor=executor, store=store,
                             interruption=interruption, write=write, log=request.log, verbose=request.verbose,
                             editor=editor)
+
+
+@dataclass
+class _Step:
+    """The failing-pass step started ahead on one candidate: its future, its cancel, its log lines."""
+
+    key: str  # the candidate it runs on
+    future: Future | None = None
+    cancel: threading.Event = field(default_factory=threading.Event)
+    lines: list[str] = field(default_factory=list)
+
+    def result(self, log: Callable[[str], None]):
+        """(culprit, dispatch configuration), its lines logged now that it is the result's."""
+        found = self.future.result()
+        for line in self.lines:
+            log(line)
+        return found
 
 
 def _beside(fn: Callable[..., R], *args: object) -> Future:

@@ -53,8 +53,11 @@ class Reducer:
         start: Position | None = None,
         on_position: Callable[[Position], None] | None = None,
         shrink_threshold: float = ddmin.DEFAULT_SHRINK_THRESHOLD,
+        on_round: Callable[[Proposal], None] | None = None,
     ) -> None:
         self.problem = problem
+        # told the best as each later round starts: a round that confirms it leaves it the result
+        self.on_round = on_round or (lambda _: None)
         # Shrink searches take no step that gains less than this share of a size (--shrink-threshold).
         self.shrink_threshold = shrink_threshold
         # (pass, dimension) -> (the size a search stopped at for the threshold, the largest known to lose the failure).
@@ -79,6 +82,8 @@ class Reducer:
         while True:
             result.rounds = position.round
             self.order = self._round_order(result, position)
+            if position.round > 1 and position.pass_index == 0:
+                self.on_round(self.problem.best)
             for index in range(position.pass_index, len(self.order)):
                 reduction = self.order[index]
                 before = self.problem.best
