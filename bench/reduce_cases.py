@@ -25,8 +25,11 @@ whose speed drifts by a tenth from run to run, one pair of runs can say -j 2 gai
 `--culprit` runs the failing-pass step too, as `reduce` does by default (its own part in `--phases`:
 what is left of it once the final check and the files are done).
 
-`--check-minimal` also tries every dimension of the result one step smaller and counts how many
-lose the failure (all of them, when the result is locally minimal). `--passes-only` turns off
+The "1-minimal" column is bench/minimality's check of each result (after the reduction, outside its
+time): every op deleted, bypassed and every static dimension halved, each judged uncached by the
+case's oracle; `yes`, or the first smaller candidate that still fails. `--no-one-minimal` skips it.
+`--check-minimal` also tries every dimension of the result one step smaller with the shape pass's
+own edits and counts how many lose the failure (all of them, when the result is locally minimal). `--passes-only` turns off
 failure localisation and the warm compiler: the passes alone, for a before/after comparison.
 Every result is checked for degenerate tensors (a zero-sized dim, a window past its padded
 input); the "degenerate" column lists any. `--results` also writes the tables to
@@ -61,6 +64,7 @@ def _code_root(argv: list[str]) -> Path:
 
 
 sys.path.insert(0, str(_code_root(sys.argv)))
+sys.path.append(str(ROOT))  # bench/minimality from this checkout, whichever tree's code is measured
 
 import onnx
 import results  # bench/ itself: --tree may put an older checkout, without this module, first on the path
@@ -311,7 +315,16 @@ def import_starts() -> int:
     return len(path.read_text().splitlines()) if path.is_file() else 0
 
 
-def run_case(name: str, jobs: int, check_minimal: bool, passes_only: bool = False, culprit: bool = False) -> dict:
+def one_minimal(oracle: Oracle, outcome) -> str:
+    """bench/minimality's answer on the result, judged as the original was (its calibration)."""
+    from bench.minimality.check import check, judge_for
+
+    judge = judge_for(oracle, outcome.original.candidate)
+    return check(outcome.best.candidate, judge).cell() if judge is not None else "error: the original does not fail again"
+
+
+def run_case(name: str, jobs: int, check_minimal: bool, passes_only: bool = False, check_one_minimal: bool = True,
+             culprit: bool = False) -> dict:
     """One reduction of case `name` in this process: the table's figures and the parts' times."""
     write, oracle_name, options, flags, shapes = CASES[name]
     with tempfile.TemporaryDirectory() as tmp:
@@ -333,6 +346,7 @@ def run_case(name: str, jobs: int, check_minimal: bool, passes_only: bool = Fals
         cpu = tree_cpu_seconds() - cpu
         compile_s = plain_compile_seconds(oracle, src, flags)
         minimal = minimal_dimensions(request.oracle, passes, outcome.best) if check_minimal and shapes else "-"
+        one = one_minimal(request.oracle, outcome) if check_one_minimal else "-"
         largest = f"{largest_tensor(outcome.original)} -> {largest_tensor(outcome.best)}"
         best = outcome.best.candidate
         written = best.binary if best.binary is not None else best.text.encode()
@@ -348,6 +362,7 @@ def run_case(name: str, jobs: int, check_minimal: bool, passes_only: bool = Fals
         "degenerate": degenerate(outcome.best),
         "calls": outcome.stats.oracle_calls,
         "hits": outcome.stats.cache_hits,
+        "1-minimal": one,
         "seconds": seconds,
         "cpu": cpu,
         "imports": outcome.stats.conversions,
@@ -379,7 +394,8 @@ def run_in_child(name: str, jobs: int, args: argparse.Namespace, tree: Path) -> 
         (Path(tmp) / "sitecustomize.py").write_text(_COUNTING_SITE)
         env = {**os.environ, "BENCH_IMPORT_STARTS": str(count_file), "PYTHONPATH": os.pathsep.join([tmp, str(tree)])}
         words = [__file__, "--child", name, "--jobs", str(jobs), "--tree", str(tree)]
-        words += ["--check-minimal"] * args.check_minimal + ["--passes-only"] * args.passes_only + ["--culprit"] * args.culprit
+        words += ["--check-minimal"] * args.check_minimal + ["--passes-only"] * args.passes_only
+        words += ["--no-one-minimal"] * args.no_one_minimal + ["--culprit"] * args.culprit
         # The child imports this file as a module, as `reduce` imports its commands: a spawned
         # worker runs its parent's main script again, and this one's imports are not the command's.
         child = f"import sys; sys.argv = {words!r}; sys.path.insert(0, {str(Path(__file__).parent)!r}); import reduce_cases; reduce_cases.main()"
@@ -410,6 +426,7 @@ def case_row(name: str, label: str, runs: dict[int, dict], every: dict[int, list
             row[f"every s -j {jobs}"] = ", ".join(f"{done['seconds']:.1f}" for done in every[jobs])
         row[f"cpu s -j {jobs}"] = f"{run['cpu']:.1f}"
         row[f"calls -j {jobs}"] = f"{run['calls']} ({run['hits']} hits)"
+    row["1-minimal"] = first["1-minimal"]  # of the first job count's result (the others write the same bytes)
     if len(runs) > 1:
         row[f"-j {max(runs)} / -j {min(runs)}"] = f"{last['seconds'] / first['seconds']:.2f}"
         row[f"extra calls -j {max(runs)}"] = str(last["calls"] - first["calls"])
@@ -431,6 +448,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--jobs", default=str(os.cpu_count() or 1), help="job counts, comma-separated (e.g. 1,2)")
     parser.add_argument("--only", action="append", choices=list(CASES))
     parser.add_argument("--check-minimal", action="store_true")
+    parser.add_argument("--no-one-minimal", action="store_true", help="skip the 1-minimality check of the results")
     parser.add_argument("--passes-only", action="store_true", help="no localisation, no warm compiler")
     parser.add_argument("--phases", action="store_true", help="also print where each run's time goes")
     parser.add_argument("--culprit", action="store_true", help="the failing-pass step too (as `reduce` runs it by default)")
@@ -442,7 +460,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     job_counts = [int(j) for j in args.jobs.split(",")]
     if args.child:
-        row = run_case(args.child, job_counts[0], args.check_minimal, args.passes_only, args.culprit)
+        row = run_case(args.child, job_counts[0], args.check_minimal, args.passes_only, not args.no_one_minimal, args.culprit)
         print(json.dumps(row))
         return
     trees = [t.resolve() for t in (args.before, args.tree or ROOT) if t is not None]

@@ -10,8 +10,10 @@ update leaves transient copies at the stream phase (`transient-copy`).
 
 reduces each with `reduce --no-cache --json` (uncached: every verdict is a compile) and prints,
 per case, the nodes and the bytes of the archive before and after, the oracle calls, the seconds,
-the wrong answer's headline before and after where there is one, and whether the written
-`bug.reduced.py` shows the failure when run on its own; `--results` also writes the table to
+the wrong answer's headline before and after where there is one, whether the written
+`bug.reduced.py` shows the failure when run on its own, and whether the result is 1-minimal
+(bench/minimality: every node deleted, bypassed and every static dimension halved, each judged
+uncached with the case's oracle, after the timed reduction); `--results` also writes the table to
 docs/results/torch_cases.md (bench/results.py). Needs the torch extra.
 """
 
@@ -27,6 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench import results
+from bench.minimality.judging import check_command
 
 VULKAN = ["--iree-hal-target-device=vulkan", "--iree-vulkan-target=valhall"]
 
@@ -58,6 +61,8 @@ def run(name: str, archive: Path, arguments: list[str], jobs: int) -> dict:
     summary = json.loads(done.stdout)
     if summary.get("status") != "reduced":
         return {"case": name, "oracle": ours[0].removeprefix("--oracle="), "result": summary.get("error", "failed")}
+    command = [str(archive), *ours, *pasted]  # the reduce command line, without its -j and output options
+    minimal = check_command(command, Path(summary["files"]["output"]), summary["reduced"]["flags"])
     script = Path(summary["files"]["script"])
     shown = subprocess.run([sys.executable, "-I", script.name], check=False, cwd=script.parent, capture_output=True, text=True)
     original, reduced = summary["original"], summary["reduced"]
@@ -68,6 +73,7 @@ def run(name: str, archive: Path, arguments: list[str], jobs: int) -> dict:
         "bytes": f"{original['bytes']} -> {reduced['bytes']}",
         "oracle calls": summary["oracle_calls"],
         "seconds": f"{summary['seconds']:.1f}",
+        "1-minimal": minimal.cell(),
         "wrong answer": f"{headline(first)} -> {headline(summary['failure'])}",
         "script shows it": "yes" if shown.returncode == 1 else f"NO (exit {shown.returncode})",
     }

@@ -19,8 +19,9 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
+from fuzz.budget import ReductionTally
 from fuzz.coverage import DispatchConfig
-from fuzz.execute import CaseResult, InProcess, Isolated, run_case
+from fuzz.execute import CaseResult, backend_for, run_case
 from fuzz.findings import FindingsDB
 from fuzz.generation.draw import spec_for_seed
 from fuzz.pipelines import DEFAULT_PIPELINES, resolve
@@ -49,10 +50,11 @@ class CampaignSettings:
     feedback: bool = True  # swarm feature probabilities follow what cases reached (fuzz.swarm)
     known: frozenset[str] = frozenset()  # failure signatures already known (the corpus's): feedback steers away from them
     required: tuple[str, ...] = ()  # generator features on in every case (`--require dynamic`)
-    # The command's time budget (fuzz/budget.py): when to stop drawing, by the new findings waiting
-    # for a reduction, and when cases still running are dropped. None: `seconds` alone decides.
-    stop_drawing: Callable[[int], bool] | None = None
-    cut_off: float | None = None
+    # The command's time budget (fuzz/budget.py): when to stop drawing, and when cases still running
+    # are dropped, both by the new findings waiting for a reduction and the findings of this run (a
+    # corpus entry's too). None: `seconds` alone decides.
+    stop_drawing: Callable[..., bool] | None = None
+    cut_off: Callable[..., float] | None = None
 
 
 @dataclass
@@ -70,6 +72,7 @@ class CampaignStats:
     rewarded: int = 0  # cases that reached a rare configuration or a new signature
     repeats: int = 0  # cases whose every finding was known already (the corpus, an earlier case or run)
     split: dict[str, float] = field(default_factory=dict)  # the command's wall time: campaign, reductions (fuzz/cli.py)
+    reductions: ReductionTally = field(default_factory=ReductionTally)  # the findings reduced after it, and why not the others
 
     @property
     def per_minute(self) -> float:
@@ -92,7 +95,7 @@ def _work(
     """One case: `item` is (seed, the swarm feature probabilities it is drawn with)."""
     seed, probabilities = item
     limits = Limits(timeout_s=compile_timeout_s)
-    backend = Isolated(limits) if isolated else InProcess(limits)
+    backend = backend_for(limits, isolated)
     spec = spec_for_seed(seed, dict(probabilities) if probabilities else None)
     return run_case(seed, spec, resolve(list(pipelines)), backend, gpu_drivers)
 
@@ -123,12 +126,15 @@ def run_campaign(
 
     swarm = SwarmFeedback(settings.feedback, settings.known | {finding.signature for finding in db.all()}, settings.required)
 
+    def waiting() -> int:
+        """New findings that wait for a reduction (the corpus has the known ones)."""
+        return sum(1 for signature, _ in stats.new if signature not in settings.known)
+
     def seeds() -> Iterator[tuple[int, tuple | None]]:
         for index in itertools.count():
             if time.monotonic() >= deadline or (settings.max_cases is not None and index >= settings.max_cases):
                 return
-            waiting = sum(1 for signature, _ in stats.new if signature not in settings.known)
-            if settings.stop_drawing is not None and settings.stop_drawing(waiting):
+            if settings.stop_drawing is not None and settings.stop_drawing(waiting(), pending=len(stats.new)):
                 return
             yield case_seed(settings.seed, index), swarm.probabilities()
 
@@ -159,7 +165,9 @@ def run_campaign(
             progress(stats)
 
     try:
-        run_with_isolated_reruns(work, seeds(), finish, settings.jobs, settings.case_timeout_s, cluster, slots, settings.cut_off)
+        cut_off = settings.cut_off
+        run_with_isolated_reruns(work, seeds(), finish, settings.jobs, settings.case_timeout_s, cluster, slots,
+                                 None if cut_off is None else lambda: cut_off(waiting(), pending=len(stats.new)))
     finally:
         stats.seconds = time.monotonic() - start
         settings_record = {"seed": settings.seed, "pipelines": list(settings.pipelines), "feedback": settings.feedback}

@@ -11,7 +11,17 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from fuzz.budget import CommandBudget
+from fuzz.budget import (
+    KNOWN,
+    NO_REDUCE,
+    NO_TIME,
+    NOT_REDUCED,
+    REDUCTION_OVERHEAD,
+    CommandBudget,
+    ReductionTally,
+    learned_overhead,
+    reduction_cost,
+)
 from fuzz.campaign import (
     DB_NAME,
     CampaignSettings,
@@ -27,6 +37,7 @@ from fuzz.conformance import (
     select_node_tests,
 )
 from fuzz.coverage import DispatchConfig, coverage_table
+from fuzz.execute import CaseResult, Finding
 from fuzz.expectations import DEFAULT_PATH, Expectations, load
 from fuzz.findings import Campaign, FindingsDB, findings_record
 from fuzz.nightly import corpus_changes, summary_markdown
@@ -51,7 +62,7 @@ from reducer.progress import ReductionProgress
 from reducer.releases import add_source_options as add_release_sources
 from reducer.releases import settings as release_settings
 from reducer.releases import wanted as releases_wanted
-from reducer.user_error import INTERRUPTED
+from reducer.user_error import INTERRUPTED, CommandLineParser
 
 EXAMPLES = f"""examples:
   fuzz run --time 10m --seed 7 --out findings/ -j 2
@@ -77,10 +88,11 @@ PROJECT_CORPUS = Path(__file__).resolve().parent.parent / "corpus" / "entries"
 
 _QUIET = "no progress: neither the lines nor the live status line"
 _KNOWN_CORPUS = "corpus entries that name known root causes (default: the project's corpus/entries)"
+_OUT = "a campaign directory: the --out of a fuzz run or fuzz nightly (it holds findings.db)"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="fuzz", description="Differential fuzzer for IREE: conv / matmul / quantization graphs.",
+    parser = CommandLineParser(prog="fuzz", description="Differential fuzzer for IREE: conv / matmul / quantization graphs.",
                                      epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="run a campaign for a time budget")
@@ -92,7 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     nightly.add_argument("--corpus", type=Path, default=PROJECT_CORPUS, help="corpus entries to re-check (default: the project's corpus/entries)")
     run.add_argument("--corpus", type=Path, default=PROJECT_CORPUS, help=_KNOWN_CORPUS)
     left = sub.add_parser("reduce", help="reduce the findings of a campaign directory that no reduction has finished for")
-    left.add_argument("out", type=Path)
+    left.add_argument("out", metavar="OUT", type=Path, help=_OUT)
     _add_reduction_options(left)
     left.add_argument("--corpus", type=Path, default=PROJECT_CORPUS, help=_KNOWN_CORPUS)
     left.add_argument("-q", "--quiet", action="store_true", help=_QUIET)
@@ -122,7 +134,8 @@ def _add_campaign_options(command: argparse.ArgumentParser, nightly: bool) -> No
         "--run-gpu", choices=("auto", "never"), default="auto", help="run and compare GPU targets whose driver sees a device (default auto)"
     )
     command.add_argument("--require", default="", metavar="FEATURE[,FEATURE]",
-                         help="generator features on in every case, e.g. dynamic, bf16, qlinear_matmul (see fuzz/generation/features.py)")
+                         help="generator features on in every case, e.g. dynamic, bf16, qlinear_matmul (every name: the docs' "
+                         "Fuzzing page, or the error an unknown one gets)")
     command.add_argument("--max-cases", type=int, help="stop after this many cases")
     command.add_argument("--no-reduce", action="store_true", help="do not reduce new findings")
     _add_reduction_options(command)
@@ -130,24 +143,26 @@ def _add_campaign_options(command: argparse.ArgumentParser, nightly: bool) -> No
     command.add_argument("-q", "--quiet", action="store_true", help=_QUIET)
     group = command.add_argument_group("other IREE releases (since when each root cause fails)")
     group.add_argument("--releases", nargs="?", const="", default="" if nightly else None, metavar="FIRST:LAST",
-                       help="judge each root cause's reduced case under other IREE releases: since which one it fails "
+                       help="judge each root cause's reduced case under other IREE releases: since which one it fails; "
+                       "an optional FIRST:LAST (or A,B,C) limits the releases "
                        + ("(default on here, for new root causes only)" if nightly else "(default off)"))
     add_release_sources(group)
 
 
 def _add_reduction_options(command: argparse.ArgumentParser) -> None:
-    command.add_argument("--reduce-jobs", type=int, default=os.cpu_count() or 1)
+    command.add_argument("--reduce-jobs", type=int, default=os.cpu_count() or 1,
+                         help="oracle calls at once while reducing a finding: reduce's -j (default: all cores)")
     command.add_argument("--reduce-budget", type=duration, default=300.0, help="time for reducing one finding (default 5m)")
 
 
 def _add_reading_commands(sub: argparse._SubParsersAction) -> None:
     """The commands that read a campaign directory or the tables: show, report, pipelines."""
     show = sub.add_parser("show", help="list the findings of a campaign directory")
-    show.add_argument("out", type=Path)
+    show.add_argument("out", metavar="OUT", type=Path, help=_OUT)
     show.add_argument("--json", action="store_true", help="print the findings as one JSON object instead of a table")
     show.add_argument("--coverage", action="store_true", help="print the dispatch configurations reached (targets x codegen pipelines x intrinsics)")
     report = sub.add_parser("report", help="write a self-contained report.html for a campaign directory (plots inline)")
-    report.add_argument("out", type=Path)
+    report.add_argument("out", metavar="OUT", type=Path, help=_OUT)
     report.add_argument("-o", "--output", type=Path, help="where to write it (default OUT/report.html)")
     sub.add_parser("pipelines", help="list the pipelines and targets")
 
@@ -187,7 +202,7 @@ def main(argv: list[str] | None = None, started: float | None = None) -> int:
         return _run(args, started)
     except ValueError as err:
         print(f"fuzz: error: {err}", file=sys.stderr)
-        return 1
+        return refusals.EXIT_REFUSED
     except KeyboardInterrupt:  # the findings database keeps every case that finished
         print(f"fuzz: interrupted; fuzz show {getattr(args, 'out', '')}".rstrip(), file=sys.stderr)
         return INTERRUPTED
@@ -223,7 +238,7 @@ def _campaign(args: argparse.Namespace, budget: CommandBudget, known: frozenset[
         known=known_signatures(args.corpus),
         required=tuple(f.strip() for f in args.require.split(",") if f.strip()),
         stop_drawing=budget.stop_drawing,
-        cut_off=budget.cut_off,
+        cut_off=budget.cases_cut_off,
     )
     with CampaignProgress(settings.pipelines, sys.stderr, quiet=args.quiet) as progress:
         stats = run_campaign(settings, progress.update, progress.case)
@@ -236,8 +251,14 @@ def _campaign(args: argparse.Namespace, budget: CommandBudget, known: frozenset[
     for target, (used, kernel) in sorted(stats.lds.items()):
         print(f"fuzz: {target}: largest workgroup memory {used} bytes ({kernel})")
     split = {"campaign": time.monotonic() - budget.started}
-    if not args.no_reduce:  # this run's new findings, and any an earlier run left unreduced, in the time left
-        _reduce_findings(args, known, budget, settings.known)
+    if args.no_reduce:
+        db = FindingsDB(args.out / DB_NAME)
+        try:
+            stats.reductions.leave(NO_REDUCE, len(db.unreduced()))
+        finally:
+            db.close()
+    else:  # this run's new findings, and any an earlier run left unreduced, in the time left
+        stats.reductions = _reduce_findings(args, known, budget, settings.known)
     split["reductions"] = time.monotonic() - budget.started - split["campaign"]
     causes = _root_causes(args, dict(stats.by_signature))
     if releases_wanted(args):  # each root cause's reduced case under other releases (new ones only in the nightly)
@@ -247,37 +268,59 @@ def _campaign(args: argparse.Namespace, budget: CommandBudget, known: frozenset[
     return stats, settings, causes
 
 
+def _waiting(db: FindingsDB, known: frozenset[str], in_corpus: frozenset[str] = frozenset()) -> list[tuple[Finding, CaseResult]]:
+    """The findings no reduction has finished for, but the `known` signatures: new failures first,
+    those a corpus entry has already (`in_corpus`) last, each group cheapest first."""
+    pairs = [pair for pair in db.unreduced() if pair[0].signature not in known]
+    return sorted(pairs, key=lambda pair: (pair[0].signature in in_corpus, reduction_cost(pair[1].runs, pair[1].spec_json)))
+
+
 def _reduce_findings(args: argparse.Namespace, known: frozenset[str] = frozenset(), budget: CommandBudget | None = None,
-                     in_corpus: frozenset[str] = frozenset()) -> list[str]:
+                     in_corpus: frozenset[str] = frozenset()) -> ReductionTally:
     """Reduces every finding of `args.out` no reduction has finished for, but the `known`
-    signatures; a reduction a killed run left half done continues from its state (reduce --resume).
-    New failures go first, those a corpus entry has already (`in_corpus`) last; with a `budget`,
-    each gets a share of the command's time left, and what is left when it runs out is listed.
-    Returns the signatures reduced."""
+    signatures (counted as left: a corpus entry has them); a reduction a killed run left half done
+    continues from its state (reduce --resume). With a `budget`, each gets a share of the command's
+    time left, and what is left when it runs out is listed. Returns what was reduced and why the
+    others were not."""
+    tally = ReductionTally()
     db = FindingsDB(args.out / DB_NAME)
-    done = []
     try:
-        waiting = sorted((pair for pair in db.unreduced() if pair[0].signature not in known),
-                         key=lambda pair: pair[0].signature in in_corpus)
+        tally.leave(KNOWN, sum(1 for finding, _ in db.unreduced() if finding.signature in known))
+        waiting = _waiting(db, known, in_corpus)
+        overhead = REDUCTION_OVERHEAD
         for position, (finding, case) in enumerate(waiting):
-            seconds = args.reduce_budget if budget is None else budget.reduction_budget(len(waiting) - position)
+            seconds = args.reduce_budget if budget is None else budget.reduction_budget(len(waiting) - position, overhead=overhead)
             if seconds is None:
-                left = waiting[position:]
-                print(f"fuzz: --time is up: {len(left)} findings left unreduced; `fuzz reduce {args.out}` goes on with them",
-                      file=sys.stderr)
-                for unreduced, _ in left:
-                    print(f"  unreduced: {unreduced.kind} ({unreduced.pipeline}): {unreduced.signature[:100]}", file=sys.stderr)
+                _left_for_time(args.out, waiting[position:], in_corpus, tally)
                 break
             print(f"fuzz: reducing {finding.kind} ({finding.pipeline}, {seconds:.0f} s): {finding.signature[:100]}",
                   file=sys.stderr, flush=True)
+            started = time.monotonic()
             with ReductionProgress(sys.stderr, quiet=args.quiet) as watching:
                 triage = reduce_finding(finding, case, args.out, jobs=args.reduce_jobs, time_budget_s=seconds, observer=watching)
+            overhead = learned_overhead(overhead, seconds, time.monotonic() - started)
             db.set_reduction(finding.signature, str(triage.directory), triage.reduced_size, triage.result)
-            done.append(finding.signature)
+            if triage.result is None:
+                tally.leave(NOT_REDUCED)
+            else:
+                tally.reduced += 1
+                tally.signatures.append(finding.signature)
             print(f"  -> {triage.directory}: {triage.reduced_size}")
     finally:
         db.close()
-    return done
+    return tally
+
+
+def _left_for_time(out: Path, left: list[tuple[Finding, CaseResult]], in_corpus: frozenset[str], tally: ReductionTally) -> None:
+    """The findings the time did not reach, listed; those a corpus entry has counted as such (no time
+    was kept for them: the campaign hands its time over for new failures only)."""
+    print(f"fuzz: --time is up: {len(left)} findings left unreduced; `fuzz reduce {out}` goes on with them", file=sys.stderr)
+    for unreduced, _ in left:
+        known = " (a corpus entry has it)" if unreduced.signature in in_corpus else ""
+        print(f"  unreduced{known}: {unreduced.kind} ({unreduced.pipeline}): {unreduced.signature[:100]}", file=sys.stderr)
+    known = sum(1 for finding, _ in left if finding.signature in in_corpus)
+    tally.leave(NO_TIME, len(left) - known)
+    tally.leave(KNOWN, known)
 
 
 def _root_causes(args: argparse.Namespace, seen: dict[str, int]) -> RootCauses:
@@ -294,10 +337,10 @@ def _root_causes(args: argparse.Namespace, seen: dict[str, int]) -> RootCauses:
 def _reduce_left(args: argparse.Namespace) -> int:
     """`fuzz reduce OUT`: only the reductions a killed or --no-reduce campaign left."""
     _database(args.out)  # a directory without a campaign is an error, not an empty success
-    done = _reduce_findings(args)
-    print(f"fuzz: {len(done)} findings reduced; fuzz show {args.out}")
-    if done:
-        _root_causes(args, dict.fromkeys(done, 1))
+    tally = _reduce_findings(args)
+    print(f"fuzz: {tally.line()}; fuzz show {args.out}")
+    if tally.signatures:
+        _root_causes(args, dict.fromkeys(tally.signatures, 1))
     return 0
 
 
@@ -310,7 +353,7 @@ def _budget(args: argparse.Namespace, started: float | None) -> CommandBudget:
 def _split_line(stats: CampaignStats, budget: CommandBudget) -> str:
     parts = {**stats.split, "report": time.monotonic() - budget.started - sum(stats.split.values())}
     return (f"fuzz: done in {time.monotonic() - budget.started:.0f} s of --time {budget.seconds:.0f} s: "
-            + ", ".join(f"{name} {seconds:.0f} s" for name, seconds in parts.items()))
+            + ", ".join(f"{name} {seconds:.0f} s" for name, seconds in parts.items()) + f"; {stats.reductions.line()}")
 
 
 def _run(args: argparse.Namespace, started: float | None = None) -> int:
@@ -335,7 +378,7 @@ def _nightly(args: argparse.Namespace, started: float | None = None) -> int:
     print(_split_line(stats, budget))
     for change in changes:
         print(f"fuzz: corpus: {change.problem}", file=sys.stderr)
-    return 3 if changes else 0
+    return refusals.EXIT_CHANGED if changes else refusals.EXIT_OK
 
 
 def _database(out: Path) -> Path:
@@ -417,7 +460,7 @@ def _conformance(args: argparse.Namespace) -> int:
     for line in differences:
         print(f"fuzz: not as expected: {line}", file=sys.stderr)
     print(f"fuzz: {len(differences)} of {len(tests)} not as {args.expectations} lists")
-    return 3 if differences else 0
+    return refusals.EXIT_CHANGED if differences else refusals.EXIT_OK
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ import numpy as np
 import onnx
 from onnx import numpy_helper
 
-from fuzz.execute import InProcess, Isolated, classify_compile_failure
+from fuzz.execute import Isolated, backend_for, classify_compile_failure
 from fuzz.pipelines import Pipeline, resolve
 from fuzz.pool import run_with_isolated_reruns
 from oracles import refusals
@@ -153,7 +153,7 @@ def run_node_test(test: NodeTest, backend: Isolated, pipeline: Pipeline, opset: 
 
 def _work(test: NodeTest, pipeline: str, opset: int, tool_timeout_s: float, isolated: bool = False) -> Outcome:
     limits = Limits(timeout_s=tool_timeout_s)
-    backend = Isolated(limits) if isolated else InProcess(limits)
+    backend = backend_for(limits, isolated)
     return run_node_test(test, backend, cpu_pipeline(pipeline), opset)
 
 

@@ -42,7 +42,7 @@ from oracles.signature import (
     normalise,
     root_error_lines,
 )
-from oracles.toolchain.tools import Limits, ProcessResult, compile_candidate
+from oracles.toolchain.tools import Limits, ProcessResult, compile_candidate, tools_dir
 from oracles.toolchain.warm import COMPILE_FROM, COMPILE_TO, compile_capturing
 
 SHARED_PHASE = "input"  # compiled once per case, then each pipeline goes on from it
@@ -245,6 +245,13 @@ class InProcess(Isolated):
         results = result if isinstance(result, (tuple, list)) else [result]
         return [np.asarray(r.to_host() if hasattr(r, "to_host") else r) for r in results]
 
+
+
+def backend_for(limits: Limits, isolated: bool = False) -> Isolated:
+    """The backend a case runs on: warm in this worker, but where `$IREE_REDUCE_TOOLS_DIR` names
+    other tools (a local build, a nightly), every tool from there: the warm compiler and runtime
+    are the installed wheels', and would test those instead."""
+    return Isolated(limits) if isolated or tools_dir() is not None else InProcess(limits)
 
 def _mismatch_signature(spec: GraphSpec) -> str:
     """Ops only, no pipeline: a wrong answer several pipelines share is one bug (one finding).

@@ -13,7 +13,7 @@ from fuzz.coverage import coverage_table
 from fuzz.findings import StoredFinding
 from fuzz.root_cause import RootCauses
 from oracles.toolchain.tools import iree_version
-from reducer.corpus_entries import CorpusEntry, check_entry, entry_problem
+from reducer.corpus_entries import CorpusEntry, absent_device, check_entry, entry_problem
 
 
 @dataclass
@@ -23,9 +23,13 @@ class CorpusChange:
 
 
 def corpus_changes(entries: list[CorpusEntry]) -> list[CorpusChange]:
-    """The entries whose state no longer matches the compiler."""
+    """The entries whose state no longer matches the compiler. An entry this machine cannot check
+    (a GPU it lacks, torch for a `.pt2`) is left out, as `pytest corpus/` skips it: judged without its
+    device it would read as fixed."""
     changes = []
     for entry in entries:
+        if absent_device(entry) is not None:
+            continue
         problem = entry_problem(entry, check_entry(entry))
         if problem:
             changes.append(CorpusChange(entry, problem))
@@ -48,7 +52,7 @@ def summary_markdown(
         in_corpus.update(causes.known_as)
     new = {signature for signature, _ in stats.new if signature not in in_corpus}
     by_signature = {f.signature: f for f in findings}
-    checked = len(entries)
+    checked = sum(absent_device(entry) is None for entry in entries)
     lines = [
         "# Nightly fuzz summary",
         "",
@@ -58,7 +62,8 @@ def summary_markdown(
             f"pipelines {', '.join(settings['pipelines'])}"
         ),
         f"- findings this run: {sum(stats.by_kind.values())} ({', '.join(f'{k} {n}' for k, n in sorted(stats.by_kind.items())) or 'none'})",
-        f"- corpus: {checked} entries checked, {len(changes)} changed state",
+        f"- corpus: {checked} entries checked ({len(entries) - checked} need a device or package this machine lacks), "
+        f"{len(changes)} changed state",
         *([f"- {line}" for line in causes.lines()] if causes is not None else []),
         f"- coverage: {len(stats.configs)} distinct dispatch configurations",
         "",

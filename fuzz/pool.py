@@ -57,12 +57,13 @@ def run_with_isolated_reruns(
     timeout_s: float,
     cluster: Executor | None = None,
     slots: int | None = None,
-    cut_off: float | None = None,
+    cut_off: Callable[[], float] | None = None,
 ) -> None:
     """Calls `finish(work(item, isolated=...), ran_again)` for every item, `slots` (default `jobs`) at once.
 
-    At `cut_off` (a time.monotonic() value) the items still running are dropped, their workers
-    killed: the command's time is up (fuzz/budget.py).
+    At `cut_off()` (a time.monotonic() value, asked again as items finish: it moves earlier once
+    findings wait for their reductions) the items still running are dropped, their workers killed:
+    the command's time is up (fuzz/budget.py).
 
     `work` must be picklable (a module-level function or a partial of one): workers are spawned.
     `items` is read only when a slot is free, so a generator can stop at a deadline. On a
@@ -78,9 +79,10 @@ def run_with_isolated_reruns(
             local.fill(items)
             if not local.in_flight:
                 return
-            if cut_off is not None and time.monotonic() >= cut_off:
+            limit = None if cut_off is None else cut_off()
+            if limit is not None and time.monotonic() >= limit:
                 return  # the finally below kills every worker, the running items with them
-            wait_s = min(5.0, timeout_s) if cut_off is None else max(0.0, min(5.0, timeout_s, cut_off - time.monotonic()))
+            wait_s = min(5.0, timeout_s) if limit is None else max(0.0, min(5.0, timeout_s, limit - time.monotonic()))
             lost = local.collect(finish, wait_s)
             lost += local.overdue(timeout_s)
             for running in lost:

@@ -74,6 +74,7 @@ class OracleOptions:
     wrong_share: float = DEFAULT_WRONG_SHARE  # miscompile / reference-mismatch / eager-mismatch
     any_dispatch: bool = False  # lds-limit: any dispatch over the limit, not only one of the original's kind
     opset_version: int | None = None  # ONNX input: iree-import-onnx --opset-version
+    torch_import: str = "turbine"  # .pt2 input: how the program is brought to the FX importer (oracles/torch/__init__.py)
     device: str | None = None  # numeric oracles: the runtime device modules run on (None: the one the compile targets)
     device_a: str | None = None  # miscompile: the device of each pipeline's module (None: --device, else its target's)
     device_b: str | None = None

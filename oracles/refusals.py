@@ -29,6 +29,41 @@ FUZZ = "fuzz"
 TOPICS = (COMMAND_LINE, INPUT, ORACLE_OPTIONS, USER_DATA, ARGUMENTS, NOT_THE_COMPILER, DEVICES, STATE, OUTCOME, RELEASES, FUZZ)
 
 
+# --- Exit statuses ----------------------------------------------------------------------------------
+# Every status `reduce` and `fuzz` end with, in one place: the raise sites and the commands use these
+# names, and docs/gen.py writes the outputs page's table from EXIT_STATUSES.
+
+EXIT_OK = 0
+EXIT_REFUSED = 1  # a one-line refusal (the entries below whose exit_code is not given), or a command line that does not parse
+EXIT_NOT_INTERESTING = 2
+EXIT_FLAKY = 3  # reduce: the result did not fail on its final check
+EXIT_CHANGED = 3  # fuzz nightly / fuzz conformance: a corpus entry or a node test changed outcome
+EXIT_INTERRUPTED = 130  # Ctrl-C; `reduce` ends with 128 + the signal's number for SIGTERM and SIGHUP too (129, 143)
+
+
+@dataclass(frozen=True)
+class ExitStatus:
+    code: int
+    commands: str  # the commands that end with it
+    meaning: str
+
+
+EXIT_STATUSES: tuple[ExitStatus, ...] = (
+    ExitStatus(EXIT_OK, "reduce, fuzz", "done: the result is written (reduce), the command finished (fuzz)"),
+    ExitStatus(EXIT_REFUSED, "reduce, fuzz", "refused in one line (`reduce: error: ...`, `fuzz: error: ...`): the command line, the "
+               "input, the options or the machine; each line is on the troubleshooting page"),
+    ExitStatus(EXIT_NOT_INTERESTING, "reduce", "the original does not show the failure: the line says what the oracle saw"),
+    ExitStatus(EXIT_FLAKY, "reduce", "the result passed its final uncached check: the failure is flaky (the output holds the last "
+               "candidate that failed)"),
+    ExitStatus(EXIT_CHANGED, "fuzz nightly", "a corpus entry changed state (fixed, or failing another way); summary.md says which"),
+    ExitStatus(EXIT_CHANGED, "fuzz conformance", "a node test's outcome is not the one the expectations file lists"),
+    ExitStatus(EXIT_INTERRUPTED, "reduce, fuzz", "stopped by Ctrl-C: reduce keeps the best result so far, written and valid; fuzz "
+               "keeps every case that finished in its database"),
+    ExitStatus(143, "reduce", "stopped by SIGTERM (a job scheduler, `kill`), as by Ctrl-C"),
+    ExitStatus(129, "reduce", "stopped by SIGHUP (a closed terminal), as by Ctrl-C"),
+)
+
+
 @dataclass(frozen=True)
 class Refusal:
     """One refusal: `template` is the message (str.format fields), `cause` why it happens,
@@ -39,7 +74,7 @@ class Refusal:
     template: str
     cause: str
     action: str
-    exit_code: int = 1
+    exit_code: int = EXIT_REFUSED
 
     def say(self, **fields: object) -> str:
         """The message with its fields filled in: the exact line the user sees."""
@@ -63,7 +98,8 @@ class Refusal:
 CATALOGUE: list[Refusal] = []
 
 
-def _entry(id: str, topic: str, template: str, cause: str, action: str, exit_code: int = 1) -> Refusal:
+
+def _entry(id: str, topic: str, template: str, cause: str, action: str, exit_code: int = EXIT_REFUSED) -> Refusal:
     refusal = Refusal(id, topic, template, cause, action, exit_code)
     CATALOGUE.append(refusal)
     return refusal
@@ -110,12 +146,12 @@ DATA_ORACLE_ONLY = _entry(
     "inputs-wrong-oracle", COMMAND_LINE,
     "--inputs / --expected-outputs are for --oracle={oracles}, not {oracle}",
     "Only the oracles that run a candidate take data.",
-    "Drop the data options, or use `miscompile`, `reference-mismatch` or `run-error`.")
+    "Drop the data options, or use `miscompile`, `reference-mismatch`, `eager-mismatch` (a `.pt2`) or `run-error`.")
 DIM_WRONG_ORACLE = _entry(
     "dim-wrong-oracle", COMMAND_LINE,
     "--dim is for --oracle={oracles}, not {oracle}",
     "Only the oracles that run a program need the sizes its dynamic dims run at.",
-    "Drop --dim, or use `miscompile`, `reference-mismatch` or `run-error`.")
+    "Drop --dim, or use `miscompile`, `reference-mismatch`, `eager-mismatch` (a `.pt2`) or `run-error`.")
 DIM_AND_INPUTS = _entry(
     "dim-and-inputs", COMMAND_LINE,
     "give --inputs or --dim, not both: the data's shapes are the sizes it runs at",
@@ -214,8 +250,16 @@ TORCH_MISSING = _entry(
     "{path}: a .pt2 program needs PyTorch: {why}",
     "A `torch.export` archive is read, edited and run eagerly with PyTorch, which is an optional extra of "
     "this project (a large download most users of ONNX and MLIR inputs do not need).",
-    "Install the extra with `pip install -e '.[torch]'` (it pins the CPU build of torch 2.13.0), then run "
-    "the same command.")
+    "Install the extra with `pip install -e '.[torch]'` (torch 2.13 or 2.14, the tests run 2.13.0; the CPU "
+    "build is a fraction of the default CUDA one), then run the same command.")
+TORCH_UNSUPPORTED = _entry(
+    "pt2-torch-unsupported", INPUT,
+    "{path}: a .pt2 program needs another torch: {why}",
+    "The installed torch is outside the versions the `[torch]` extra accepts: those IREE 3.13's FX importer "
+    "and this tool's reading, re-export and import of a program are known to work with (tested on 2.13.0, "
+    "tried on 2.14.1). Another torch may write archives, or decompose and trace programs, differently.",
+    "Install a torch in the range (`pip install -e '.[torch]'` chooses one), for example in a virtual "
+    "environment of its own, then run the same command.")
 PT2_PICKLED = _entry(
     "pt2-pickled-module", INPUT,
     "{path}: {error}; export the program instead: torch.export.save(torch.export.export(model.eval(), "
@@ -229,8 +273,15 @@ PT2_UNREADABLE = _entry(
     "{path}: cannot read the torch.export archive: {error}",
     "The file is no `torch.export.save` archive, or one this torch cannot load (saved by another torch "
     "version, or with a custom op whose library is not loaded).",
-    "Export the program again with torch 2.13.0 (the version the extra pins), with the custom op's library "
-    "imported, and save it with `torch.export.save`.")
+    "Export the program again with the torch installed here (the `[torch]` extra's range), with the custom "
+    "op's library imported, and save it with `torch.export.save`.")
+PT2_NOT_DECOMPOSABLE = _entry(
+    "pt2-not-decomposable", INPUT,
+    "{path}: torch cannot decompose the program as --torch-import={how} asks: {error}",
+    "Before the FX importer the program is decomposed as IREE's PyTorch users' front end (iree-turbine) "
+    "decomposes it, and one of those decompositions fails on this program.",
+    "Reduce it as it is with `--torch-import=functional` (made functional, nothing decomposed); the "
+    "decomposition's failure is PyTorch's to report.")
 PT2_NOT_IMPORTABLE = _entry(
     "pt2-not-importable", INPUT,
     "{path}: IREE's FX importer cannot import the program: {error}",
@@ -713,32 +764,32 @@ NOT_INTERESTING = _entry(
     "The original does not show the failure the oracle looks for; the line says what it saw instead "
     "(e.g. \"compiles fine; largest LDS use 50688 bytes <= 65536\").",
     "Check the flags after `--` and the oracle options; `--verbose` logs the oracle's answer.",
-    exit_code=2)
+    exit_code=EXIT_NOT_INTERESTING)
 CULPRIT_ONLY_NOT_INTERESTING = _entry(
     "culprit-only-not-interesting", OUTCOME,
     "{path} is not interesting for {oracle}: {detail}",
     "The case given to `--culprit-only` does not show the failure.",
     "Check the flags and the oracle; the reduced file should be what `reduce` wrote.",
-    exit_code=2)
+    exit_code=EXIT_NOT_INTERESTING)
 FLAKY = _entry(
     "result-flaky", OUTCOME,
     "the reduced result no longer fails on a fresh check (flaky oracle?): {detail}",
     "The result failed while reducing and passes on the final uncached check: the failure depends on load, "
     "timing or memory.",
     "Raise `--timeout` / `--memory-cap-mb`, reduce with `-j 1`, or pin the failure with `--match`.",
-    exit_code=3)
+    exit_code=EXIT_FLAKY)
 INTERRUPTED_JUDGING = _entry(
     "interrupted-judging-original", OUTCOME,
     "interrupted while judging the original; nothing written",
     "Ctrl-C, SIGTERM or SIGHUP came before any result existed.",
     "Run again; nothing needs cleaning up.",
-    exit_code=130)
+    exit_code=EXIT_INTERRUPTED)
 INTERRUPTED_NOTHING_WRITTEN = _entry(
     "interrupted-nothing-written", OUTCOME,
     "interrupted; nothing written",
     "`--culprit-only` was stopped before it wrote anything.",
     "Run again.",
-    exit_code=130)
+    exit_code=EXIT_INTERRUPTED)
 
 # --- Other IREE releases (oracles/releases/) ------------------------------------------------------
 
@@ -780,7 +831,7 @@ RELEASES_ONLY_NOT_FAILING = _entry(
     "{path} does not fail with the installed IREE ({oracle}: {detail}): nothing to bisect",
     "`--releases-only` bisects a failure the installed IREE shows; this input does not show it.",
     "Check the oracle and flags (they must be those of the reduction), or reduce the input first.",
-    exit_code=2)
+    exit_code=EXIT_NOT_INTERESTING)
 CORPUS_WITH_RELEASES_ONLY = _entry(
     "save-to-corpus-with-releases-only", RELEASES,
     "--save-to-corpus saves a reduction; run without --releases-only, or reduce with --releases --save-to-corpus NAME",

@@ -69,7 +69,8 @@ ORACLE_TABLE: tuple[OracleRow, ...] = (
               "at least --threshold N dispatches at --phase (a missed fusion)"),
     OracleRow(IrMatch, ANY_INPUT, "--compile-to=--phase; the printed IR",
               "regex --pattern matches the IR at --phase at least --threshold times (default 1)"),
-    OracleRow(Miscompile, ANY_INPUT, "two compiles (--pipeline-a, --pipeline-b) and two iree-run-module runs",
+    OracleRow(Miscompile, ANY_INPUT, "two compiles (--pipeline-a, --pipeline-b) and two iree-run-module runs, each on the "
+              "device its pipeline targets (--device-a, --device-b name others)",
               "the two pipelines give different results on the same inputs (seeded, or --inputs) beyond a dtype-aware tolerance; "
               "calibrated, wrong the original's way (kind, output, at least --wrong-share of its fraction and error); "
               "never when the program reads a tensor.empty value; with --expected-outputs and no --pipeline-b, B is the "
@@ -83,7 +84,8 @@ ORACLE_TABLE: tuple[OracleRow, ...] = (
     OracleRow(EagerMismatch, ".pt2", "compile, iree-run-module; the program run eagerly by PyTorch on the same inputs",
               "IREE's outputs (the flags' pipeline, seeded inputs, --inputs or --dim sizes) differ from PyTorch eager beyond "
               "tolerance; calibrated, wrong the original's way (kind, output, at least --wrong-share of its fraction and error)"),
-    OracleRow(RunError, ANY_INPUT, "full compile (generic CPU by default), iree-run-module; its status",
+    OracleRow(RunError, ANY_INPUT, "full compile, iree-run-module on the device the compile targets (a GPU's too; --device "
+              "names another); its status",
               "the compiled program fails when it runs on seeded inputs (or --inputs): the runtime's status (code and "
               "message, numbers normalised) or its signal; calibrated, the original's; a run that rejects its own inputs "
               "is refused"),

@@ -19,6 +19,7 @@ from oracles.registry import table as oracle_table
 from oracles.toolchain.devices import with_present_gpu
 from oracles.toolchain.flags import PasteError, parse_pasted
 from oracles.toolchain.tools import Limits
+from oracles.torch import IMPORTS, TURBINE
 from reducer.corpus_entries import save_entry
 from reducer.culprit_only import culprit_only
 from reducer.docs_site import where_the_docs_are
@@ -56,14 +57,15 @@ from reducer.summary_json import (
     to_json,
 )
 from reducer.trust import check_limits, check_shrink_threshold
-from reducer.user_error import INTERRUPTED, UserError
+from reducer.user_error import INTERRUPTED, CommandLineParser, UserError
 
 EXAMPLES = f"""Everything after `--` is the iree-compile command line from the bug report, pasted as it is.
 An .onnx input is reduced as an ONNX graph: each candidate goes through iree-import-onnx first.
-A .pt2 input (torch.export.save) is reduced as its FX graph, each candidate imported with IREE's FX
-importer; bug.reduced.py beside the result shows the failure with torch and IREE alone.
-exit status: 0 reduced, 1 bad input, 2 the original does not show the failure, 3 flaky,
-130 / 143 / 129 stopped by Ctrl-C / SIGTERM / SIGHUP (the best result so far is kept)
+A .pt2 input (torch.export.save) is reduced as its FX graph, decomposed as iree-turbine does (not with
+--torch-import=functional), each candidate imported with IREE's FX importer; bug.reduced.py beside the
+result shows the failure with torch and IREE alone.
+exit status: 0 reduced, 1 refused (a bad command line or input), 2 the original does not show the failure,
+3 flaky, 130 / 143 / 129 stopped by Ctrl-C / SIGTERM / SIGHUP (the best result so far is kept)
 
 examples:
   reduce bug.mlir --oracle=lds-limit
@@ -78,7 +80,7 @@ ANSWER_ORACLES = ("miscompile", "reference-mismatch")  # those that judge its an
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = CommandLineParser(
         prog="reduce",
         description="Shrink a failing IREE input to a minimal repro that still shows the same failure.",
         epilog=EXAMPLES,
@@ -94,6 +96,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--time-budget", type=float, help="seconds after which the best result so far is final")
     parser.add_argument("--memory-cap-mb", type=int, default=16384, help="address-space cap of one compile (default 16384)")
     parser.add_argument("--opset-version", type=int, help="ONNX input: passed to iree-import-onnx (upgrade the model's opset first)")
+    parser.add_argument("--torch-import", choices=IMPORTS, default=TURBINE,
+                        help=".pt2 input: how the program is brought to IREE's FX importer: turbine (default: decomposed as "
+                             "iree-turbine's aot.export does, as IREE's PyTorch users import), functional (nothing decomposed)")
     parser.add_argument("--save-to-corpus", metavar="NAME", help="also save the result as a corpus entry NAME")
     parser.add_argument("--corpus-dir", type=Path, default=Path("corpus/entries"), help="where corpus entries live (default corpus/entries)")
     parser.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run oracle calls on this Dask scheduler's cluster (default: local)")
@@ -173,6 +178,13 @@ def _split_argv(argv: list[str]) -> tuple[list[str], list[str]]:
     return joined, pasted
 
 
+def request_for(argv: list[str]) -> Request:
+    """The request a `reduce` command line makes (its oracle, flags, data and dims), nothing run:
+    how bench/ judges a case exactly as that command judges it."""
+    ours, pasted = _split_argv(list(argv))
+    return _request(build_parser().parse_args(ours), pasted, None, None)[0]
+
+
 def main(argv: list[str] | None = None, started: float | None = None) -> int:
     ours, pasted = _split_argv(list(sys.argv[1:] if argv is None else argv))
     parser = build_parser()
@@ -218,6 +230,7 @@ def oracle_options(args: argparse.Namespace) -> OracleOptions:
         wrong_share=args.wrong_share,
         any_dispatch=args.any_dispatch,
         opset_version=args.opset_version,
+        torch_import=args.torch_import,
         device=args.device,
         device_a=args.device_a,
         device_b=args.device_b,

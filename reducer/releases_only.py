@@ -6,12 +6,10 @@ import time
 from dataclasses import dataclass
 
 from oracles import Verdict, refusals
-from oracles.data.binding import UserDataError
-from oracles.inputs.attach import attach
 from oracles.releases.history import SinceWhen
 from reducer.formats.registry import format_for
 from reducer.releases import ReleaseSettings, judge_releases
-from reducer.session import Request, data_to_run_on, load_reduced
+from reducer.session import Request, load_with_data
 from reducer.user_error import UserError
 
 
@@ -27,13 +25,7 @@ class ReleasesOnly:
 def releases_only(request: Request, chosen: ReleaseSettings) -> ReleasesOnly:
     """`reduce --releases-only FILE`: one judgement with the installed IREE pins the failure, then the releases."""
     start = time.monotonic()
-    case = load_reduced(request)
-    data = data_to_run_on(request, case)
-    if data is not None:
-        try:
-            case = attach(case, data)
-        except UserDataError as err:
-            raise UserError(str(err)) from None
+    case = load_with_data(request)
     oracle = request.oracle
     judging = format_for(request.input_path).judging_oracle(oracle)
     verdict = judging.judge(case)

@@ -131,7 +131,7 @@ def load(request: Request, fmt: InputFormat) -> tuple[Proposal, InputKind]:
     if not raw.strip():
         raise UserError(refusals.EMPTY_INPUT.say(path=path))
     fmt.check_output(path, request.output_path)
-    loaded = fmt.load(path, raw, tuple(request.flags), irx.new_context())
+    loaded = fmt.load(path, raw, tuple(request.flags), irx.new_context(), request.oracle.options)
     return loaded.proposal, loaded.kind
 
 
@@ -141,6 +141,19 @@ def load_reduced(request: Request) -> Candidate:
     fmt = format_for(request.input_path)
     fmt.check_tools()
     return load(request, fmt)[0].candidate
+
+
+def load_with_data(request: Request) -> Candidate:
+    """`load_reduced`, carrying the data the request runs it on (`data_to_run_on`): a case judged
+    on its own as a reduction would judge it; UserError (one line) for data it cannot take."""
+    case = load_reduced(request)
+    data = data_to_run_on(request, case)
+    if data is None:
+        return case
+    try:
+        return attach(case, data)
+    except UserDataError as err:
+        raise UserError(str(err)) from None
 
 
 def reduce_file(request: Request) -> Outcome:

@@ -14,8 +14,9 @@ from bench import results
 from oracles.toolchain import tools
 
 ROOT = Path(__file__).resolve().parent.parent
-# bench/ scripts that measure nothing: the helper itself, and the one that exports a model.
-NOT_MEASURING = {"results", "export_toy_llama"}
+# bench/ scripts that measure nothing: the helper itself, the one that exports a model, and the
+# 1-minimality check of one result (the scripts that measure print its answer as a column).
+NOT_MEASURING = {"results", "export_toy_llama", "one_minimal"}
 HEADER = ("command", "machine", "date", "IREE", "commit")
 
 

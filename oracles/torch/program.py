@@ -146,11 +146,17 @@ def save(program: ExportedProgram) -> bytes:
     return buffer.getvalue()
 
 
-def functional(program: ExportedProgram) -> ExportedProgram:
+def decomposed(program: ExportedProgram, table: dict) -> ExportedProgram:
     """The program with in-place ops made functional (a buffer update becomes a mutation output)
-    and nothing decomposed: what the FX importer takes, with the user's ops as they wrote them."""
+    and the ops of `table` decomposed (oracles/torch/decompositions.py chooses it)."""
     with LOCK, quiet():
-        return program.run_decompositions({})
+        return program.run_decompositions(table)
+
+
+def functional(program: ExportedProgram) -> ExportedProgram:
+    """The program made functional, nothing decomposed: how every edited program is exported again
+    (its ops are the loaded program's, decomposed already as the user's import asked)."""
+    return decomposed(program, {})
 
 
 ATEN = torch.ops.aten

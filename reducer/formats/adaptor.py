@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from oracles import Candidate, Oracle, Verdict
+from oracles import Candidate, Oracle, OracleOptions, Verdict
 from oracles.base import renamed
 from oracles.formats import Format
 from oracles.registry import oracle_for_input
@@ -85,8 +85,9 @@ class InputFormat(ABC):
         """Refuses an output whose files beside it would overwrite the input or each other."""
 
     @abstractmethod
-    def load(self, path: Path, raw: bytes, flags: tuple[str, ...], ctx: ir.Context) -> Loaded:
-        """The user's file as the original (raw is non-empty); UserError (one line) when it cannot be."""
+    def load(self, path: Path, raw: bytes, flags: tuple[str, ...], ctx: ir.Context, options: OracleOptions) -> Loaded:
+        """The user's file as the original (raw is non-empty), read as `options` ask (`torch_import`);
+        UserError (one line) when it cannot be."""
 
     def read_case(self, path: Path, flags: tuple[str, ...]) -> Candidate:
         """A saved repro as a candidate, as it is on disk (a corpus entry)."""

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from iree.compiler import ir
 
-from oracles import Candidate, refusals
+from oracles import Candidate, OracleOptions, refusals
 from oracles.formats import Format
 from oracles.mlir import ir as irx
 from reducer.formats.adaptor import InputFormat, Loaded
@@ -25,7 +25,7 @@ class MlirInput(InputFormat):
     suffixes = (".mlir",)  # and any suffix no other format claims
     kinds = MLIR_KINDS
 
-    def load(self, path: Path, raw: bytes, flags: tuple[str, ...], ctx: ir.Context) -> Loaded:
+    def load(self, path: Path, raw: bytes, flags: tuple[str, ...], ctx: ir.Context, options: OracleOptions) -> Loaded:
         module, text = self.parse(path, raw, ctx)
         return Loaded(Proposal(Candidate(text, flags), irx.count_ops(module)), mlir_kind(module))
 

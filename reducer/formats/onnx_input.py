@@ -8,7 +8,7 @@ from pathlib import Path
 
 from iree.compiler import ir
 
-from oracles import Candidate, Oracle, Verdict, refusals
+from oracles import Candidate, Oracle, OracleOptions, Verdict, refusals
 from oracles.base import renamed
 from oracles.formats import Format, suffix_of
 from oracles.numeric.dispatch_test import DispatchTest
@@ -40,7 +40,7 @@ class OnnxInput(InputFormat):
         if mlir.resolve() in (output_path.resolve(), input_path.resolve()):
             raise UserError(refusals.ONNX_OUTPUT_NAME.say(output=output_path, mlir=mlir.name))
 
-    def load(self, path: Path, raw: bytes, flags: tuple[str, ...], ctx: ir.Context) -> Loaded:
+    def load(self, path: Path, raw: bytes, flags: tuple[str, ...], ctx: ir.Context, options: OracleOptions) -> Loaded:
         try:
             data = onnx_model.read_model_file(path)
             model = onnx_model.load_bytes(data)

@@ -10,10 +10,10 @@ from pathlib import Path
 
 from iree.compiler import ir
 
-from oracles import Candidate, Oracle, Verdict, refusals
+from oracles import Candidate, Oracle, OracleOptions, Verdict, refusals
 from oracles.base import mlir_path_for, renamed
 from oracles.formats import Format, suffix_of
-from oracles.torch import torch_missing
+from oracles.torch import torch_missing, torch_unsupported
 from oracles.torch.imported import imported_program, script_path_for
 from reducer.formats.adaptor import Beside, InputFormat, Loaded
 from reducer.localize.function_slice import Localization
@@ -43,26 +43,33 @@ class Pt2Input(InputFormat):
     resume_keeps_data = True
 
     def unavailable(self) -> str | None:
-        return torch_missing()
+        return torch_missing() or torch_unsupported()
 
     def check_output(self, input_path: Path, output_path: Path) -> None:
-        missing = self.unavailable()
+        missing = torch_missing()
         if missing:
             raise UserError(refusals.TORCH_MISSING.say(path=input_path, why=missing))
+        unsupported = torch_unsupported()
+        if unsupported:
+            raise UserError(refusals.TORCH_UNSUPPORTED.say(path=input_path, why=unsupported))
         mlir, script = Path(mlir_path_for(str(output_path))), Path(script_path_for(str(output_path)))
         if output_path.suffix != SUFFIX or {mlir.resolve(), script.resolve()} & {output_path.resolve(), input_path.resolve()}:
             raise UserError(refusals.PT2_OUTPUT_NAME.say(output=output_path, mlir=mlir.name, script=script.name))
 
-    def load(self, path: Path, raw: bytes, flags: tuple[str, ...], ctx: ir.Context) -> Loaded:
-        """The user's archive, checked and made as every candidate is (reducer/graphs/torch_program.py)."""
-        from oracles.torch.importer import NotImportable  # imported late: they load torch
+    def load(self, path: Path, raw: bytes, flags: tuple[str, ...], ctx: ir.Context, options: OracleOptions) -> Loaded:
+        """The user's archive, checked, brought to the importer as `options.torch_import` asks and
+        made as every candidate is (reducer/graphs/torch_program.py)."""
+        from oracles.torch.decompositions import NotDecomposable  # imported late: they load torch
+        from oracles.torch.importer import NotImportable
         from oracles.torch.program import ArchiveError, PickledModule
         from reducer.graphs.torch_program import normalised
 
         try:
-            built = normalised(raw)
+            built = normalised(raw, options.torch_import)
         except PickledModule as err:
             raise UserError(refusals.PT2_PICKLED.say(path=path, error=err)) from None
+        except NotDecomposable as err:
+            raise UserError(refusals.PT2_NOT_DECOMPOSABLE.say(path=path, how=options.torch_import, error=err)) from None
         except NotImportable as err:
             raise UserError(refusals.PT2_NOT_IMPORTABLE.say(path=path, error=err)) from None
         except ArchiveError as err:

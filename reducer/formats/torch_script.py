@@ -127,7 +127,7 @@ def script(candidate: Candidate, oracle: Oracle, detail: str) -> str:
 Written by `reduce`: the reduced program as a PyTorch module, exported with torch.export, imported
 with IREE's FX importer and compiled with the flags below, as the reduction judged it. It needs
 torch and the IREE wheels only:
-    pip install torch==2.13.0 iree-base-compiler==3.13.0 iree-base-runtime==3.13.0
+    pip install torch=={torch.__version__.split("+")[0]} iree-base-compiler==3.13.0 iree-base-runtime==3.13.0
 It exits 1 when the failure shows.
 """
 
@@ -164,7 +164,7 @@ INPUTS = {inputs}
 
 {hooks}
 def imported():
-    """The module as torch-dialect MLIR, as `reduce` imported it."""
+    """The module as torch-dialect MLIR, as `reduce` imported it (its ops are decomposed already)."""
     program = torch.export.export(Repro(), EXAMPLES, dynamic_shapes=DYNAMIC).run_decompositions({{}})
     importer = {importer}
     importer.import_program(program, func_name="{FUNCTION}")

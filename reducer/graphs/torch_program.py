@@ -8,7 +8,8 @@ user's or seeded, `at:argI` what the original computes where a cut made the inpu
 An edit works on an `Editable`: the program unlifted to a flat `GraphModule` whose placeholders
 are its inputs in order, whose parameters, buffers and constants are attributes read by
 `get_attr`, and whose buffer updates are `copy_` into the buffer. After the edit the module is
-exported again (`torch.export.export`, then made functional as on load), which re-verifies
+exported again (`torch.export.export`, then made functional; its ops were decomposed on load, as
+`--torch-import` asks, and an edit brings no new ones), which re-verifies
 every candidate: shapes, dtypes and dynamic dims are traced anew and a graph PyTorch does not
 accept is no candidate. Only the attributes the graph still reads go into the new archive, so
 unused parameters and buffers drop out of every candidate. The new program is imported once
@@ -28,6 +29,8 @@ from torch.export import ExportedProgram
 
 from oracles.candidate import CandidateRejected
 from oracles.data.carried import INPUT, INTERMEDIATE, pack, unpack
+from oracles.torch import DEFAULT_IMPORT
+from oracles.torch.decompositions import as_imported
 from oracles.torch.importer import import_text
 from oracles.torch.program import (
     ASSERTIONS,
@@ -242,14 +245,15 @@ def built(ed: Editable) -> Built:
     return Built(save(program), text, node_count(program), describe(program))
 
 
-def normalised(data: bytes) -> Built:
-    """A user's archive as every candidate is kept: functional (what the FX importer takes) and
-    saved as such, so an edit loads it as it loads any candidate. Not exported again from its own
-    graph: that doubled the load (an export and a second decomposition, about 2.7 CPU s of a
-    120-node program on a 2-core machine) for the same imported text, and every edit exports
-    anyway (a graph that does not export again makes no candidate). ArchiveError (one line;
-    PickledModule, NotImportable) when it cannot be read or imported."""
-    program = functional(_fresh(data))
+def normalised(data: bytes, how: str = DEFAULT_IMPORT) -> Built:
+    """A user's archive as every candidate is kept: brought to the importer as `how` asks
+    (oracles/torch/decompositions.py: once, here, so every candidate descends from the program as
+    imported) and saved as such, so an edit loads it as it loads any candidate. Not exported again
+    from its own graph: that doubled the load (an export and a second decomposition, about 2.7
+    CPU s of a 120-node program on a 2-core machine) for the same imported text, and every edit
+    exports anyway (a graph that does not export again makes no candidate). ArchiveError (one
+    line; PickledModule, NotDecomposable, NotImportable) when it cannot be read or imported."""
+    program = as_imported(_fresh(data), how)
     text = import_text(program)  # NotImportable for a program the importer cannot take
     return Built(save(program), text, node_count(program), describe(program))
 
