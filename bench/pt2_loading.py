@@ -5,8 +5,9 @@
 Exports `TinyGPT` of tests/torch_models.py (half precision, `--layers` blocks: 6 make a 217-node
 graph, about 120 of the program's nodes) and, per run, in fresh processes one after the other:
 
-- torch alone: `import torch`, `torch.export.load` of the archive and `run_decompositions({})`
-  (the work any tool that reads the archive does), each timed (wall and CPU seconds);
+- torch alone: `import torch`, `torch.export.load` of the archive and `run_decompositions` with the
+  table of `reduce`'s default `--torch-import` (the work any tool that reads the archive and
+  imports it as IREE's users do does), each timed (wall and CPU seconds);
 - `reduce ARCHIVE --oracle=compile-error --no-cache --no-culprit --time-budget 1 --json` for
   Vulkan (the encoder's failure, tests/torch_models.py): a budget that ends the passes at once,
   so the run is the load, the original's compile and the final check; its summary's "loading"
@@ -34,6 +35,8 @@ from bench import results
 
 VULKAN = ["--iree-hal-target-device=vulkan", "--iree-vulkan-target=valhall"]
 
+# torch's own share: its import, the load, and the decomposition `reduce`'s default import asks
+# (`--torch-import`, oracles/torch/decompositions.py: the table read from there, the work torch's).
 TORCH_ALONE = """import json, sys, time
 def spent(): return time.perf_counter(), time.process_time()
 t0 = spent()
@@ -41,7 +44,9 @@ import torch
 t1 = spent()
 program = torch.export.load(sys.argv[1])
 t2 = spent()
-program.run_decompositions({})
+from oracles.torch import DEFAULT_IMPORT
+from oracles.torch.decompositions import table
+program.run_decompositions(table(DEFAULT_IMPORT))
 t3 = spent()
 parts = {"import torch": (t0, t1), "torch.export.load": (t1, t2), "run_decompositions": (t2, t3)}
 print(json.dumps({name: [b[0] - a[0], b[1] - a[1]] for name, (a, b) in parts.items()}))
@@ -56,8 +61,9 @@ def export(path: Path, layers: int) -> Path:
     return path
 
 
-def torch_alone(archive: Path) -> dict[str, list[float]]:
-    done = subprocess.run([sys.executable, "-c", TORCH_ALONE, str(archive)], check=True, capture_output=True, text=True)
+def torch_alone(archive: Path, tree: Path) -> dict[str, list[float]]:
+    done = subprocess.run([sys.executable, "-c", TORCH_ALONE, str(archive)], check=True, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(tree)})
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
@@ -73,7 +79,7 @@ def reduce_run(archive: Path, tree: Path, out: Path) -> dict:
 
 
 def one_run(archive: Path, tree: Path, scratch: Path) -> dict[str, float]:
-    alone = torch_alone(archive)
+    alone = torch_alone(archive, tree)
     summary = reduce_run(archive, tree, scratch / "out.pt2")
     torch_wall = sum(wall for wall, _ in alone.values())
     loading = summary["parts"]["loading"]
