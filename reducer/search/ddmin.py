@@ -248,7 +248,7 @@ def shrink_value(
     down = limit.step_down(value)
     small = [v for v in (1, 2) if v < value]
     lo = small[-1] if small else 0
-    proposals = {v: propose(v) for v in ([down] if recheck else sorted({*small, down})) if v >= 1}
+    proposals = {v: propose(v) for v in first_probes(value, recheck, limit)}
     with _guessing(guess, () if recheck else (propose(q) for q in _quotients(value, lo))):
         answers = _judged(proposals, judge_all)
     if recheck and not answers.get(down):
@@ -268,6 +268,15 @@ def shrink_value(
     best = _bisected(lo, hi, best, propose, judge_all, guess, limit)
     commit(best)
     return True
+
+
+def first_probes(value: int, recheck: bool, limit: Threshold) -> list[int]:
+    """The sizes `shrink_value` judges first: 1, 2 and one step down (a recheck: the step down
+    alone). What an idle worker may judge ahead for the next dimension."""
+    down = limit.step_down(value)
+    if recheck:
+        return [down] if down >= 1 else []
+    return sorted(v for v in {1, 2, down} if 1 <= v < value)
 
 
 def _divided(value: int, lo: int, propose: Callable[[int], T | None], judge_all: JudgeAll,

@@ -202,18 +202,16 @@ class Reducer:
         shrunk = True
         while shrunk:
             shrunk = False
-            for key, _ in self._dimensions(reduction):
+            keys = [key for key, _ in self._dimensions(reduction)]
+            for at, key in enumerate(keys):
                 if self.problem.out_of_time():
                     return
                 current = dict(self._dimensions(reduction)).get(key)
                 if current is None or current <= 1:
                     continue
                 base = self.problem.best
-
-                def propose(size: int, key: str = key, base: Proposal = base) -> Proposal | None:
-                    proposal = self.problem.edit(resize_edit, reduction, base, key, size, fallback=None)
-                    return proposal if proposal is not None and proposal.ops <= base.ops else None
-
+                propose = functools.partial(self._resized, reduction, base, key)
+                self.problem.spare_work(self._probes_ahead(name, reduction, keys[at + 1 :], base))
                 settled = (name, key)
                 recheck = self._settled.get(settled) == current
                 limit = ddmin.Threshold(self.shrink_threshold)
@@ -223,6 +221,28 @@ class Reducer:
                 else:
                     self._settled[settled] = current
                 self._note_stop(settled, limit, recheck)
+
+    def _resized(self, reduction: ShrinkPass, base: Proposal, key: str, size: int) -> Proposal | None:
+        """`base` with dimension `key` at `size`, if valid and no larger."""
+        proposal = self.problem.edit(resize_edit, reduction, base, key, size, fallback=None)
+        return proposal if proposal is not None and proposal.ops <= base.ops else None
+
+    def _probes_ahead(self, name: str, reduction: ShrinkPass, keys: list[str], base: Proposal) -> Iterator[Proposal]:
+        """The first probes of the dimensions after this one on `base` (made only while it is the
+        best): what the search judges next if this dimension keeps its size, as most do once
+        settled; an idle worker at -j 2 or more judges them meanwhile, into the verdict cache."""
+        sizes = dict(self._dimensions(reduction)) if keys and self.problem.best is base else {}
+        for key in keys:
+            current = sizes.get(key)
+            if current is None or current <= 1:
+                continue
+            recheck = self._settled.get((name, key)) == current
+            for size in ddmin.first_probes(current, recheck, ddmin.Threshold(self.shrink_threshold)):
+                if self.problem.best is not base:
+                    return
+                proposal = self._resized(reduction, base, key, size)
+                if proposal is not None:
+                    yield proposal
 
     def _note_stop(self, settled: tuple[str, str], limit: ddmin.Threshold, recheck: bool) -> None:
         """Where a dimension's search stopped for the threshold (a later search that ends minimal

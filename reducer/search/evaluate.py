@@ -178,13 +178,17 @@ class Evaluator:
         return verdict_of(future)
 
     def _next_spare(self) -> Candidate | None:
-        """The search's next guess; only while it guesses nothing, the next of the spare work
-        (the next passes' candidates are further off than anything the search says it asks)."""
+        """The search's next guess; once its guesses are all made (or it has none), the next of the
+        spare work (the next passes' candidates, or a shape search's next dimensions: further off
+        than anything the search says it asks, but a worker that would idle costs nothing)."""
         if self.out_of_time():
             self.guesses = self.spare = None
             return None
         if self.guesses is not None:
-            return next(self.guesses, None)
+            guess = next(self.guesses, None)
+            if guess is not None:
+                return guess
+            self.guesses = None  # the search's guesses are all made: a worker still idle takes spare work
         if self.spare is not None:
             candidate = next(self.spare, None)
             if candidate is None:
