@@ -7,7 +7,9 @@ Cases are built by the tests' model builders, the README's example and the light
 package ships (ResNet-50 imported to torch-onnx MLIR: a real model whose gfx942 compile fails in
 one dispatch); every number printed is measured in this run. Each reduction runs in a fresh
 process with no verdict cache (uncached), once per job count of `--jobs`: the table has a column
-per job count (wall seconds, CPU seconds of the whole process tree, oracle calls), the ratio of
+per job count (wall seconds, the run in compiles of its original: its seconds over one plain
+`iree-compile` of the original timed right after it, CPU seconds of the whole process tree,
+oracle calls), the ratio of
 the last job count's time to the first's, the calls the larger job count made beyond the first
 (speculative candidates it judged and discarded) and whether every job count wrote the same bytes.
 
@@ -19,6 +21,9 @@ run with the median wall time of each (all the wall times are listed beside it):
 whose speed drifts by a tenth from run to run, one pair of runs can say -j 2 gains 0.7 or 0.85.
 `--tree DIR` measures the code of another checkout (an older commit, for "before" figures);
 `--before DIR` measures DIR and then this checkout, each case's rows side by side.
+
+`--culprit` runs the failing-pass step too, as `reduce` does by default (its own part in `--phases`:
+what is left of it once the final check and the files are done).
 
 The "1-minimal" column is bench/minimality's check of each result (after the reduction, outside its
 time): every op deleted, bypassed and every static dimension halved, each judged uncached by the
@@ -247,13 +252,14 @@ def tree_cpu_seconds() -> float:
 
 
 # Where the time of a reduction goes: each part ends where the next one's marker is seen.
-PARTS = ("original compile", "phase finding", "localisation", "passes", "final check")
+PARTS = ("original compile", "phase finding", "localisation", "passes", "final check", "failing pass")
 _STARTS = {  # marker (a phase the reduction announces, or the start of a log line) -> the part it starts
     "phase:localising the failure": "phase finding",
     "log:localisation:": "localisation",
     "phase:warming the compiler": "passes",
     "phase:starting the passes": "passes",
     "phase:final check of the result": "final check",
+    "phase:the failing pass": "failing pass",  # with --culprit: what is left of it once the files are written
 }
 
 
@@ -317,7 +323,8 @@ def one_minimal(oracle: Oracle, outcome) -> str:
     return check(outcome.best.candidate, judge).cell() if judge is not None else "error: the original does not fail again"
 
 
-def run_case(name: str, jobs: int, check_minimal: bool, passes_only: bool = False, check_one_minimal: bool = True) -> dict:
+def run_case(name: str, jobs: int, check_minimal: bool, passes_only: bool = False, check_one_minimal: bool = True,
+             culprit: bool = False) -> dict:
     """One reduction of case `name` in this process: the table's figures and the parts' times."""
     write, oracle_name, options, flags, shapes = CASES[name]
     with tempfile.TemporaryDirectory() as tmp:
@@ -328,7 +335,7 @@ def run_case(name: str, jobs: int, check_minimal: bool, passes_only: bool = Fals
         clock = PhaseClock()
         request = Request(
             input_path=src, oracle=oracle, flags=list(flags), output_path=src.with_name("out" + src.suffix), passes=passes, jobs=jobs,
-            localize=not passes_only, warm=not passes_only, culprit=False,  # the reduction alone is measured
+            localize=not passes_only, warm=not passes_only, culprit=culprit,  # by default the reduction alone is measured
             log=clock.log, observer=clock,
         )
         start, cpu = time.monotonic(), tree_cpu_seconds()
@@ -337,6 +344,7 @@ def run_case(name: str, jobs: int, check_minimal: bool, passes_only: bool = Fals
         seconds = time.monotonic() - start
         parts = clock.parts(outcome.stats.oracle_calls)
         cpu = tree_cpu_seconds() - cpu
+        compile_s = plain_compile_seconds(oracle, src, flags)
         minimal = minimal_dimensions(request.oracle, passes, outcome.best) if check_minimal and shapes else "-"
         one = one_minimal(request.oracle, outcome) if check_one_minimal else "-"
         largest = f"{largest_tensor(outcome.original)} -> {largest_tensor(outcome.best)}"
@@ -360,8 +368,23 @@ def run_case(name: str, jobs: int, check_minimal: bool, passes_only: bool = Fals
         "imports": outcome.stats.conversions,
         "import starts": import_starts() - starts_before,
         "parts": parts,
+        "compile s": compile_s,
+        "compiles": seconds / compile_s,  # the whole run in compiles of the original
         "digest": hashlib.sha256(written).hexdigest()[:12],
     }
+
+
+def plain_compile_seconds(oracle: Oracle, src: Path, flags: list[str]) -> float:
+    """Wall seconds of one `iree-compile` of the original as the oracle compiles it, no dumps, right
+    after the reduction (the same load): what a run is counted in (its "x compile" column)."""
+    if src.suffix == ".onnx":  # what the oracle compiles: the imported model (the import not counted)
+        mlir = src.with_name(src.stem + ".imported.mlir")
+        subprocess.run([find_tool("iree-import-onnx"), str(src), "-o", str(mlir)], check=False, capture_output=True)
+        src = mlir
+    argv = [find_tool("iree-compile"), *oracle.compile_flags(tuple(flags)), str(src), "-o", os.devnull]
+    start = time.monotonic()
+    subprocess.run(argv, check=False, capture_output=True)
+    return time.monotonic() - start
 
 
 def run_in_child(name: str, jobs: int, args: argparse.Namespace, tree: Path) -> dict:
@@ -372,7 +395,7 @@ def run_in_child(name: str, jobs: int, args: argparse.Namespace, tree: Path) -> 
         env = {**os.environ, "BENCH_IMPORT_STARTS": str(count_file), "PYTHONPATH": os.pathsep.join([tmp, str(tree)])}
         words = [__file__, "--child", name, "--jobs", str(jobs), "--tree", str(tree)]
         words += ["--check-minimal"] * args.check_minimal + ["--passes-only"] * args.passes_only
-        words += ["--no-one-minimal"] * args.no_one_minimal
+        words += ["--no-one-minimal"] * args.no_one_minimal + ["--culprit"] * args.culprit
         # The child imports this file as a module, as `reduce` imports its commands: a spawned
         # worker runs its parent's main script again, and this one's imports are not the command's.
         child = f"import sys; sys.argv = {words!r}; sys.path.insert(0, {str(Path(__file__).parent)!r}); import reduce_cases; reduce_cases.main()"
@@ -398,6 +421,7 @@ def case_row(name: str, label: str, runs: dict[int, dict], every: dict[int, list
     row = {"case": name, "code": label, "oracle": first["oracle"], **{c: str(first[c]) for c in SIZE_COLUMNS}}
     for jobs, run in runs.items():
         row[f"s -j {jobs}"] = f"{run['seconds']:.1f}"
+        row[f"x compile -j {jobs}"] = f"{run['compiles']:.1f} ({run['compile s']:.1f} s)"
         if len(every[jobs]) > 1:
             row[f"every s -j {jobs}"] = ", ".join(f"{done['seconds']:.1f}" for done in every[jobs])
         row[f"cpu s -j {jobs}"] = f"{run['cpu']:.1f}"
@@ -427,6 +451,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-one-minimal", action="store_true", help="skip the 1-minimality check of the results")
     parser.add_argument("--passes-only", action="store_true", help="no localisation, no warm compiler")
     parser.add_argument("--phases", action="store_true", help="also print where each run's time goes")
+    parser.add_argument("--culprit", action="store_true", help="the failing-pass step too (as `reduce` runs it by default)")
     parser.add_argument("--repeat", type=int, default=1, help="runs per job count (the median one is reported)")
     parser.add_argument("--tree", type=Path, help="measure the code of this checkout (default: this one)")
     parser.add_argument("--before", type=Path, help="measure this checkout's code first, then this one's")
@@ -435,7 +460,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     job_counts = [int(j) for j in args.jobs.split(",")]
     if args.child:
-        row = run_case(args.child, job_counts[0], args.check_minimal, args.passes_only, not args.no_one_minimal)
+        row = run_case(args.child, job_counts[0], args.check_minimal, args.passes_only, not args.no_one_minimal, args.culprit)
         print(json.dumps(row))
         return
     trees = [t.resolve() for t in (args.before, args.tree or ROOT) if t is not None]

@@ -131,6 +131,12 @@ LIMIT_NOT_POSITIVE = _entry(
     "A time, size or count (`--timeout`, `--memory-cap-mb`, `--hang-seconds`, `-j`, `--time-budget`, "
     "`--lds-bytes`, `--threshold`) is zero or negative.",
     "Give a positive value, or leave the option out for its default.")
+SHRINK_THRESHOLD_RANGE = _entry(
+    "shrink-threshold-range", COMMAND_LINE,
+    "--shrink-threshold {value:g} makes no sense: it must be at least 0 and below 0.5",
+    "`--shrink-threshold` is the smallest share of a dim a shape search still takes a step for; at 0.5 or "
+    "more it would skip halvings, and a result one halving could still shrink is not minimal.",
+    "Give a share in [0, 0.5) (0: every dim down to one less than loses the failure), or leave it out for its default.")
 UNKNOWN_PASS = _entry(
     "unknown-pass", COMMAND_LINE,
     "unknown pass {name!r}; valid: {valid}",

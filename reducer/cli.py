@@ -45,6 +45,7 @@ from reducer.report import (
     releases_only_summary,
     summary,
 )
+from reducer.search.ddmin import DEFAULT_SHRINK_THRESHOLD
 from reducer.search.interrupt import exit_status, signals_interrupt
 from reducer.session import Request, default_output, reduce_file
 from reducer.storage.atomic import write_atomically
@@ -55,7 +56,7 @@ from reducer.summary_json import (
     summary_record,
     to_json,
 )
-from reducer.trust import check_limits
+from reducer.trust import check_limits, check_shrink_threshold
 from reducer.user_error import INTERRUPTED, CommandLineParser, UserError
 
 EXAMPLES = f"""Everything after `--` is the iree-compile command line from the bug report, pasted as it is.
@@ -107,6 +108,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--resume", action="store_true",
                         help="continue a killed run of the same command from the state it left beside the output (OUTPUT.resume)")
     parser.add_argument("--no-warm", action="store_true", help="run every compile as its own iree-compile process")
+    parser.add_argument("--shrink-threshold", type=float, default=DEFAULT_SHRINK_THRESHOLD, metavar="SHARE",
+                        help="shape searches take no step that shrinks a dim by less than this share of it "
+                        "(default %(default)s; 0: every dim down to one less than loses the failure)")
     parser.add_argument("--culprit", action=argparse.BooleanOptionalAction, default=True,
                         help="compile-error/crash: name the failing pass, write its reduced one-pass repro and lit test; "
                         "lds-limit: the dispatch's configuration (default on)")
@@ -265,6 +269,7 @@ def _request(args: argparse.Namespace, pasted: list[str], started: float | None,
     flags, options = _targeting_present_gpu(command.flags, oracle_options(args), progress.log)
     options = with_reference_pipeline(options, args.oracle, user_data)
     check_limits(options, args.jobs, args.time_budget)
+    check_shrink_threshold(args.shrink_threshold)
     oracle = make_oracle(args.oracle, options)
     available = format_for(args.input).pass_rows()
     try:
@@ -279,7 +284,7 @@ def _request(args: argparse.Namespace, pasted: list[str], started: float | None,
         log=progress.log, observer=progress, scheduler=args.scheduler,
         cache_dir=None if args.no_cache else args.cache_dir, localize=not args.no_localize, resume=args.resume,
         warm=not args.no_warm, culprit=args.culprit, verbose=args.verbose, user_data=user_data, dims=_dims(args),
-        started=started, releases=None if args.releases_only else releases,
+        started=started, releases=None if args.releases_only else releases, shrink_threshold=args.shrink_threshold,
     )
     return request, options, progress
 

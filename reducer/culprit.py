@@ -11,8 +11,10 @@ diagnostics. A step that cannot conclude says why; it never fails the reduction 
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
@@ -52,6 +54,7 @@ from reducer.search.problem import ReductionProblem
 CULPRIT_ORACLES = ("compile-error", "crash")
 DEFAULT_BUDGET_S = 120.0  # for reducing the one-pass repro; the best so far is kept after it
 STEP_OVERHEAD_S = 180.0  # the two calls that name the pass, on top of twice the budget: a hung step ends
+CANCEL_POLL_S = 0.5  # how often a step run ahead looks whether it is still wanted
 
 
 def pass_repro_passes(repro: Candidate) -> list[PassRow]:
@@ -123,14 +126,17 @@ class CulpritRequest:
     budget_s: float = DEFAULT_BUDGET_S
     log: Callable[[str], None] = lambda _: None
     interruption: Interruption | None = None
+    cancel: threading.Event | None = None  # set: the step is no longer wanted (its case is no longer the result)
 
 
 def where_it_breaks(
     oracle: Oracle, case: Candidate | None, verdict: Verdict, output: Path, jobs: int,
     log: Callable[[str], None], interruption: Interruption | None = None, budget_s: float | None = None,
+    cancel: threading.Event | None = None,
 ) -> tuple[Culprit | None, DispatchConfig | None]:
     """After a reduction: the culprit pass of a compile error or crash, the configuration of an
-    LDS overrun's dispatch. `case` is the reduced MLIR (an ONNX result's import; None if it has none)."""
+    LDS overrun's dispatch. `case` is the reduced MLIR (an ONNX result's import; None if it has none).
+    `cancel`, once set, ends a culprit step early (its case stopped being the result)."""
     if oracle.name == "lds-limit" and case is not None:
         start = time.monotonic()
         config = dispatch_configuration(oracle, case, str(verdict.metrics.get("dispatch", "")))
@@ -143,7 +149,7 @@ def where_it_breaks(
     if case is None:
         return Culprit(why="the reduced model does not import"), None
     budget = DEFAULT_BUDGET_S if budget_s is None else min(budget_s, DEFAULT_BUDGET_S)
-    request = CulpritRequest(case, oracle, verdict, output, jobs, budget, log, interruption)
+    request = CulpritRequest(case, oracle, verdict, output, jobs, budget, log, interruption, cancel)
     try:
         return find_culprit_isolated(request), None
     except Exception as err:  # noqa: BLE001  (an extra step: whatever breaks it, the reduction's result stands)
@@ -156,7 +162,11 @@ def find_culprit_isolated(request: CulpritRequest) -> Culprit:
     pool = spawn_pool(1)
     limit_s = 2 * request.budget_s + STEP_OVERHEAD_S
     try:
-        culprit, lines = pool.submit(_find_in_child, replace(request, log=_quiet, interruption=None)).result(limit_s)
+        job = pool.submit(_find_in_child, replace(request, log=_quiet, interruption=None, cancel=None))
+        done = _waited(job, time.monotonic() + limit_s, request.cancel)
+        if done is None:
+            return Culprit(why="cancelled: the reduction found a smaller result")
+        culprit, lines = done
     except BrokenProcessPool:
         return Culprit(why="the step's process died inside the compiler's libraries (an assertion or a signal)")
     except FutureTimeout:
@@ -166,6 +176,18 @@ def find_culprit_isolated(request: CulpritRequest) -> Culprit:
     for line in lines:
         request.log(line)
     return culprit
+
+
+def _waited(job: Future, deadline: float, cancel: threading.Event | None) -> tuple[Culprit, list[str]] | None:
+    """The child's answer; None once `cancel` is set; FutureTimeout past `deadline`."""
+    while True:
+        try:
+            return job.result(timeout=max(0.0, min(CANCEL_POLL_S, deadline - time.monotonic())))
+        except FutureTimeout:
+            if time.monotonic() >= deadline:
+                raise
+            if cancel is not None and cancel.is_set():
+                return None
 
 
 def _quiet(_: str) -> None:

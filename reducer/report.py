@@ -50,6 +50,8 @@ class Outcome:
     original_sizes: dict[str, int] = field(default_factory=dict)  # the same of the original
     dynamic_need: str = ""  # ONNX: whether the original, made static at those sizes, still fails
     releases: SinceWhen | None = None  # --releases: since which IREE release the result fails
+    shape_stops: list[tuple[str, int, int]] = field(default_factory=list)  # (dim, size, a size that loses it): stopped by the threshold
+    shrink_threshold: float = 0.0  # --shrink-threshold the shape searches ran with
 
 
 def releases_lines(since: SinceWhen | None) -> list[str]:
@@ -105,6 +107,7 @@ def summary(outcome: Outcome) -> str:
         *(summary_lines(outcome.culprit) if outcome.culprit else []),
         *(f"  {line}" for line in outcome.wrong_value),
         *_localised_lines(outcome),
+        *_shape_stop_lines(outcome),
         *releases_lines(outcome.releases),
     ]
     before, after = shapes_of(o.candidate), shapes_of(b.candidate)
@@ -116,6 +119,15 @@ def summary(outcome: Outcome) -> str:
     if outcome.dropped_flags:
         lines.insert(4, f"  not flags     {' '.join(outcome.dropped_flags)} (dropped from the pasted command)")
     return "\n".join(lines)
+
+
+def _shape_stop_lines(outcome: Outcome) -> list[str]:
+    """Which dims a shape search left within the threshold of their smallest, and where."""
+    if not outcome.shape_stops:
+        return []
+    where = ", ".join(f"{key} at {size} ({above} loses it)" for key, size, above in outcome.shape_stops)
+    share = outcome.shrink_threshold
+    return [f"  shapes near   {len(outcome.shape_stops)} dims within {share:.0%} of their smallest (--shrink-threshold {share:g}): {where}"]
 
 
 def _localised_lines(outcome: Outcome) -> list[str]:

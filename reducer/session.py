@@ -6,10 +6,12 @@ The session never branches on the input's format: it asks the format (reducer/fo
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from oracles import Candidate, Oracle, OracleSetupError, Verdict, refusals
 from oracles.data.binding import UserData, UserDataError
@@ -36,6 +38,7 @@ from reducer.proposal import Proposal
 from reducer.releases import ReleaseSettings, judge_releases
 from reducer.report import Outcome
 from reducer.search.cluster import ClusterError, ClusterExecutor
+from reducer.search.ddmin import DEFAULT_SHRINK_THRESHOLD
 from reducer.search.editor import IsolatedEditor
 from reducer.search.engine import Reducer
 from reducer.search.interrupt import Interruption
@@ -53,6 +56,8 @@ from reducer.storage.resume_state import (
 from reducer.storage.verdict_store import StoreError, VerdictStore, oracle_fingerprint
 from reducer.trust import check_hang_limit, check_original
 from reducer.user_error import INTERRUPTED, UserError
+
+R = TypeVar("R")
 
 
 @dataclass
@@ -78,6 +83,7 @@ class Request:
     dims: dict[str, int] = field(default_factory=dict)  # --dim: the sizes a program's dynamic dims run at, without data
     started: float | None = None  # time.monotonic() when the command began (its process's start); None: now
     releases: ReleaseSettings | None = None  # --releases: the result judged under other IREE releases
+    shrink_threshold: float = DEFAULT_SHRINK_THRESHOLD  # --shrink-threshold: no shrink step gaining less of a size
 
 
 def default_output(input_path: Path) -> Path:
@@ -179,6 +185,8 @@ class Reduction:
         self.need: DynamicNeed | None = None
         self.located, self.wrong_value = Localization(None), None
         self.dispatch: IsolatedDispatch | None = None
+        self.failing: _Step | None = None  # the failing-pass step, when it runs beside the passes or the final check
+        self.shape_stops: list[tuple[str, int, int]] = []  # dims a shrink search left within the threshold
         self.complete = True
 
     def run(self) -> Outcome:
@@ -188,17 +196,17 @@ class Reduction:
         self.oracle = self.judge_with()
         self.start(kind)
         verdict = self.judge_original()
-        self.beside_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="beside")  # a compile beside the final check
         try:
             self.localise()
             self.run_passes()
             verdict = self.final_check()
         except KeyboardInterrupt:
             kill_all()
+            if self.failing is not None:
+                self.failing.cancel.set()  # a failing-pass step run ahead ends with the reduction
             self.complete = False
             self.request.log(f"the state to continue from is in {self.checkpoints.path.name}: run the same command with --resume")
         finally:
-            self.beside_pool.shutdown(wait=False, cancel_futures=True)
             self.problem.full_compiles()
             self.stop()
         if self.complete:
@@ -322,32 +330,38 @@ class Reduction:
     def run_passes(self) -> None:
         problem, saved, checkpoints = self.problem, self.saved, self.checkpoints
         reducer = Reducer(problem, self.passes, on_pass=self.observer.phase, on_position=checkpoints.at,
-                          start=saved.position if saved is not None and saved.stage == PASSES else None)
+                          start=saved.position if saved is not None and saved.stage == PASSES else None,
+                          shrink_threshold=self.request.shrink_threshold, on_round=self.failing_pass_ahead)
         self.phase("warming the compiler" if self.warm is not None else "starting the passes", "passes")
         if self.warm is not None and not problem.attach_compiler(self.warm, problem.best):
             self.warm.shutdown()
         if saved is None or saved.stage != FINISHED:
             reducer.run()
+            self.shape_stops = reducer.threshold_stops()
         checkpoints.finished()
         problem.full_compiles()
 
     # --- the final check --------------------------------------------------------------------------
 
     def final_check(self) -> Verdict:
-        """The written result must still fail; its failing dispatch is dumped beside the check (-j 2 or more)."""
-        request, problem = self.request, self.problem
+        """The written result must still fail. Beside it: the failing-pass step, and the located
+        compile that dumps the failing dispatch (-j 2 or more), unless that compile is the check."""
+        request, problem, best = self.request, self.problem, self.problem.best.candidate
         self.phase("final check of the result", "final check")
+        self.failing = self._failing_pass_on(problem.best)
         wants_dispatch = self.located.site is not None and bool(self.located.site.dispatch)
-        dumped: Future | None = None
-        if wants_dispatch and request.jobs > 1:
-            dumped = self.beside_pool.submit(problem.locate, problem.best.candidate, False)
-        final: Verdict = problem.judge_fresh(problem.best.candidate)
+        if wants_dispatch and problem.oracle.judges_located:
+            final = located = problem.locate_settled(best, debuginfo=False)  # one compile checks and dumps
+        else:
+            dumped = _beside(problem.locate, best, False) if wants_dispatch and request.jobs > 1 else None
+            final = problem.judge_fresh(best)
+            located = dumped.result() if dumped is not None else None
         self.interruption.check()  # a final check cut short by Ctrl-C says nothing about the result
         if not final.interesting:
             raise UserError(refusals.FLAKY.say(detail=final.detail), refusals.FLAKY.exit_code)
-        verdict = self.format.named_in_messages(final, problem.best.candidate, request.output_path)
+        verdict = self.format.named_in_messages(final, best, request.output_path)
         if wants_dispatch:
-            self.dispatch = _write_dispatch(request, problem, dumped.result() if dumped is not None else None)
+            self.dispatch = _write_dispatch(request, problem, located)
         return verdict
 
     # --- the files and the failing pass -----------------------------------------------------------
@@ -362,15 +376,44 @@ class Reduction:
             self.clock.step("test of the case")
             tested = self.format.case_test(request.oracle, best, beside, request.output_path, request.log)
             wrong_lines = _case_test_lines(tested)
-        culprit, config = self.failing_pass(verdict, beside) if self.complete and request.culprit else (None, None)
+        culprit, config = None, None
+        if self.complete and request.culprit:
+            self.phase("the failing pass", "failing pass")
+            step = self.failing
+            culprit, config = step.result(request.log) if step is not None else self.failing_pass(verdict, best)
         return self.outcome_record(verdict, beside, wrong_lines, tested, culprit, config)
 
-    def failing_pass(self, verdict: Verdict, beside: Beside):
+    def failing_pass_ahead(self, best: Proposal) -> None:
+        """As a later round of passes starts (-j 2 or more): the failing-pass step on the best so
+        far, beside the round (one that confirms the best leaves it the result); a round that
+        finds a smaller one drops it, and the final check starts it again on that."""
+        if self.request.jobs > 1:
+            self.failing = self._failing_pass_on(best)
+
+    def _failing_pass_on(self, best: Proposal) -> _Step | None:
+        """The failing-pass step on `best`, started in a daemon thread on the verdict this run has on
+        it (the step needs its signature and dispatch), or the one already running on it; one on
+        another candidate is cancelled. None when not asked for or no verdict is known (a resumed
+        best): then it runs after the files."""
+        if self.failing is not None:
+            if self.failing.key == best.candidate.key:
+                return self.failing
+            self.failing.cancel.set()
+        known = self.problem.known_verdict(best.candidate) if self.request.culprit else None
+        if known is None or not known.interesting:
+            return None
+        step = _Step(best.candidate.key)
+        step.future = _beside(self.failing_pass, known, best, step)
+        return step
+
+    def failing_pass(self, verdict: Verdict, best: Proposal, step: _Step | None = None):
+        """The failing pass of `best` (or an LDS overrun's dispatch configuration); a step run ahead
+        keeps its log lines until it is known to be the result's."""
         request = self.request
-        self.clock.step("failing pass")
-        case = self.format.failing_pass_case(self.problem.best, beside)
-        return where_it_breaks(request.oracle, case, verdict, request.output_path, request.jobs, request.log,
-                               self.interruption, request.time_budget_s)
+        case = self.format.failing_pass_case(best, request.oracle)
+        return where_it_breaks(request.oracle, case, verdict, request.output_path, request.jobs,
+                               step.lines.append if step is not None else request.log, self.interruption,
+                               request.time_budget_s, step.cancel if step is not None else None)
 
     def outcome_record(self, verdict: Verdict, beside: Beside, wrong_lines: list[str], tested: DispatchTest | None,
                        culprit, config) -> Outcome:
@@ -388,7 +431,7 @@ class Reduction:
             dynamic_need=self.need.line if self.need is not None else "",
             devices=list(dict.fromkeys(request.oracle.run_devices(best.candidate.flags))),
             pipelines=[p for p in request.oracle.run_pipelines(best.candidate.flags) if p[0]],
-            symptoms=located.symptoms,
+            symptoms=located.symptoms, shape_stops=self.shape_stops, shrink_threshold=request.shrink_threshold,
             localised=(located.start.ops, located.tried) if located.start is not None else None,
             wrong_value_record=self.wrong_value.record() if self.wrong_value is not None else None,
             culprit=culprit, dispatch_config=config,
@@ -418,6 +461,40 @@ def _problem(request: Request, fmt: InputFormat, original: Proposal, oracle: Ora
     return ReductionProblem(original, oracle, jobs=request.jobs, executor=executor, store=store,
                             interruption=interruption, write=write, log=request.log, verbose=request.verbose,
                             editor=editor)
+
+
+@dataclass
+class _Step:
+    """The failing-pass step started ahead on one candidate: its future, its cancel, its log lines."""
+
+    key: str  # the candidate it runs on
+    future: Future | None = None
+    cancel: threading.Event = field(default_factory=threading.Event)
+    lines: list[str] = field(default_factory=list)
+
+    def result(self, log: Callable[[str], None]):
+        """(culprit, dispatch configuration), its lines logged now that it is the result's."""
+        found = self.future.result()
+        for line in self.lines:
+            log(line)
+        return found
+
+
+def _beside(fn: Callable[..., R], *args: object) -> Future:
+    """`fn(*args)` in a daemon thread: work beside the final check that a failed check or Ctrl-C
+    abandons without the process waiting for it at exit (its tools die with the process)."""
+    future: Future = Future()
+
+    def run() -> None:
+        if not future.set_running_or_notify_cancel():
+            return
+        try:
+            future.set_result(fn(*args))
+        except BaseException as err:  # noqa: BLE001  (handed to whoever waits on the future)
+            future.set_exception(err)
+
+    threading.Thread(target=run, name="beside", daemon=True).start()
+    return future
 
 
 def _case_test_lines(test: DispatchTest) -> list[str]:

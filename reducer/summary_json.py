@@ -96,6 +96,9 @@ def summary_record(outcome: Outcome, written: dict[str, str] | None = None) -> d
         "symptoms": list(outcome.symptoms),
         "localised": None if outcome.localised is None else {"size": outcome.localised[0], "candidates": outcome.localised[1]},
         "releases": outcome.releases.record() if outcome.releases is not None else None,  # --releases: since when it fails
+        "shrink_threshold": outcome.shrink_threshold,
+        # dims a shape search stopped short of their smallest by the threshold: the size, and one that loses the failure
+        "shape_stops": [{"dimension": key, "size": size, "loses_at": above} for key, size, above in outcome.shape_stops],
     }
 
 

@@ -46,6 +46,12 @@ def check_limits(options: OracleOptions, jobs: int, time_budget_s: float | None)
             raise OracleSetupError(refusals.LIMIT_NOT_POSITIVE.say(name=name, value=value))
 
 
+def check_shrink_threshold(share: float) -> None:
+    """Refuses a `--shrink-threshold` outside [0, 0.5): at a half or more a search would skip halvings."""
+    if not 0 <= share < 0.5:
+        raise OracleSetupError(refusals.SHRINK_THRESHOLD_RANGE.say(value=share))
+
+
 def trivial_compile_seconds(oracle: Oracle, flags: list[str] | tuple[str, ...]) -> float | None:
     """How long the oracle's compile of a trivial program takes with these flags (None: it failed)."""
     with scratch_dir() as tmp:

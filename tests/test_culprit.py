@@ -149,3 +149,20 @@ def test_lds_culprit_only_shows_the_dispatch_configuration(tmp_path, iree_compil
     printed = capsys.readouterr().out
     assert "configured    pipeline TileAndFuse; workgroup size [256, 1, 1]; subgroup size 64" in printed
     assert "tiles: workgroup [" in printed
+
+
+def test_a_step_run_ahead_ends_once_cancelled_and_else_waits_for_its_answer():
+    """The failing-pass step run beside the passes is dropped when a round finds a smaller result:
+    its wait ends at the cancel, not at the step's time limit."""
+    import threading
+    import time
+    from concurrent.futures import Future
+
+    job, cancel = Future(), threading.Event()
+    threading.Timer(0.2, cancel.set).start()
+    start = time.monotonic()
+    assert culprit_module._waited(job, start + 60, cancel) is None
+    assert time.monotonic() - start < 5
+    answered = Future()
+    threading.Timer(0.2, answered.set_result, args=(("culprit", []),)).start()
+    assert culprit_module._waited(answered, time.monotonic() + 60, threading.Event()) == ("culprit", [])

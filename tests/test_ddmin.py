@@ -202,3 +202,26 @@ def test_guesses_of_idle_workers_change_neither_the_result_nor_what_decides_it(n
     assert (result, asked) == (plain, plain_asked)
     assert result == frozenset(needed)
     assert guessed
+
+
+def test_a_later_round_runs_first_the_passes_that_removed_most_per_candidate():
+    """Round 1 keeps the table's order; round 2 ranks by what each pass removed per candidate it
+    judged (ops before bytes; none removed: the table's order), and a resumed round keeps its order."""
+    from collections import namedtuple
+
+    from reducer.search.engine import PassRecord, Reducer, Reduction
+    from reducer.storage.resume_state import Position
+
+    Row = namedtuple("Row", "name search impl")
+    rows = [Row(name, "ddmin", None) for name in ("symbols", "ops", "attributes", "shapes")]
+    records = {"symbols": PassRecord(candidates=3), "ops": PassRecord(ops_removed=5, bytes_removed=900, candidates=12),
+               "attributes": PassRecord(bytes_removed=250, candidates=29), "shapes": PassRecord(bytes_removed=21, candidates=60)}
+    result = Reduction(None, None, passes=records)
+    reducer = Reducer(None, rows)
+    first = Position(round=1)
+    assert [row.name for row in reducer._round_order(result, first)] == ["symbols", "ops", "attributes", "shapes"]
+    later = Position(round=2)
+    assert [row.name for row in reducer._round_order(result, later)] == ["ops", "attributes", "shapes", "symbols"]
+    assert later.order == ["ops", "attributes", "shapes", "symbols"]  # saved with --resume's position
+    resumed = Position(round=2, pass_index=1, order=["shapes", "symbols", "ops", "attributes"])
+    assert [row.name for row in reducer._round_order(result, resumed)] == resumed.order

@@ -36,6 +36,7 @@ _ROCM_SYMBOL = re.compile(r"\.symbol:\s*'?([^'\s]+?)(?:\.kd)?'?\s*$", re.MULTILI
 _PTX_ENTRY = re.compile(r"\.entry\s+([\w$.]+)")
 _PTX_SHARED = re.compile(r"\.shared\s+(?:\.align\s+\d+\s+)?\.b8\s+[\w$.]+\[(\d+)\]")
 _DISPATCH = re.compile(r"[\w$]*_dispatch_\d+[\w$]*")
+_FUNCTION = re.compile(r"function '([^']+)' $")
 DUMP_DIR = "dump"
 SOURCES_DIR = "sources"
 KIND_KEY = "dispatch_kind"
@@ -75,12 +76,24 @@ class LdsLimit(Oracle):
     name = "lds-limit"
     output_name = "out.mlir"
     locates = True
+    judges_located = True  # the located compile only adds dumps; the root op is read from its own dump
     warm_ok = True
+
+    def __init__(self, options=None) -> None:
+        super().__init__(options)
+        # The compiler's own check fires while it translates the dispatch (`executable-targets`):
+        # a candidate judged only that far skips the target backend, which for a conv with
+        # constant weights is 90% of a compile that ends clean. `--lds-bytes` reads the emitted kernels.
+        self.stops_early = self.options.lds_bytes is None
+        self.stop_phase: str | None = None
+
+    def stopping_at(self, phase: str | None) -> Oracle:
+        return self._evolved(stop_phase=phase) if self.stops_early else self
 
     def compile_flags(self, user_flags):
         flags = without_phase(user_flags)
         flags = with_device(flags, GFX942, accepts=names_gpu_target)
-        return [*flags, "--compile-to=hal"]
+        return [*flags, f"--compile-to={self.stop_phase or 'hal'}"]
 
     def _dump_flags(self, dump: Path, flags) -> list[str]:
         kind = "binaries" if gpu_backend(flags) == "cuda" else "intermediates"
@@ -100,14 +113,17 @@ class LdsLimit(Oracle):
         return str(kind) if kind and kind != UNKNOWN else None
 
     def observe(self, candidate: Candidate, workdir: Path) -> Verdict:
-        dump, sources = workdir / DUMP_DIR, workdir / SOURCES_DIR
+        dump = workdir / DUMP_DIR
         flags = self.compile_flags(candidate.flags)
         # The emitted kernels are read only to measure against `--lds-bytes`; by default the
         # compiler's own error decides, and a compile with no dump flag can run warm.
         extra = self._dump_flags(dump, flags) if self.options.lds_bytes is not None else []
-        # Uncalibrated (judging the original): also dump the dispatches, to name the root op.
-        calibrating = self.reference is None and not any(f.startswith(SOURCES_DUMP) for f in candidate.flags)
-        if calibrating:
+        # Uncalibrated (judging the original): the dispatches are dumped too, to name the root op
+        # (a located compile dumps them already).
+        calibrating = self.reference is None
+        sources = _dumped_sources(candidate.flags)
+        if calibrating and sources is None:
+            sources = workdir / SOURCES_DIR
             extra.append(f"{SOURCES_DUMP}={sources}")
         result = self.compile(candidate, workdir, extra).process
         overrun = OVERRUN.search(result.stderr)
@@ -122,7 +138,10 @@ class LdsLimit(Oracle):
     def _reported_overrun(self, overrun: re.Match, stderr: str, sources: Path | None) -> Verdict:
         """The compiler's own resource check fired; `sources` (when calibrating) names the root op."""
         used, limit = int(overrun.group(1)), int(overrun.group(2))
-        dispatch = _DISPATCH.search(stderr)
+        # The function the check names; a compile that dumps the dispatches names the dumped file
+        # first (`module_main$async_dispatch_0.mlir:8:6: error: function '...' uses ...`).
+        function = _FUNCTION.search(stderr[: overrun.start()].rsplit("\n", 1)[-1])
+        dispatch = _DISPATCH.search(function.group(1) if function else stderr)
         where = dispatch.group(0) if dispatch else first_error(stderr).split(" error:")[0]
         kind = dispatch_kind(where)
         metrics = {"lds_bytes": used, "limit": limit, "dispatch": where, KIND_KEY: kind}
@@ -171,6 +190,12 @@ class LdsLimit(Oracle):
             metrics,
             f"{kernel}: group_segment_fixed_size {used} bytes (threshold {threshold})",
         )
+
+def _dumped_sources(flags) -> Path | None:
+    """Where the candidate's own flags dump the dispatches' sources, if they do."""
+    prefix = f"{SOURCES_DUMP}="
+    return next((Path(flag[len(prefix):]) for flag in flags if flag.startswith(prefix)), None)
+
 
 def _largest(usage: dict[str, int]) -> tuple[str, int]:
     return max(usage.items(), key=lambda item: (item[1], item[0]))

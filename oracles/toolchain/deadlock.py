@@ -29,7 +29,43 @@ def _stat_fields(path: Path) -> list[str] | None:
 
 
 def process_tree(root: int) -> list[int]:
-    """`root` and every process descended from it (a tool's wrapper script runs the real binary)."""
+    """`root` and every process descended from it (a tool's wrapper script runs the real binary).
+
+    Walked down each thread's `children` list: a watch polls twice a second for every compile in
+    flight, and reading the stat file of every process on a shared machine (hundreds) made the
+    polls a tenth of a reduction's CPU. A kernel without those lists gets the whole scan."""
+    tree, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        tree.append(pid)
+        children = _children(pid)
+        if children is None:
+            return _scanned_tree(root)
+        todo.extend(children)
+    return tree
+
+
+def _children(pid: int) -> list[int] | None:
+    """The processes `pid`'s threads started ([] when it is gone), or None when the kernel keeps no lists."""
+    try:
+        tasks = os.listdir(_PROC / str(pid) / "task")
+    except OSError:
+        return []
+    found: list[int] = []
+    for task in tasks:
+        path = _PROC / str(pid) / "task" / task
+        try:
+            found += [int(child) for child in (path / "children").read_text().split()]
+        except FileNotFoundError:
+            if path.is_dir():  # the thread is there, its list is not: no lists on this kernel
+                return None
+        except OSError:  # gone meanwhile
+            continue
+    return found
+
+
+def _scanned_tree(root: int) -> list[int]:
+    """`process_tree` from every process's parent, read off the whole of /proc."""
     children: dict[int, list[int]] = {}
     try:
         entries = os.listdir(_PROC)

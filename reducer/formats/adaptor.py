@@ -125,8 +125,9 @@ class InputFormat(ABC):
         """Writes the files that go beside the result (none for MLIR text)."""
         return Beside()
 
-    def failing_pass_case(self, best: Proposal, beside: Beside) -> Candidate | None:
-        """The MLIR the failing-pass step reads: the result itself, or the MLIR it imports to."""
+    def failing_pass_case(self, best: Proposal, oracle: Oracle) -> Candidate | None:
+        """The MLIR the failing-pass step reads: the result itself, or the MLIR it imports to (made
+        from the result alone: the step runs beside the final check, before the files are written)."""
         return best.candidate
 
     def mlir_of(self, case: Candidate, oracle: Oracle) -> Candidate | None:

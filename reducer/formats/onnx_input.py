@@ -75,8 +75,8 @@ class OnnxInput(InputFormat):
         write_atomically(path, text.text)
         return Beside(str(path), text.text, input_text=input_text)
 
-    def failing_pass_case(self, best: Proposal, beside: Beside) -> Candidate | None:
-        return Candidate(beside.mlir_text, best.candidate.flags) if beside.mlir_text else None
+    def failing_pass_case(self, best: Proposal, oracle: Oracle) -> Candidate | None:
+        return self.mlir_of(best.candidate, oracle)
 
     def mlir_of(self, case: Candidate, oracle: Oracle) -> Candidate | None:
         with scratch_dir() as tmp:

@@ -100,8 +100,8 @@ class Pt2Input(InputFormat):
         script_path, script_text = _write_script(best, oracle, verdict, output_path, log)
         return Beside(str(mlir), best.candidate.text, script_path, script_text)
 
-    def failing_pass_case(self, best: Proposal, beside: Beside) -> Candidate | None:
-        return Candidate(beside.mlir_text, best.candidate.flags) if beside.mlir_text else None
+    def failing_pass_case(self, best: Proposal, oracle: Oracle) -> Candidate | None:
+        return Candidate(best.candidate.text, best.candidate.flags)  # the candidate carries its imported MLIR
 
     def mlir_of(self, case: Candidate, oracle: Oracle) -> Candidate | None:
         return imported_program(case)

@@ -246,16 +246,16 @@ def built(ed: Editable) -> Built:
 
 
 def normalised(data: bytes, how: str = DEFAULT_IMPORT) -> Built:
-    """A user's archive as every candidate is made: brought to the importer as `how` asks
+    """A user's archive as every candidate is kept: brought to the importer as `how` asks
     (oracles/torch/decompositions.py: once, here, so every candidate descends from the program as
-    imported), its inputs flat, exported again from its own graph. ArchiveError (one line;
-    PickledModule, NotDecomposable, NotImportable) when it cannot be."""
+    imported) and saved as such, so an edit loads it as it loads any candidate. Not exported again
+    from its own graph: that doubled the load (an export and a second decomposition, about 2.7
+    CPU s of a 120-node program on a 2-core machine) for the same imported text, and every edit
+    exports anyway (a graph that does not export again makes no candidate). ArchiveError (one
+    line; PickledModule, NotDecomposable, NotImportable) when it cannot be read or imported."""
     program = as_imported(_fresh(data), how)
     text = import_text(program)  # NotImportable for a program the importer cannot take
-    try:
-        return built(editable(program))
-    except (Invalid, CandidateRejected):  # a graph that does not export again: reduced as the user saved it
-        return Built(save(program), text, node_count(program), describe(program))
+    return Built(save(program), text, node_count(program), describe(program))
 
 
 def imported_text(archive: bytes) -> str:

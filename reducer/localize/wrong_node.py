@@ -48,7 +48,6 @@ from oracles.numeric.dispatch_trace import (
     wrong_the_original_way,
 )
 from oracles.numeric.reference_mismatch import model_inputs, program_reference_inputs
-from oracles.onnx import reference
 from oracles.onnx.importer import import_model
 from oracles.toolchain.tools import scratch_dir
 from reducer.graphs import onnx_model
@@ -93,6 +92,8 @@ def trace_wrong_node(oracle, candidate: Candidate, kind: str | None = None) -> W
     """One traced IREE run and one reference run of the model; the culprit (wrong the `kind`
     way, the original's headline, where two are), or why none. torch-onnx IR is traced as it is,
     against the graph it lifts to (its ops are that graph's nodes, in order)."""
+    from oracles.onnx import reference  # imported late: onnx.reference is slow to load (every `reduce` start paid it)
+
     try:
         if candidate.binary is None:
             model, inputs, _ = program_reference_inputs(candidate, oracle.options.seed)
@@ -127,6 +128,8 @@ def first_wrong_node(traced: list[TracedDispatch], model: onnx.ModelProto, lines
                      values: dict[str, np.ndarray], kind: str | None = None) -> WrongNode | str:
     """The first dispatch that differs while no node it depends on does; of two such (two wrong
     ops apart), the first wrong in the original's way (`kind`: its headline)."""
+    from oracles.onnx import reference  # imported late: onnx.reference is slow to load (every `reduce` start paid it)
+
     producers = {out: i for i, node in enumerate(model.graph.node) for out in node.output if out}
     quantized = reference.is_quantized(model)
     length = reference.reduction_length(model)
@@ -255,6 +258,8 @@ def cut_to_nodes(candidate: Candidate, found: WrongNode, values: dict[str, np.nd
     """The culprit's nodes as a model of their own: the tensors they read from outside become
     graph inputs carrying the reference's values (`values`, else recomputed), their matched
     output the graph output."""
+    from oracles.onnx import reference  # imported late: onnx.reference is slow to load (every `reduce` start paid it)
+
     model = onnx.load_from_string(candidate.binary)
     indices, matched = _to_output_kind(model, list(found.nodes), found.matched)
     nodes = [model.graph.node[i] for i in indices]
@@ -301,6 +306,8 @@ def _to_output_kind(model: onnx.ModelProto, nodes: list[int], matched: str, step
 def write_node_test(oracle, start: Proposal, directory: Path) -> DispatchTest:
     """The cut model's program (or cut torch-onnx IR as it is) with its captured inputs, against
     onnx.reference's outputs."""
+    from oracles.onnx import reference  # imported late: onnx.reference is slow to load (every `reduce` start paid it)
+
     candidate = start.candidate
     if candidate.binary is None:
         try:

@@ -16,8 +16,10 @@ after these verdicts whatever they are (so nothing beyond it, such as the next p
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from itertools import chain, islice
 from typing import TypeVar
 
@@ -25,6 +27,12 @@ T = TypeVar("T")
 Propose = Callable[[Sequence[int]], "T | None"]
 JudgeAll = Callable[[Iterable[T]], list[bool]]
 Guess = Callable[["Iterable[T | None] | None"], None]
+
+# A shrink search takes no step that gains less than this share of the size the failure holds at
+# (`reduce --shrink-threshold`): the last steps of a bisection of a large dim (23 -> 22 of 127)
+# each cost a compile and leave the case as readable. Below a half, halving any dim of a result
+# still loses the failure (it stays 1-minimal by halving); sizes up to 10 still go one at a time.
+DEFAULT_SHRINK_THRESHOLD = 0.1
 
 # Chunks judged together before their successes are merged. Fixed, not -j: the window decides
 # which candidates are tried (and so the result), -j only how many of them run at once.
@@ -190,6 +198,24 @@ def _quotients(value: int, above: int) -> list[int]:
     return sorted(q for q in {value // p for p in _prime_factors(value)} if q > above)
 
 
+@dataclass
+class Threshold:
+    """How small a step a shrink search still takes: none that gains less than `share` of the size
+    the failure holds at (0: every step, down to one less). When a search stops for it,
+    `stopped_above` is the largest size known to lose the failure (the size is within the share
+    of the smallest); None when it ended locally minimal."""
+
+    share: float = 0.0
+    stopped_above: int | None = None
+
+    def worth(self, size: int, holding: int) -> bool:
+        return holding - size >= self.share * holding
+
+    def step_down(self, holding: int) -> int:
+        """The largest size below `holding` worth a probe."""
+        return holding - max(1, math.ceil(self.share * holding))
+
+
 def shrink_value(
     value: int,
     propose: Callable[[int], T | None],
@@ -197,41 +223,60 @@ def shrink_value(
     commit: Callable[[T], None],
     recheck: bool = False,
     guess: Guess | None = None,
+    threshold: Threshold | None = None,
 ) -> bool:
-    """The smallest size that stays interesting: 1 and 2 first, then whole divisions of the
-    size by its prime factors while one holds, then a bisection below what they reached.
+    """The smallest size that stays interesting: 1 and 2 first (beside one step down), then whole
+    divisions of the size by its prime factors while one holds, then a bisection below what they
+    reached.
 
     Compilers pick tiles by divisibility, so a failure at 384 channels often holds at 64 and not
     at 193: dividing first finds such sizes where a plain bisection would stop at the first odd
-    midpoint. `recheck` is for a size this search settled on before, since when other sizes
-    moved: one smaller is probed with 1 and 2, and when it loses the failure the size still is
-    locally minimal at the cost of those probes. On return the committed size s is locally
-    minimal: s - 1 was tried and lost the failure (or was no valid candidate).
+    midpoint. One step down (one less, or with a `threshold` the smallest step worth a call) is
+    judged with 1 and 2: when it loses the failure and no division holds, the size is settled
+    (a bisection below it would only lose the failure step after step). `recheck` is for a size
+    this search settled on before, since when other sizes moved: the step down is judged alone
+    first, and only when it holds are 1 and 2 and the rest tried. On return the committed size s
+    is locally minimal: s - 1 was tried and lost the failure (or was no valid candidate); with a
+    `threshold`, within its share of that (a bisection stops before a step that gains less, and
+    `threshold.stopped_above` says where).
 
-    The guesses (with `guess`): 1 and 2 lose the failure (a size that can go to 1 is caught by
-    the first probes), the quotient holds and is divided again or else the bisection starts, and
-    a bisection step that loses the failure is followed by another.
+    The guesses (with `guess`): 1, 2 and the step down lose the failure (a size that can go to 1
+    is caught by the first probes), the quotient holds and is divided again or else the
+    bisection starts, and a bisection step that loses the failure is followed by another.
     """
-    probes = sorted({v for v in (1, 2, value - 1 if recheck else 1) if 1 <= v < value})
-    proposals = {v: propose(v) for v in probes}
-    small = [v for v in probes if v <= 2]
+    limit = threshold if threshold is not None else Threshold()
+    down = limit.step_down(value)
+    small = [v for v in (1, 2) if v < value]
     lo = small[-1] if small else 0
+    proposals = {v: propose(v) for v in first_probes(value, recheck, limit)}
     with _guessing(guess, () if recheck else (propose(q) for q in _quotients(value, lo))):
         answers = _judged(proposals, judge_all)
-    if recheck and not answers.get(value - 1):
+    if recheck and not answers.get(down):
         return False
+    rest = {v: propose(v) for v in small if v not in proposals}
+    proposals.update(rest)
+    answers.update(_judged(rest, judge_all))
     for v in small:
         if answers.get(v):
             commit(proposals[v])
             return True
     hi, best = _divided(value, lo, propose, judge_all, guess)
-    if best is None and recheck:
-        hi, best = value - 1, proposals[value - 1]
-    best = _bisected(lo, hi, best, propose, judge_all, guess)
     if best is None:
-        return False
+        if not answers.get(down):
+            return False  # neither a step down nor a division holds: the size is settled
+        hi, best = down, proposals[down]
+    best = _bisected(lo, hi, best, propose, judge_all, guess, limit)
     commit(best)
     return True
+
+
+def first_probes(value: int, recheck: bool, limit: Threshold) -> list[int]:
+    """The sizes `shrink_value` judges first: 1, 2 and one step down (a recheck: the step down
+    alone). What an idle worker may judge ahead for the next dimension."""
+    down = limit.step_down(value)
+    if recheck:
+        return [down] if down >= 1 else []
+    return sorted(v for v in {1, 2, down} if 1 <= v < value)
 
 
 def _divided(value: int, lo: int, propose: Callable[[int], T | None], judge_all: JudgeAll,
@@ -254,14 +299,18 @@ def _divided(value: int, lo: int, propose: Callable[[int], T | None], judge_all:
 
 
 def _bisected(lo: int, hi: int, best: T | None, propose: Callable[[int], T | None], judge_all: JudgeAll,
-              guess: Guess | None) -> T | None:
-    """Bisects between a size that loses the failure (lo) and one that holds it (hi): the smallest that holds."""
+              guess: Guess | None, limit: Threshold) -> T | None:
+    """Bisects between a size that loses the failure (lo) and one that holds it (hi): the smallest
+    that holds, or the size it held at when the next step would gain less than `limit` allows."""
     held_last = False  # the last step's outcome: the guess for the next one
     while hi - lo > 1:
         mid = (lo + hi) // 2
+        if not limit.worth(mid, hi):
+            limit.stopped_above = lo
+            return best
         proposal = propose(mid)
         after = (lo + mid) // 2 if held_last else (mid + hi) // 2
-        with _guessing(guess, (propose(v) for v in [after] if lo < v < hi and v != mid)):
+        with _guessing(guess, (propose(v) for v in [after] if lo < v < hi and v != mid and limit.worth(v, hi))):
             held_last = proposal is not None and judge_all([proposal])[0]
         if held_last:
             hi, best = mid, proposal

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from reducer.proposal import Proposal
@@ -26,6 +26,12 @@ class PassRecord:
     ops_removed: int = 0
     bytes_removed: int = 0
     seconds: float = 0.0
+    candidates: int = 0  # the candidates its searches asked verdicts on (cache hits too)
+
+    def rank(self) -> tuple[float, float]:
+        """Its order in a later round (smallest first): what it removed per candidate, ops before bytes."""
+        judged = max(self.candidates, 1)
+        return (-self.ops_removed / judged, -self.bytes_removed / judged)
 
 
 @dataclass
@@ -46,11 +52,20 @@ class Reducer:
         on_pass: Callable[[str], None] | None = None,
         start: Position | None = None,
         on_position: Callable[[Position], None] | None = None,
+        shrink_threshold: float = ddmin.DEFAULT_SHRINK_THRESHOLD,
+        on_round: Callable[[Proposal], None] | None = None,
     ) -> None:
         self.problem = problem
+        # told the best as each later round starts: a round that confirms it leaves it the result
+        self.on_round = on_round or (lambda _: None)
+        # Shrink searches take no step that gains less than this share of a size (--shrink-threshold).
+        self.shrink_threshold = shrink_threshold
+        # (pass, dimension) -> (the size a search stopped at for the threshold, the largest known to lose the failure).
+        self.stopped: dict[tuple[str, str], tuple[int, int]] = {}
         self.on_pass = on_pass or (lambda _: None)  # told each pass as it starts (the live status line)
         self.on_position = on_position or (lambda _: None)  # told each pass as it starts (reduce --resume)
         self.passes = list(passes)
+        self.order = list(self.passes)  # this round's passes in the order it runs them (_round_order)
         self.position = start or Position()
         # (pass, dimension) -> the size a shrink search last left it at: probed cheaply next time.
         self._settled: dict[tuple[str, str], int] = {(p, k): size for p, k, size in self.position.settled}
@@ -66,8 +81,11 @@ class Reducer:
         position = self.position  # from where a resumed run stood
         while True:
             result.rounds = position.round
-            for index in range(position.pass_index, len(self.passes)):
-                reduction = self.passes[index]
+            self.order = self._round_order(result, position)
+            if position.round > 1 and position.pass_index == 0:
+                self.on_round(self.problem.best)
+            for index in range(position.pass_index, len(self.order)):
+                reduction = self.order[index]
                 before = self.problem.best
                 if self._fruitless.get(reduction.name) == before.candidate.key:
                     continue
@@ -95,7 +113,22 @@ class Reducer:
                     self._fruitless[reduction.name] = before.candidate.key
             if not position.changed:
                 return result
-            position.round, position.pass_index, position.changed = position.round + 1, 0, False
+            position.round, position.pass_index, position.changed, position.order = position.round + 1, 0, False, []
+
+    def _round_order(self, result: Reduction, position: Position) -> list[ScheduledPass]:
+        """The first round runs the table's order; a later one runs first the passes that removed
+        the most per candidate they judged so far (ops, then bytes), the rest in the table's order
+        (C-Vise and llvm-reduce spend their time by what passes achieved the same way). Candidates,
+        not seconds: -j N orders as -j 1 does, so it writes the same result. A resumed round keeps
+        the order it was started in."""
+        by_name = {row.name: row for row in self.passes}
+        if position.order and set(position.order) == set(by_name):
+            return [by_name[name] for name in position.order]
+        order = list(self.passes)
+        if position.round > 1:
+            order.sort(key=lambda row: result.passes[row.name].rank())
+        position.order = [row.name for row in order]
+        return order
 
     def _first_candidates_after(self, index: int) -> Iterator[Proposal]:
         """The first candidates the passes after `index` judge in this round if the best stays as
@@ -103,7 +136,7 @@ class Reducer:
         A ddmin pass first tries all its targets at once, a bisection its first probes; shrink
         searches are left out (their first probes depend on what they settled before)."""
         base = self.problem.best
-        for row in self.passes[index + 1 :]:
+        for row in self.order[index + 1 :]:
             if row.search is Search.SHRINK or self._fruitless.get(row.name) == base.candidate.key:
                 continue
             if self.problem.best is not base:
@@ -130,6 +163,7 @@ class Reducer:
 
     def _run_pass(self, row: ScheduledPass, record: PassRecord) -> None:
         problem, reduction = self.problem, row.impl
+        judge_all = _tallied(problem.judge_all, record)
 
         def count() -> int:
             return problem.edit(_count, reduction, problem.best, fallback=0)
@@ -142,18 +176,18 @@ class Reducer:
             problem.incorporate(proposal, by=row.name)
 
         if row.search is Search.SHRINK:
-            self._shrink(row.name, reduction, commit)
+            self._shrink(row.name, reduction, commit, record)
             return
         guess = problem.guess if problem.jobs > 1 else None
         if row.search is Search.BISECT:
-            found = ddmin.bisect(count, propose, problem.judge_all, commit, guess=guess)
+            found = ddmin.bisect(count, propose, judge_all, commit, guess=guess)
             if not found and count() <= LINEAR_SCAN_LIMIT:
                 # Few targets left: try each one, so the result is 1-minimal for this pass too.
-                ddmin.ddmin(count, propose, problem.judge_all, commit, start_size=1, guess=guess)
+                ddmin.ddmin(count, propose, judge_all, commit, start_size=1, guess=guess)
         else:
-            ddmin.ddmin(count, propose, problem.judge_all, commit, guess=guess)
+            ddmin.ddmin(count, propose, judge_all, commit, guess=guess)
 
-    def _shrink(self, name: str, reduction: ShrinkPass, commit: Callable[[Proposal], None]) -> None:
+    def _shrink(self, name: str, reduction: ShrinkPass, commit: Callable[[Proposal], None], record: PassRecord) -> None:
         """One dimension at a time, sweeping until a sweep shrinks nothing.
 
         Dimensions interact (a smaller one can let another shrink further); resolving that here,
@@ -163,32 +197,85 @@ class Reducer:
         judge_all = self.problem.judge_all
         if reduction.keeps is not None:
             judge_all = functools.partial(self.problem.judge_all_keeping, keeps=reduction.keeps)
+        judge_all = _tallied(judge_all, record)
         guess = self.problem.guess if self.problem.jobs > 1 else None
         shrunk = True
         while shrunk:
             shrunk = False
-            for key, _ in self._dimensions(reduction):
+            keys = [key for key, _ in self._dimensions(reduction)]
+            for at, key in enumerate(keys):
                 if self.problem.out_of_time():
                     return
                 current = dict(self._dimensions(reduction)).get(key)
                 if current is None or current <= 1:
                     continue
                 base = self.problem.best
-
-                def propose(size: int, key: str = key, base: Proposal = base) -> Proposal | None:
-                    proposal = self.problem.edit(resize_edit, reduction, base, key, size, fallback=None)
-                    return proposal if proposal is not None and proposal.ops <= base.ops else None
-
+                propose = functools.partial(self._resized, reduction, base, key)
+                self.problem.spare_work(self._probes_ahead(name, reduction, keys[at + 1 :], base))
                 settled = (name, key)
                 recheck = self._settled.get(settled) == current
-                if ddmin.shrink_value(current, propose, judge_all, commit, recheck, guess):
+                limit = ddmin.Threshold(self.shrink_threshold)
+                if ddmin.shrink_value(current, propose, judge_all, commit, recheck, guess, limit):
                     shrunk = True
                     self._settled[settled] = dict(self._dimensions(reduction)).get(key, 0)
                 else:
                     self._settled[settled] = current
+                self._note_stop(settled, limit, recheck)
+
+    def _resized(self, reduction: ShrinkPass, base: Proposal, key: str, size: int) -> Proposal | None:
+        """`base` with dimension `key` at `size`, if valid and no larger."""
+        proposal = self.problem.edit(resize_edit, reduction, base, key, size, fallback=None)
+        return proposal if proposal is not None and proposal.ops <= base.ops else None
+
+    def _probes_ahead(self, name: str, reduction: ShrinkPass, keys: list[str], base: Proposal) -> Iterator[Proposal]:
+        """The first probes of the dimensions after this one on `base` (made only while it is the
+        best): what the search judges next if this dimension keeps its size, as most do once
+        settled; an idle worker at -j 2 or more judges them meanwhile, into the verdict cache."""
+        sizes = dict(self._dimensions(reduction)) if keys and self.problem.best is base else {}
+        for key in keys:
+            current = sizes.get(key)
+            if current is None or current <= 1:
+                continue
+            recheck = self._settled.get((name, key)) == current
+            for size in ddmin.first_probes(current, recheck, ddmin.Threshold(self.shrink_threshold)):
+                if self.problem.best is not base:
+                    return
+                proposal = self._resized(reduction, base, key, size)
+                if proposal is not None:
+                    yield proposal
+
+    def _note_stop(self, settled: tuple[str, str], limit: ddmin.Threshold, recheck: bool) -> None:
+        """Where a dimension's search stopped for the threshold (a later search that ends minimal
+        forgets it; a recheck that finds nothing leaves it as it was)."""
+        if limit.stopped_above is not None:
+            self.stopped[settled] = (self._settled[settled], limit.stopped_above)
+        elif not recheck:
+            self.stopped.pop(settled, None)
+
+    def threshold_stops(self) -> list[tuple[str, int, int]]:
+        """(dimension, size, largest size known to lose the failure) of each dimension of the best
+        that a shrink search left within the threshold of its smallest."""
+        found = []
+        for (name, key), (size, above) in self.stopped.items():
+            row = next((p for p in self.passes if p.name == name), None)
+            if row is not None and dict(self._dimensions(row.impl)).get(key) == size:
+                found.append((key, size, above))
+        return found
 
     def _dimensions(self, reduction: ShrinkPass) -> list[tuple[str, int]]:
         return self.problem.edit(dimensions_edit, reduction, self.problem.best, fallback=[])
+
+
+def _tallied(judge_all: Callable[[Iterable[Proposal]], list[bool]], record: PassRecord) -> Callable[[Iterable[Proposal]], list[bool]]:
+    """`judge_all` that counts in `record` each candidate as the search hands it over (lazily:
+    the first are judged while the rest are made)."""
+
+    def counted(proposals: Iterable[Proposal]) -> Iterator[Proposal]:
+        for proposal in proposals:
+            record.candidates += 1
+            yield proposal
+
+    return lambda proposals: judge_all(counted(proposals))
 
 
 # The edits, run by the problem's editor (in a worker process: a crash there is a verdict on one edit).

@@ -102,6 +102,14 @@ class Evaluator:
         with self._lock:
             self.cache[candidate.key] = _settled(verdict)
 
+    def known(self, candidate: Candidate) -> Verdict | None:
+        """The verdict a call of this run already returned on `candidate`, else None."""
+        with self._lock:
+            future = self.cache.get(candidate.key)
+        if future is None or not future.done() or future.cancelled() or future.exception() is not None:
+            return None
+        return future.result()
+
     def out_of_time(self) -> bool:
         return self.deadline is not None and time.monotonic() > self.deadline
 
@@ -170,13 +178,17 @@ class Evaluator:
         return verdict_of(future)
 
     def _next_spare(self) -> Candidate | None:
-        """The search's next guess; only while it guesses nothing, the next of the spare work
-        (the next passes' candidates are further off than anything the search says it asks)."""
+        """The search's next guess; once its guesses are all made (or it has none), the next of the
+        spare work (the next passes' candidates, or a shape search's next dimensions: further off
+        than anything the search says it asks, but a worker that would idle costs nothing)."""
         if self.out_of_time():
             self.guesses = self.spare = None
             return None
         if self.guesses is not None:
-            return next(self.guesses, None)
+            guess = next(self.guesses, None)
+            if guess is not None:
+                return guess
+            self.guesses = None  # the search's guesses are all made: a worker still idle takes spare work
         if self.spare is not None:
             candidate = next(self.spare, None)
             if candidate is None:

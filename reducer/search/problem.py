@@ -94,10 +94,7 @@ class ReductionProblem:
         original is compiled once, not once per question.
         """
         if locate and self.oracle.locates and self.oracle.judges_located:
-            verdict = self.locate(self.original.candidate)
-            if verdict.limit:  # decided by this tool's limit: judged once more, as every verdict
-                verdict = self.locate(self.original.candidate)
-            self.located = verdict
+            verdict = self.located = self.locate_settled(self.original.candidate)
             self._evaluator.remember(self.original.candidate, verdict)
         else:
             verdict = self.judge(self.original.candidate)
@@ -255,6 +252,15 @@ class ReductionProblem:
         if self._verbose:
             self._tell(verdict)
         return verdict
+
+    def locate_settled(self, candidate: Candidate, debuginfo: bool = True) -> Verdict:
+        """`locate`, judged once more when this tool's limit decided it (as every verdict is)."""
+        verdict = self.locate(candidate, debuginfo)
+        return self.locate(candidate, debuginfo) if verdict.limit else verdict
+
+    def known_verdict(self, candidate: Candidate) -> Verdict | None:
+        """The verdict this run already has on `candidate` (in memory), or None: asks no oracle."""
+        return self._evaluator.known(candidate)
 
     def judge_fresh(self, candidate: Candidate) -> Verdict:
         """An uncached verdict (the final check: the written result must still fail)."""

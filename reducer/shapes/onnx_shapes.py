@@ -97,7 +97,9 @@ def dimensions(model: onnx.ModelProto) -> list[Dimension]:
     for place, size in sizes.items():
         if size > 1:
             by_value.setdefault(size, []).append(place)
-    result = [Dimension(f"size {size} at {members[0][0]}[{members[0][1]}]", tuple(members), size) for size, members in by_value.items()]
+    # A class is named by its first place, not its size: once it shrinks (or merges with another
+    # class at the same size) the search knows it as the one it settled, and only rechecks it.
+    result = [Dimension(f"size class of {members[0][0]}[{members[0][1]}]", tuple(members), size) for size, members in by_value.items()]
     result.sort(key=lambda d: -d.value)  # the largest sizes first: they shrink the most
     for place, size in sizes.items():
         if size > 1 and len(by_value[size]) > 1:

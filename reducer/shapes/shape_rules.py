@@ -13,7 +13,6 @@ from collections.abc import Callable
 from typing import Protocol
 
 from iree.compiler import ir
-from iree.compiler.dialects import linalg
 
 from reducer.shapes.tensor_types import static_shape
 
@@ -144,6 +143,10 @@ def _linear(expr: ir.AffineExpr) -> tuple[dict[int, int], int] | None:
 
 def indexing_maps(op: ir.Operation) -> list[ir.AffineMap] | None:
     """A structured linalg op's indexing maps (None for other ops), leaving the op as it was."""
+    # Imported late: the dialect's module loads linalg's op DSL (a third of a second), which
+    # every `reduce` command paid at start-up through the pass table, used or not.
+    from iree.compiler.dialects import linalg
+
     had_memo = _MEMOIZED_MAPS in op.attributes
     try:
         maps = linalg.get_indexing_maps(op)

@@ -31,6 +31,7 @@ class Position:
     pass_index: int = 0
     changed: bool = False  # a pass earlier in this round improved the best: another round follows
     settled: list[tuple[str, str, int]] = field(default_factory=list)  # (pass, dimension, size) a shrink left
+    order: list[str] = field(default_factory=list)  # the passes of this round in the order it runs them
 
 
 @dataclass
