@@ -2,6 +2,8 @@
 the keys' cache returned (cut by hand from the fuzz case of seed 14000042). Writes two_caches.pt2 and inputs.pt here."""
 import torch
 from torch import nn
+
+
 class TwoCaches(nn.Module):
     """A KV cache's two buffers, each updated in place at the positions given; the step reads the keys."""
     def __init__(self):
