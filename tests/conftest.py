@@ -5,6 +5,23 @@ import pytest
 from oracles.toolchain.tools import find_tool
 
 
+# Session fixtures that take a minute to build: the tests using one of a group run on one pytest-xdist
+# worker (pyproject's --dist loadgroup), so each is built once, not once per worker.
+SHARED_SETUPS = {
+    "campaign_dir": "campaign-and-releases",  # test_releases' root-cause test uses both
+    "old_release": "campaign-and-releases",
+    "release_cache": "campaign-and-releases",
+    "node_outcomes": "onnx-conformance",  # tests/test_onnx_conformance.py: every node test at once
+}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        groups = {SHARED_SETUPS[name] for name in getattr(item, "fixturenames", ()) if name in SHARED_SETUPS}
+        for group in groups:
+            item.add_marker(pytest.mark.xdist_group(group))
+
+
 @pytest.fixture(scope="session")
 def iree_compile() -> str:
     """The real compiler: every compiler-backed test runs it, never a mock."""

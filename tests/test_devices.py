@@ -99,6 +99,7 @@ def test_a_single_flag_after_pipeline_a_is_its_value():
     assert pasted == ["--iree-hal-target-device=local"]
 
 
+@pytest.mark.nightly  # 35 s; a named device in every module by default: test_a_named_device_runs_every_module_and_is_in_the_reproduce_lines
 def test_a_wrong_answer_between_pipelines_on_two_cpu_devices_reduces_as_on_one(tmp_path):
     """Pipeline B on local-sync, A on local-task: the matmul alone is the result, and both the
     reproduce lines and the dispatch-level test run each module on its own device."""

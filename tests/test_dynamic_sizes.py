@@ -109,6 +109,7 @@ def test_dim_sizes_an_onnx_model_and_the_summary_names_the_size(dynamic_qlinearm
     assert unknown.returncode == 1 and "no dynamic dimension N (its dynamic dimensions: B)" in unknown.stderr
 
 
+@pytest.mark.nightly  # a minute; a dynamic model reduced by default: test_dim_sizes_an_onnx_model_and_the_summary_names_the_size
 def test_static_dims_shrink_and_a_dim_the_failure_does_not_need_dynamic_is_made_static(tmp_path, iree_compile):
     model, x = matmul_rows()
     onnx.save(model, tmp_path / "rows.onnx")
@@ -122,6 +123,7 @@ def test_static_dims_shrink_and_a_dim_the_failure_does_not_need_dynamic_is_made_
     assert all(isinstance(d, int) and d <= 2 for shape in summary["reduced"]["shapes"] for d in shape["dims"])
 
 
+@pytest.mark.nightly  # 50 s; a dynamic model reduced by default: test_dim_sizes_an_onnx_model_and_the_summary_names_the_size
 def test_torch_onnx_ir_keeps_its_dynamic_dim_while_the_static_ones_and_the_weights_shrink(tmp_path, iree_compile):
     model, x = matmul_rows()
     onnx.save(model, tmp_path / "rows.onnx")
@@ -137,6 +139,7 @@ def test_torch_onnx_ir_keeps_its_dynamic_dim_while_the_static_ones_and_the_weigh
     assert summary["reduced"]["bytes"] < summary["original"]["bytes"] // 5
 
 
+@pytest.mark.nightly  # 50 s; a dynamic model reduced at the size of its data by default: test_dim_sizes_an_onnx_model_and_the_summary_names_the_size
 def test_a_fuzz_finding_at_a_dynamic_size_reduces_on_the_dynamic_model_and_keeps_the_dim_dynamic(tmp_path, iree_compile):
     """A real one (fuzz seed 61): data tiling gets an f16 MatMul chain wrong at M=15 only while M is
     dynamic. The triage reduces the dynamic model on the data that showed it, and the result keeps M."""

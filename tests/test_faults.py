@@ -137,6 +137,7 @@ def test_a_segfault_inside_an_edit_is_a_verdict_and_the_reduction_finishes(tmp_p
     assert scratch_left(tmp_path) == []
 
 
+@pytest.mark.nightly  # 12 s; a fault-injection case; a crash judged like a failure by default: test_a_compiler_crash_is_a_verdict_and_reduces
 def test_garbage_output_is_judged_like_any_other_failure(tmp_path, shim):
     # The real failure is the unknown op; every candidate without the Relu prints a megabyte of
     # binary noise and fails: those are "fails differently", never a crash of reduce.
@@ -320,6 +321,7 @@ def test_resume_refuses_the_state_of_another_run(tmp_path):
     assert not (tmp_path / "bug.reduced.mlir").exists()
 
 
+@pytest.mark.nightly  # 35 s; a killed reduction resumes by default: test_kill_9_then_resume_reaches_the_same_bytes_with_fewer_calls
 def test_a_campaign_killed_while_reducing_leaves_its_finding_to_fuzz_reduce(tmp_path):
     out = tmp_path / "campaign"
     env = reduce_env(tmp_path)
@@ -370,6 +372,7 @@ def test_warm_workers_exit_when_reduce_is_killed(tmp_path):
 # --- damaged files on disk ---------------------------------------------------------------------------------
 
 
+@pytest.mark.nightly  # 15 s; a fault-injection case
 def test_a_truncated_verdict_cache_is_ignored_with_a_warning(tmp_path):
     src = tmp_path / "bug.mlir"
     src.write_text(torch_chain(4, bad_at=2, bad_op="onnx.NoSuchOp", channels=4, size=4))

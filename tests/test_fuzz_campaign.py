@@ -7,6 +7,7 @@ import sqlite3
 
 import numpy as np
 import onnx
+import pytest
 
 from fuzz import pipelines as pipelines_module
 from fuzz.cli import main as fuzz_main
@@ -67,6 +68,7 @@ def test_short_campaign_with_a_fixed_seed_writes_its_database(tmp_path, iree_com
     assert f"{len(stored)} distinct findings" in capsys.readouterr().out
 
 
+@pytest.mark.nightly  # 35 s; a campaign's finding reduced by default: the campaign_dir fixture (tests/conftest.py)
 def test_perturbed_pipeline_is_a_mismatch_that_is_deduped_and_reduced(tmp_path, iree_compile, monkeypatch):
     monkeypatch.setitem(PIPELINES, PERTURBED.name, PERTURBED)
     assert pipelines_module.PIPELINES is PIPELINES
@@ -113,6 +115,7 @@ def test_perturbed_pipeline_is_a_mismatch_that_is_deduped_and_reduced(tmp_path, 
     db.close()
 
 
+@pytest.mark.nightly  # 20 s; the nightly job runs it, and `fuzz nightly` in full
 def test_nightly_writes_its_summary_and_fails_when_a_corpus_entry_changed_state(tmp_path, iree_compile, capsys):
     from reducer.cli import main as reduce_main
     from tests.models import torch_chain

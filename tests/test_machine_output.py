@@ -197,6 +197,7 @@ def chain(tmp_path) -> Path:
     return src
 
 
+@pytest.mark.nightly  # 20 s; the summary's figures by default: test_reduce_json_carries_every_figure_of_the_text_summary
 def test_reduce_shows_a_live_status_line_on_a_terminal_only(chain, iree_compile):
     command = [sys.executable, "-m", "reducer", str(chain), "--oracle=compile-error", "-j", "2", "--no-cache", "--", *CPU]
     on_terminal = _run_on_a_terminal(command)

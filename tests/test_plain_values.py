@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import onnx
+import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from oracles import Candidate, OracleOptions
@@ -70,6 +71,7 @@ def headline(model: onnx.ModelProto):
     return primary(decode(verdict.metrics["wrong"]))
 
 
+@pytest.mark.nightly  # 35 s; plain values by default: test_torch_onnx_constants_are_edited_in_place, test_passes_that_undo_each_other_end_and_the_budget_holds
 def test_a_wrong_qlinearmatmul_gets_plain_values_and_keeps_its_error(tmp_path, iree_compile):
     src = tmp_path / "q.onnx"
     onnx.save(qlinearmatmul(), src)

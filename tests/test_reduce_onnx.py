@@ -229,6 +229,7 @@ def grouped_conv(group: int = 2) -> onnx.ModelProto:
     return _model(nodes, [x], [y], [w])
 
 
+@pytest.mark.nightly  # 20 s; an ONNX reduction by default: test_fifty_node_network_reduces_to_the_det_with_the_same_signature
 def test_a_conv_keeps_its_group_so_the_repro_stays_a_valid_model(tmp_path, iree_compile):
     # Dropping `group` kept the error's signature while making a model no runtime accepts: the
     # reduction ended on that invalid conv before the channel check.

@@ -57,6 +57,7 @@ def imports_of(source: str) -> set[str]:
     return found
 
 
+@pytest.mark.nightly  # 30 s; the same attention-node reduction by default: tests/test_zoo.py::test_a_gpt2_export_that_fails_for_vulkan_reduces_to_its_attention_node
 def test_encoder_that_fails_for_vulkan_reduces_to_its_attention_node(tmp_path, iree_compile, capsys):
     model = torch_models.save_encoder(tmp_path / "encoder.pt2")
     code, summary = reduce_json(capsys, str(model), "--oracle=compile-error", "-j", "2", "--no-cache", "--no-culprit",
@@ -77,6 +78,7 @@ def test_encoder_that_fails_for_vulkan_reduces_to_its_attention_node(tmp_path, i
     assert summary["reproduce"].splitlines()[0] == f"python {script}"
 
 
+@pytest.mark.nightly  # 30 s; transformers' GPT-2 splits its qkv the same way, by default: tests/test_zoo.py::test_a_gpt2_export_that_fails_for_vulkan_reduces_to_its_attention_node
 def test_a_gpt_whose_qkv_is_one_split_reduces_to_its_attention_node(tmp_path, iree_compile, capsys):
     """Issue 35's program (44 nodes): the localisation imports the saved program again, where the
     split of the fused q, k, v loads as a tuple (it ended in a traceback); cuts go at its getitems."""
@@ -113,6 +115,7 @@ def test_a_cut_at_a_split_stands_in_for_the_tensors_its_getitems_select(tmp_path
     assert "torch.aten.split" not in removed.candidate.text and removed.ops < original.ops
 
 
+@pytest.mark.nightly  # a minute; eager-mismatch on .pt2 by default: test_eager_mismatch_keeps_at_least_half_the_original_wrong_share, dynamic sizes: test_inputs_from_a_torch_save_file_run_the_program_at_their_sizes
 def test_wrong_scores_at_a_dynamic_token_count_reduce_to_the_chain_that_computes_them(tmp_path, iree_compile, capsys):
     model = torch_models.save_scorer(tmp_path / "scorer.pt2", width=4, hidden=4)
     code, summary = reduce_json(capsys, str(model), "--oracle=eager-mismatch", "--dim", "arg0.1=15", "-j", "2",
@@ -146,6 +149,7 @@ def test_eager_mismatch_keeps_at_least_half_the_original_wrong_share(tmp_path, i
             assert kept.kind == was.kind and kept.fraction >= 0.5 * was.fraction
 
 
+@pytest.mark.nightly  # 30 s; the KV-cache corpus entries run by default (corpus/test_corpus.py)
 def test_kv_cache_update_keeps_its_transient_copies_and_is_kept_in_the_corpus(tmp_path, iree_compile, capsys):
     from reducer.corpus_entries import check_entry, entry_problem, load_entries
 

@@ -18,6 +18,7 @@ from pathlib import Path
 import ml_dtypes
 import numpy as np
 import onnx
+import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from fuzz.execute import MISMATCH, InProcess, run_case
@@ -96,6 +97,7 @@ def float8_quantize_block() -> onnx.ModelProto:
     return model
 
 
+@pytest.mark.nightly  # 15 s; the same reduction on its torch-onnx IR by default: test_torch_onnx_ir_with_a_batched_qlinearmatmul_reduces_to_the_qlinearmatmul
 def test_batched_qlinearmatmul_block_reduces_to_the_wrong_qlinearmatmul(tmp_path, iree_compile, capsys):
     src = tmp_path / "model.onnx"
     onnx.save(quantized_matmul_block(), src)

@@ -98,6 +98,7 @@ def test_onnx_edits_the_checker_rejects_are_failed_edits(tmp_path, iree_compile,
     assert summary["rejected_edits"] >= 1
 
 
+@pytest.mark.nightly  # 35 s; rejected edits by default: test_onnx_edits_the_checker_rejects_are_failed_edits
 def test_pt2_edits_the_exporter_or_importer_rejects_are_failed_edits(tmp_path, iree_compile, capsys, edits_here, monkeypatch):
     """The reported crash: the localisation imported the saved program again, the importer rejected
     it (a split's value loaded as a tuple) and the traceback ended `reduce`. Here the importer

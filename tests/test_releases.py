@@ -233,6 +233,7 @@ def releases_only_json(path: Path, release_cache: Path) -> dict:
     return json.loads(run.stdout)["releases"]
 
 
+@pytest.mark.nightly  # 35 s; a .pt2 beside a release by default: test_where_torch_does_not_load_beside_a_release_it_judges_the_installed_import
 def test_each_release_imports_a_pt2_program_with_its_own_fx_importer(old_release, release_cache, tmp_path, iree_compile):
     """An attention program fails for Vulkan on 3.13.0; 3.0.0 imports it itself and fails another way.
     Scaled by an int it was exported with (a constant input, which 3.0.0's FX importer rejects and
@@ -301,6 +302,7 @@ def test_fuzz_root_causes_get_their_release(campaign_dir, old_release, release_c
     assert f"since when: {saved[0].name}: {saved[0].fails_since['summary']}" in shown
 
 
+@pytest.mark.nightly  # 40 s; --releases end to end by default: test_releases_only_end_to_end
 def test_reduce_with_releases_puts_the_result_in_the_summary_json_report_and_corpus(old_release, release_cache, tmp_path, iree_compile):
     """`reduce --releases` after a reduction: the same bisection, in every output of the run."""
     from reducer.corpus_entries import load_entries

@@ -114,6 +114,7 @@ DYNAMIC_ROWS = """func.func @main(%arg0: tensor<?x8xf32>, %arg1: tensor<?x8xf32>
 """
 
 
+@pytest.mark.nightly  # 15 s; run-error reduced by default: test_a_failing_runtime_check_reduces_to_the_check; dynamic sizes from data: tests/test_dynamic_sizes.py
 def test_a_dynamic_program_runs_at_the_sizes_of_the_users_data(tmp_path: Path, capsys):
     source = tmp_path / "dyn.mlir"
     source.write_text(DYNAMIC_ROWS)

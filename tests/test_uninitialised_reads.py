@@ -10,6 +10,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from oracles import Candidate, OracleOptions
 from oracles.mlir import ir as irx
 from oracles.mlir.uninitialised import uninitialised_reads
@@ -77,6 +79,7 @@ def test_miscompile_rejects_the_uninitialised_read_before_compiling(iree_compile
     assert verdict.seconds < 1  # nothing was compiled
 
 
+@pytest.mark.nightly  # 11 s; the rejection itself by default: test_miscompile_rejects_the_uninitialised_read_before_compiling
 def test_reduce_verbose_says_why_the_uninitialised_read_was_rejected(tmp_path, iree_compile):
     """replace-with-operand forwards the fill's output operand (the tensor.empty) in place of its
     result: that candidate is built by the reducer itself, rejected, and the reason logged."""

@@ -254,6 +254,7 @@ def _check_reduced(out: Path) -> float:
     return int(wrong) / int(total)
 
 
+@pytest.mark.nightly  # 30 s; the user's values by default: test_miscompile_that_only_the_users_values_show
 def test_qlinearmatmul_node_test_refused_with_seeded_values_reduces_with_its_data(tmp_path, capsys):
     case = _node_test(QLINEARMATMUL_3D[0], tmp_path / "seeded")
     assert main([str(case / "model.onnx"), "--oracle=reference-mismatch", "-q", "--no-cache", "-o", str(tmp_path / "x.onnx")]) != 0

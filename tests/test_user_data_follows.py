@@ -9,6 +9,7 @@ arguments must give them what the program computed there, without which the case
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from oracles import Candidate, OracleOptions
 from oracles.data.binding import UserArray, UserData, bind
@@ -155,6 +156,7 @@ def _onnx_matmul_after_adds() -> bytes:
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]).SerializeToString()
 
 
+@pytest.mark.nightly  # 30 s; the user's data followed by default: test_expected_outputs_without_a_second_pipeline_judge_against_the_reference_pipeline
 def test_an_onnx_miscompile_runs_on_the_users_data_and_writes_it(tmp_path, capsys):
     """`miscompile --inputs` on an ONNX model: the imported program runs on the user's thirds
     (bound by graph-input order; the seeded values show nothing), the reduction keeps the wrong

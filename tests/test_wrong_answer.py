@@ -155,6 +155,7 @@ def cut_at(model: onnx.ModelProto, tensor: str, elem_type: int) -> onnx.ModelPro
     return onnx.shape_inference.infer_shapes(cut)
 
 
+@pytest.mark.nightly  # 20 s; the original's kind pinned by default: test_the_issue_s_slipped_repro_is_not_the_original_s_wrong_answer
 def test_two_wrong_answers_in_one_output_reduce_to_the_original_s_kind(tmp_path, iree_compile, capsys):
     model = two_wrong_answers()
     original = judge(model)

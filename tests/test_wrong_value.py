@@ -78,6 +78,7 @@ def test_the_culprit_on_a_side_branch_is_named():
     assert "matmul" in culprit.name and culprit.fused[0].line == 9
 
 
+@pytest.mark.nightly  # 40 s; the wrong op named by default: test_an_onnx_models_wrong_node_is_named_against_onnx_reference
 def test_reduce_starts_from_the_wrong_op_and_reports_it(tmp_path):
     src = tmp_path / "model.mlir"
     src.write_text(MID_GRAPH)
