@@ -15,11 +15,10 @@ SHARED_SETUPS = {
 }
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        groups = {SHARED_SETUPS[name] for name in getattr(item, "fixturenames", ()) if name in SHARED_SETUPS}
-        for group in groups:
-            item.add_marker(pytest.mark.xdist_group(group))
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """Marked as it is collected: pytest-xdist reads the groups in its own collection hook."""
+    for group in {SHARED_SETUPS[name] for name in getattr(item, "fixturenames", ()) if name in SHARED_SETUPS}:
+        item.add_marker(pytest.mark.xdist_group(group))
 
 
 @pytest.fixture(scope="session")
