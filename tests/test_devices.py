@@ -192,6 +192,7 @@ def test_an_answer_that_changes_between_two_runs_is_nondeterministic(iree_compil
     assert isinstance(found, str) and found.startswith(NONDETERMINISTIC) and "4 of 4 elements" in found
 
 
+@pytest.mark.nightly  # 10 s, 25 s beside other tests: a benchmark's dry run, no GPU here
 def test_the_gpu_check_dry_run_prints_its_table(tmp_path):
     out = tmp_path / "table.json"
     argv = [sys.executable, str(ROOT / "bench" / "gpu_check.py"), "--dry-run", "--time", "60", "--max-cases", "6", "-j", "2",
