@@ -57,3 +57,14 @@ def test_paths_are_stripped_but_a_slash_inside_a_word_is_not_a_path():
     line = "/tmp/x/lowered.input.mlir:33:10: error: 'linalg.generic' op inferred input/output operand #1 has shape's dimension #2 to be 16"
     assert error_signature(line) == "error: 'linalg.generic' op inferred input/output operand #N has shape's dimension #N to be N"
     assert error_signature("error: cannot open /tmp/run7/b.mlir for reading") == "error: cannot open <path> for reading"
+
+
+def test_a_shaped_types_dims_do_not_split_one_bug_but_its_rank_does():
+    # The fuzzer met `convert-torch-to-tmtensor`'s wrong-rank collapse at three mask sizes: one bug.
+    def collapse(expanded: str, collapsed: str) -> str:
+        return error_signature(f"a.mlir:3:5: error: 'tensor.collapse_shape' op expected the expanded type, '{expanded}' "
+                               f"to have a higher (or same) rank than the collapsed type, '{collapsed}'.")
+
+    assert collapse("tensor<4x16xi1>", "tensor<4x16x16xi1>") == collapse("tensor<1x3xi1>", "tensor<1x3x3xi1>")
+    assert collapse("tensor<?x8xi1>", "tensor<?x8x8xi1>") == collapse("tensor<?x2xi1>", "tensor<?x2x2xi1>")
+    assert collapse("tensor<4x16xi1>", "tensor<4x16x16xi1>") != collapse("tensor<4x16xi1>", "tensor<4x16x16x2xi1>")
