@@ -4,7 +4,6 @@ import pytest
 
 from oracles.toolchain.tools import find_tool
 
-
 # Session fixtures that take a minute to build: the tests using one of a group run on one pytest-xdist
 # worker (pyproject's --dist loadgroup), so each is built once, not once per worker.
 SHARED_SETUPS = {
