@@ -8,8 +8,7 @@ from oracles.toolchain.tools import find_tool
 # worker (pyproject's --dist loadgroup), so each is built once, not once per worker.
 SHARED_SETUPS = {
     "campaign_dir": "campaign-and-releases",  # test_releases' root-cause test uses both
-    "old_release": "campaign-and-releases",
-    "release_cache": "campaign-and-releases",
+    "release_cache": "campaign-and-releases",  # old_release's too: a test's fixture names include those its fixtures use
     "node_outcomes": "onnx-conformance",  # tests/test_onnx_conformance.py: every node test at once
 }
 
