@@ -21,7 +21,10 @@ IREE 3.13 and through `reduce`, as a user of those models meets them.
    compiled for llvm-cpu.
 
 `--time-limit` stops starting new work once it has passed (what is left shows as skipped);
-`--results` writes the tables to docs/results/zoo.md (bench/results.py). Needs the zoo extra
+`--results` writes the tables to docs/results/zoo.md (bench/results.py). `--write-matrix FILE`
+keeps each cell's outcome (its root-cause key, or 'ok') as JSON; `--expect FILE` compares the
+cells run with such a file and exits 1 when a cell that compiled there fails now, or fails with
+another root cause (the nightly job's check: tests/data/zoo_matrix.json). Needs the zoo extra
 (`pip install -e '.[zoo]'`).
 """
 
@@ -199,6 +202,19 @@ def matrix(variants: Sequence[Variant], targets: Sequence[str], out: Path, jobs:
                 else:
                     futures.append(pool.submit(compile_cell, variant, target, mlir, timeout_s))
         return [future.result() for future in futures], archives
+
+
+def cell_outcomes(cells: Iterable[Cell]) -> dict[str, str]:
+    """'model dtype static|dynamic target' -> 'ok' or the cell's root-cause key (skipped cells left out)."""
+    return {f"{c.variant.model} {c.variant.dtype} {'dynamic' if c.variant.dynamic else 'static'} {c.target}":
+            ("ok" if not c.failed else c.key) for c in cells if c.kind != "skipped"}
+
+
+def regressions(now: dict[str, str], expected: dict[str, str]) -> list[str]:
+    """The cells that compiled before and fail now, or fail with another root cause; a cell the
+    expected matrix lacks (a new model or target) is not one: it is written by --write-matrix."""
+    return [f"{cell}: {expected[cell]} -> {outcome}" for cell, outcome in sorted(now.items())
+            if cell in expected and outcome != "ok" and outcome != expected[cell]]
 
 
 def cause_numbers(cells: Iterable[Cell]) -> dict[str, str]:
@@ -405,6 +421,9 @@ def arguments(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--eager-dtypes", default="f32", help="the dtypes run against eager (static shapes)")
     parser.add_argument("--onnx", action="store_true", help="also the ONNX table (torch.onnx.export is slow: 10-50 s a model)")
     parser.add_argument("--out", type=Path, help="where the archives and results go (default: a temporary directory)")
+    parser.add_argument("--write-matrix", type=Path, metavar="FILE", help="write each cell's outcome as JSON")
+    parser.add_argument("--expect", type=Path, metavar="FILE",
+                        help="exit 1 when a cell that compiled in FILE (a --write-matrix) fails now, or fails another way")
     parser.add_argument("-j", "--jobs", type=int, default=2)
     results.add_option(parser)
     args = parser.parse_args(argv)
@@ -421,7 +440,8 @@ def variants_of(args: argparse.Namespace) -> list[Variant]:
             for dynamic in shapes]
 
 
-def run(args: argparse.Namespace, out: Path) -> None:
+def run(args: argparse.Namespace, out: Path) -> list[str]:
+    """The run; what regressed against `--expect` (checked as soon as the matrix is in)."""
     from tests import zoo
 
     if zoo.missing():
@@ -435,6 +455,12 @@ def run(args: argparse.Namespace, out: Path) -> None:
         numbers = cause_numbers(cells)
         matrix_table(tables, cells, targets, numbers)
         causes_table(tables, cells, numbers)
+    outcomes = cell_outcomes(cells)
+    if args.write_matrix:
+        args.write_matrix.write_text(json.dumps(outcomes, indent=1, sort_keys=True) + "\n")
+    regressed = regressions(outcomes, json.loads(args.expect.read_text())) if args.expect else []
+    for line in regressed:
+        print(f"REGRESSED {line}", flush=True)
     if not args.no_reduce and not args.no_matrix:
         reductions(tables, cells, numbers, archives, out, args.jobs, clock, args.reduce_timeout, args.torch_import)
     if not args.no_eager:
@@ -443,6 +469,7 @@ def run(args: argparse.Namespace, out: Path) -> None:
     if args.onnx:
         onnx_table(tables, variants, out, clock, args.timeout)
     tables.save()
+    return regressed
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -450,8 +477,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="zoo-") as scratch:
         out = args.out or Path(scratch)
         out.mkdir(parents=True, exist_ok=True)
-        run(args, out)
-    return 0
+        regressed = run(args, out)
+    if regressed:
+        print(f"zoo: {len(regressed)} cell(s) of {args.expect} fail now (REGRESSED lines above)", file=sys.stderr)
+    return 1 if regressed else 0
 
 
 if __name__ == "__main__":
