@@ -39,8 +39,8 @@ from fuzz.generation.features import (
     TYPE_FEATURES,
 )
 from fuzz.pipelines import DEFAULT_PIPELINES, DEFAULT_TARGETS, GROUPS, PIPELINES
-from fuzz.torch_gen.features import ATTENTION_FEATURES, BLOCK_FEATURES, SHARED_FEATURES, TORCH_BASE_PROBABILITY
 from fuzz.root_cause import corpus_groups
+from fuzz.torch_gen.features import ATTENTION_FEATURES, BLOCK_FEATURES, SHARED_FEATURES, TORCH_BASE_PROBABILITY
 from fuzz.triage import TEST_DATA_NAME, finding_directory
 from oracles import refusals
 from oracles.base import OracleOptions, mlir_path_for
@@ -56,7 +56,7 @@ from reducer.formats.registry import format_for
 from reducer.localize.failure_site import dispatch_path
 from reducer.localize.wrong_value import wrong_dispatch_path
 from reducer.passes.kinds import InputKind
-from reducer.passes.registry import ONE_PASS_REPRO_PASSES, PASSES
+from reducer.passes.registry import PASSES
 from reducer.storage.resume_state import state_path
 from reducer.storage.verdict_store import DB_NAME as VERDICTS_NAME
 from reducer.storage.verdict_store import default_cache_dir
@@ -103,15 +103,12 @@ def _inputs(kinds: frozenset[InputKind]) -> str:
 
 
 def passes_page() -> str:
-    lines = [_header("reducer/passes/registry.py (PASSES, ONE_PASS_REPRO_PASSES)"),
-             "In the order they run, to a fixpoint; an input runs the rows whose inputs hold its kind.", "",
+    lines = [_header("reducer/passes/registry.py (PASSES)"),
+             ("In the order they run, to a fixpoint; an input runs the rows whose inputs hold its kind (a compile-only "
+              "row only for an oracle that does not run the module, unless named with `--passes`)."), "",
              "| # | pass | reduces | search | inputs | what it does |", "|---|---|---|---|---|---|"]
     lines += [f"| {i} | `{row.name}` | {_cell(row.reduces)} | {row.search.value} | {_inputs(row.inputs)} | {_cell(row.description)} |"
               for i, row in enumerate(PASSES, 1)]
-    lines += ["", "A one-pass repro (the IR in front of a failing pass) also runs:", "",
-              "| pass | reduces | search | inputs | what it does |", "|---|---|---|---|---|"]
-    lines += [f"| `{row.name}` | {_cell(row.reduces)} | {row.search.value} | {_inputs(row.inputs)} | {_cell(row.description)} |"
-              for row in ONE_PASS_REPRO_PASSES]
     return "\n".join(lines) + "\n"
 
 

@@ -24,7 +24,7 @@ from reducer.corpus_entries import save_entry
 from reducer.culprit_only import culprit_only
 from reducer.docs_site import where_the_docs_are
 from reducer.formats.registry import format_for
-from reducer.passes.registry import pass_by_name
+from reducer.passes.registry import for_oracle, pass_by_name
 from reducer.passes.registry import table as pass_table
 from reducer.progress import ReductionProgress
 from reducer.releases import (
@@ -272,8 +272,8 @@ def _request(args: argparse.Namespace, pasted: list[str], started: float | None,
     check_shrink_threshold(args.shrink_threshold)
     oracle = make_oracle(args.oracle, options)
     available = format_for(args.input).pass_rows()
-    try:
-        passes = [pass_by_name(n.strip(), available) for n in args.passes.split(",")] if args.passes else available
+    try:  # a pass named runs as named; by default, those that serve the oracle
+        passes = [pass_by_name(n.strip(), available) for n in args.passes.split(",")] if args.passes else for_oracle(available, oracle)
     except KeyError as err:
         raise UserError(str(err.args[0])) from None
     for old, new in command.renamed:

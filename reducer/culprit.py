@@ -45,7 +45,7 @@ from oracles.toolchain.tools import (
 )
 from oracles.toolchain.warm import kill_pool, spawn_pool
 from reducer.passes.kinds import input_kind
-from reducer.passes.registry import ONE_PASS_REPRO_PASSES, PassRow, passes_for
+from reducer.passes.registry import PassRow, passes_for
 from reducer.proposal import Proposal
 from reducer.search.engine import Reducer
 from reducer.search.interrupt import Interruption
@@ -58,9 +58,8 @@ CANCEL_POLL_S = 0.5  # how often a step run ahead looks whether it is still want
 
 
 def pass_repro_passes(repro: Candidate) -> list[PassRow]:
-    """The reducer's passes for the repro's kind, then constants to arguments: a one-pass repro
-    needs no constant the pass does not read as one (the oracle keeps those)."""
-    return [*passes_for(input_kind(repro)), *ONE_PASS_REPRO_PASSES]
+    """The reducer's passes for the repro's kind (its oracle judges compiles: every row serves it)."""
+    return passes_for(input_kind(repro))
 
 
 def pass_repro_path(output: Path) -> Path:

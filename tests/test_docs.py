@@ -29,7 +29,7 @@ from fuzz.torch_gen.features import TORCH_FEATURES
 from oracles import refusals
 from oracles.registry import ORACLES
 from reducer import cli as reduce_cli
-from reducer.passes.registry import ONE_PASS_REPRO_PASSES, PASSES
+from reducer.passes.registry import PASSES
 from tests.browser import NO_BROWSER, artifacts_dir, find_browser, headless
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -226,7 +226,7 @@ def _reduce_problem(args) -> str | None:
         return "no input or no --oracle"
     if args.oracle not in ORACLES:
         return f"no oracle {args.oracle!r}"
-    names = {row.name for row in (*PASSES, *ONE_PASS_REPRO_PASSES)}
+    names = {row.name for row in PASSES}
     unknown = [n for n in (args.passes or "").split(",") if n and n not in names]
     return f"no pass {unknown}" if unknown else None
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from oracles import refusals
+from oracles import Oracle, refusals
 from reducer.passes.cross_format.flags import ReduceFlags
 from reducer.passes.cross_format.plain_values import PlainValues
 from reducer.passes.fx.bypass_nodes import FxBypassNodes
@@ -70,6 +70,9 @@ class PassRow:
     inputs: frozenset[InputKind]
     description: str
     impl: ReductionPass
+    # Only where the oracle judges compiles, never runs the module: a wrong answer keeps its
+    # constants (the data a user reads in the repro, what plain-values makes plain).
+    compile_only: bool = False
 
 
 ONNX = frozenset({InputKind.ONNX})
@@ -92,6 +95,7 @@ PASSES: tuple[PassRow, ...] = (
     PassRow("replace-with-argument", "ops",                 D, MLIR_KINDS, "turn each result into a new function argument, erase the op", ReplaceWithArgument()),
     PassRow("replace-with-constant", "ops",                 D, MLIR_KINDS, "replace each result with a zero constant, erase the op", ReplaceWithConstant()),
     PassRow("replace-with-computed", "ops",                 D, MLIR_KINDS, "replace each result with the negation of a new argument: still computed, without its inputs", ReplaceWithComputed()),
+    PassRow("constants-to-arguments", "constants",          D, MLIR_KINDS, "turn each constant into a new function argument, erase it (compile-only oracles)", ConstantsToArguments(), compile_only=True),
     PassRow("drop-results",         "function results",     D, MLIR_KINDS, "drop function results (and what only they needed)", DropResults()),
     PassRow("drop-unused-arguments", "function arguments",  D, MLIR_KINDS, "drop function arguments nothing reads", DropUnusedArguments()),
     PassRow("splat-constants",      "constant data",        D, MLIR_KINDS, "turn dense and dense_resource constants into zero splats (strip data)", SplatConstants()),
@@ -119,16 +123,16 @@ PASSES: tuple[PassRow, ...] = (
     PassRow("reduce-flags",         "compile flags",        D, EVERY_KIND, "remove compile flags the failure does not need", ReduceFlags()),
 )
 
-# Rows a one-pass repro (the IR in front of a failing pass, reducer/culprit.py) runs after the
-# rows of its kind; never a source repro's.
-ONE_PASS_REPRO_PASSES: tuple[PassRow, ...] = (
-    PassRow("constants-to-arguments", "constants",          D, MLIR_KINDS, "turn each constant into a new function argument, erase it", ConstantsToArguments()),
-)
 
 
 def passes_for(kind: InputKind) -> list[PassRow]:
     """The rows that apply to an input of `kind`."""
     return [row for row in PASSES if kind in row.inputs]
+
+
+def for_oracle(rows: list[PassRow], oracle: Oracle) -> list[PassRow]:
+    """The rows that can serve `oracle`: a compile-only row not where the oracle runs the module."""
+    return [row for row in rows if not (row.compile_only and oracle.runs_modules)]
 
 
 def pass_by_name(name: str, rows: list[PassRow] | None = None) -> PassRow:

@@ -1,4 +1,4 @@
-"""Turn constants into new function arguments (one-pass repros only)."""
+"""Turn constants into new function arguments."""
 
 from __future__ import annotations
 
@@ -10,8 +10,11 @@ from reducer.passes.support.replacing import is_constant_like
 
 
 class ConstantsToArguments(ReplaceWithArgument):
-    """Not for a source repro, which keeps its constants (const-eval and folding read them); a
-    one-pass repro runs one pass, where an argument is as good as a constant if the failure stays."""
+    """Apart from replace-with-argument, and after it: a constant is often what the failure needs
+    (const-eval, folding and the importer's quantisation lowering read it), so trying constants
+    with the other ops would spend ddmin's chunks on edits that fail. Where the failure stays with
+    the constant made data, the program is smaller; compile-only (registry.py): a wrong answer
+    keeps its constants."""
 
     def qualifies(self, op: ir.Operation) -> bool:
         return irx.has_uses(op) and is_constant_like(op)
