@@ -122,12 +122,13 @@ def summary(outcome: Outcome) -> str:
 
 
 def _shape_stop_lines(outcome: Outcome) -> list[str]:
-    """Which dims a shape search left within the threshold of their smallest, and where."""
+    """Which dims a shape search left where its next step would gain less than the threshold, and
+    a size known to lose the failure (the smallest lies between)."""
     if not outcome.shape_stops:
         return []
     where = ", ".join(f"{key} at {size} ({above} loses it)" for key, size, above in outcome.shape_stops)
     share = outcome.shrink_threshold
-    return [f"  shapes near   {len(outcome.shape_stops)} dims within {share:.0%} of their smallest (--shrink-threshold {share:g}): {where}"]
+    return [f"  shapes near   {len(outcome.shape_stops)} dims stopped short of their smallest, no step under {share:.0%} taken (--shrink-threshold {share:g}): {where}"]
 
 
 def _localised_lines(outcome: Outcome) -> list[str]:

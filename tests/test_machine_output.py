@@ -109,8 +109,8 @@ def test_reduce_json_carries_every_figure_of_the_text_summary(tmp_path, iree_com
         check("symptoms", fields["symptoms"].startswith(f"{len(record['symptoms'])} of "))
     if "shapes near" in fields:  # a shape search stopped within --shrink-threshold of a dim's smallest
         stops = ", ".join(f"{s['dimension']} at {s['size']} ({s['loses_at']} loses it)" for s in record["shape_stops"])
-        check("shapes near", fields["shapes near"] == f"{len(record['shape_stops'])} dims within "
-                                                      f"{record['shrink_threshold']:.0%} of their smallest "
+        check("shapes near", fields["shapes near"] == f"{len(record['shape_stops'])} dims stopped short of their smallest, "
+                                                      f"no step under {record['shrink_threshold']:.0%} taken "
                                                       f"(--shrink-threshold {record['shrink_threshold']:g}): {stops}")
     assert handled == set(fields), f"text figures with no JSON check: {set(fields) - handled}"
 

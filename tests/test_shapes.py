@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import onnx
 import pytest
@@ -16,7 +14,7 @@ from oracles.toolchain.tools import Limits
 from reducer.passes.mlir.attributes import DropAttributes
 from reducer.passes.mlir.shrink_torch_onnx_shapes import ShrinkTorchOnnxShapes
 from reducer.proposal import Proposal
-from reducer.search.ddmin import Threshold, shrink_value
+from reducer.search.ddmin import DEFAULT_SHRINK_THRESHOLD, ONE_AT_A_TIME, Threshold, shrink_value
 from reducer.search.editor import EditSession, LocalEditor
 from reducer.search.engine import _apply
 from reducer.shapes.onnx_shapes import dimensions, resize, shape_summary
@@ -151,9 +149,10 @@ def test_a_settled_size_is_rechecked_with_one_probe_and_still_ends_locally_minim
 
 @pytest.mark.parametrize("value, needs", [(127, 23), (65, 17), (100, 37), (9, 7), (384, 64)])
 def test_a_threshold_stops_the_bisection_within_its_share_and_says_where(value, needs):
-    """No step that gains less than a tenth of the size it holds at: the size is within a tenth of
-    the smallest (halving it still loses the failure), found in no more probes than without the
-    threshold, and the search notes the largest size it saw lose the failure."""
+    """No step that gains less than the default share of the size it holds at: the bisection stops
+    within twice that share of the smallest (halving it still loses the failure; up to 10, one at a time),
+    found in no more probes than without the threshold, and the search notes the largest size it
+    saw lose the failure."""
 
     def search(limit: Threshold) -> tuple[int, int]:
         committed, probes = [], [0]
@@ -166,10 +165,12 @@ def test_a_threshold_stops_the_bisection_within_its_share_and_says_where(value, 
         assert shrink_value(value, lambda v: v, judge_all, committed.append, threshold=limit)
         return committed[-1], probes[0]
 
-    limit = Threshold(0.1)
+    limit = Threshold(DEFAULT_SHRINK_THRESHOLD)
     (size, probes), (exact, exact_probes) = search(limit), search(Threshold())
     assert exact == needs and probes <= exact_probes
-    assert needs <= size and (size - needs < 0.1 * size or size - needs <= 1) and size // 2 < needs
+    assert needs <= size and (size - needs < 2 * DEFAULT_SHRINK_THRESHOLD * size or size - needs <= 1) and size // 2 < needs
+    if size <= ONE_AT_A_TIME:
+        assert size == needs
     if size > needs:
         assert limit.stopped_above is not None
     if limit.stopped_above is not None:  # it stopped short of knowing one less loses it
@@ -208,7 +209,7 @@ def conv_input_dims(text: str) -> list[int]:
 @pytest.mark.parametrize("threshold", ["0", None])
 def test_torch_onnx_shapes_shrink_to_a_locally_minimal_size(tmp_path, threshold):
     """A failure that needs C*H*W >= 300 at the conv: with `--shrink-threshold 0` every dimension
-    ends one step above losing it; with the default, within a tenth of that, and halving any loses it."""
+    ends one step above losing it; with the default, one step worth a call loses it, and so does any halving."""
     from reducer.cli import main
 
     script = tmp_path / "volume.py"
@@ -221,7 +222,7 @@ def test_torch_onnx_shapes_shrink_to_a_locally_minimal_size(tmp_path, threshold)
     n, c, h, w = conv_input_dims(reduced)
     assert c * h * w >= 300
     if threshold is None:
-        step = [d - math.ceil(0.1 * d) for d in (c, h, w)]
+        step = [Threshold(DEFAULT_SHRINK_THRESHOLD).step_down(d) for d in (c, h, w)]
         assert step[0] * h * w < 300 and c * step[1] * w < 300 and c * h * step[2] < 300  # one step worth a call loses it
         assert (c // 2) * h * w < 300 and c * (h // 2) * w < 300 and c * h * (w // 2) < 300  # so does any halving
         return

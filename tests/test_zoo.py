@@ -15,6 +15,7 @@ Skipped without the zoo extra (`pip install -e '.[zoo]'`).
 from __future__ import annotations
 
 import datetime
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -33,6 +34,7 @@ from oracles.signature import error_signature  # noqa: E402
 from tests.test_reduce_torch import ONLINE_ATTENTION, VULKAN, reduce_json, run_script  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
+EXPECTED_MATRIX = ROOT / "tests" / "data" / "zoo_matrix.json"  # bench/zoo.py --write-matrix, all of the zoo
 CPU = list(PIPELINES["cpu"].flags)
 BATCH_NORM = "torch.aten._native_batch_norm_legit_no_training"
 
@@ -125,10 +127,25 @@ def todays_share(names: list[str], today: datetime.date | None = None) -> list[s
 @pytest.mark.timeout(7200)
 @pytest.mark.parametrize("name", todays_share(list(zoo.ARCHITECTURES)))
 def test_the_matrix_of_an_architecture_reduces_every_root_cause_without_a_traceback(name, tmp_path):
-    """bench/zoo.py for one model (f32 and f16, static, every target, against eager): every
-    reduction ends in a result or a one-line refusal. A share of the zoo a night (`todays_share`)."""
-    argv = [sys.executable, str(ROOT / "bench" / "zoo.py"), "--models", name, "--shapes", "static", "--out", str(tmp_path),
-            "--reduce-timeout", "2400"]
+    """bench/zoo.py for one model (f32 and f16, static and dynamic, every target, against eager):
+    no cell that compiled in the recorded matrix (tests/data/zoo_matrix.json) fails now or fails
+    another way, and every reduction ends in a result or a one-line refusal. A share of the zoo a
+    night (`todays_share`); after a deliberate change, write the matrix again with
+    `python bench/zoo.py --no-reduce --no-eager --write-matrix tests/data/zoo_matrix.json`."""
+    argv = [sys.executable, str(ROOT / "bench" / "zoo.py"), "--models", name, "--out", str(tmp_path),
+            "--reduce-timeout", "2400", "--expect", str(EXPECTED_MATRIX)]
     done = subprocess.run(argv, capture_output=True, text=True, check=False, cwd=ROOT, timeout=7000)
+    assert "REGRESSED" not in done.stdout, [line for line in done.stdout.splitlines() if line.startswith("REGRESSED")]
     assert done.returncode == 0, done.stderr[-3000:]
     assert "TRACEBACK" not in done.stdout and "timed out" not in done.stdout, done.stdout
+
+
+def test_the_recorded_matrix_covers_every_architecture_and_a_regression_is_caught():
+    from bench.zoo import regressions
+
+    recorded = json.loads(EXPECTED_MATRIX.read_text())
+    assert {cell.split()[0] for cell in recorded} == set(zoo.ARCHITECTURES)
+    compiled = next(cell for cell, outcome in sorted(recorded.items()) if outcome == "ok")
+    assert regressions({**recorded, compiled: "unreduced | error: something new"}, recorded) == [
+        f"{compiled}: ok -> unreduced | error: something new"]
+    assert regressions({**recorded, compiled: "ok"}, recorded) == []
