@@ -59,7 +59,7 @@ def test_paths_are_stripped_but_a_slash_inside_a_word_is_not_a_path():
     assert error_signature("error: cannot open /tmp/run7/b.mlir for reading") == "error: cannot open <path> for reading"
 
 
-def test_a_shaped_types_dims_do_not_split_one_bug_but_its_rank_does():
+def test_a_shaped_types_dims_and_rank_do_not_split_one_bug():
     # The fuzzer met `convert-torch-to-tmtensor`'s wrong-rank collapse at three mask sizes: one bug.
     def collapse(expanded: str, collapsed: str) -> str:
         return error_signature(f"a.mlir:3:5: error: 'tensor.collapse_shape' op expected the expanded type, '{expanded}' "
@@ -67,4 +67,17 @@ def test_a_shaped_types_dims_do_not_split_one_bug_but_its_rank_does():
 
     assert collapse("tensor<4x16xi1>", "tensor<4x16x16xi1>") == collapse("tensor<1x3xi1>", "tensor<1x3x3xi1>")
     assert collapse("tensor<?x8xi1>", "tensor<?x8x8xi1>") == collapse("tensor<?x2xi1>", "tensor<?x2x2xi1>")
-    assert collapse("tensor<4x16xi1>", "tensor<4x16x16xi1>") != collapse("tensor<4x16xi1>", "tensor<4x16x16x2xi1>")
+    assert collapse("tensor<4x16xi1>", "tensor<4x16x16xi1>") == collapse("tensor<4x16xi1>", "tensor<4x16x16x2xi1>")
+    assert collapse("tensor<4x16xi1>", "tensor<4x16x16xi1>") != collapse("tensor<4x16xi8>", "tensor<4x16x16xi8>")  # the element type counts
+
+
+def test_online_attention_left_as_a_memref_is_one_bug_at_any_rank_and_with_a_dynamic_dim():
+    # The zoo met it as three root causes: rank 3 (GPT-2), rank 4 (Llama's grouped-query broadcast), a dynamic batch (ViT).
+    def left(memref: str) -> str:
+        return error_signature(f"x.mlir:250:11: error: 'iree_linalg_ext.online_attention' op result #0 must be variadic of ranked "
+                               f"tensor of any non-token type values, but got '{memref}'")
+
+    rank4 = left("memref<2x1x1x1xf32, strided<[8, 8, 8, 1], offset: ?>, #gpu.address_space<workgroup>>")
+    assert rank4 == left("memref<1x1x1xf32, strided<[8, 8, 1], offset: ?>, #gpu.address_space<workgroup>>")
+    assert rank4 == left("memref<?x1x1x1xf32, strided<[8, 8, 8, 1], offset: ?>, #gpu.address_space<workgroup>>")
+    assert rank4.endswith("but got 'memref<Nxf32, strided<[N], offset: ?>, #gpu.address_space<workgroup>>'")
