@@ -47,6 +47,7 @@ from oracles.toolchain.warm import kill_pool, spawn_pool
 from reducer.passes.kinds import input_kind
 from reducer.passes.registry import PassRow, passes_for
 from reducer.proposal import Proposal
+from reducer.search.editor import IsolatedEditor
 from reducer.search.engine import Reducer
 from reducer.search.interrupt import Interruption
 from reducer.search.problem import ReductionProblem
@@ -126,6 +127,9 @@ class CulpritRequest:
     log: Callable[[str], None] = lambda _: None
     interruption: Interruption | None = None
     cancel: threading.Event | None = None  # set: the step is no longer wanted (its case is no longer the result)
+    # The repro's edits each in a worker of their own (a crash there is one failed edit): the step's
+    # second try, after the bindings killed its first while it edited the repro.
+    isolate_edits: bool = False
 
 
 def where_it_breaks(
@@ -167,6 +171,9 @@ def find_culprit_isolated(request: CulpritRequest) -> Culprit:
             return Culprit(why="cancelled: the reduction found a smaller result")
         culprit, lines = done
     except BrokenProcessPool:
+        if not request.isolate_edits:  # most often a parse of an edited repro (heap corruption in the bindings)
+            request.log("culprit: the step's process died inside the compiler's libraries; again, each edit isolated")
+            return find_culprit_isolated(replace(request, isolate_edits=True))
         return Culprit(why="the step's process died inside the compiler's libraries (an assertion or a signal)")
     except FutureTimeout:
         return Culprit(why=f"the step ran past {limit_s:.0f} s and was stopped (the reduction's result stands)")
@@ -280,10 +287,11 @@ def _reproducer(request: CulpritRequest, culprit: Culprit) -> tuple[str, int] | 
 def _reduce_pass_repro(request: CulpritRequest, oracle: Oracle, start: Proposal, culprit: Culprit) -> Proposal:
     """The one-pass repro reduced with the reducer's passes (pipeline fixed, IR shrinking)."""
     began = time.monotonic()
-    problem = ReductionProblem(start, oracle, jobs=request.jobs, interruption=request.interruption, log=request.log)
+    editor = IsolatedEditor(oracle.options.limits, oracle.options.opset_version) if request.isolate_edits else None
+    problem = ReductionProblem(start, oracle, jobs=request.jobs, interruption=request.interruption, log=request.log, editor=editor)
     problem.set_deadline(began + request.budget_s)
     try:
-        Reducer(problem, pass_repro_passes(start.candidate)).run()  # this child is the isolation
+        Reducer(problem, pass_repro_passes(start.candidate)).run()  # this child is the isolation (or each edit's worker)
         best = problem.best
         if best is not start and not problem.judge_fresh(best.candidate).interesting:  # as the main result's check
             request.log("culprit: the reduced one-pass repro failed its fresh check; the unreduced one is kept")

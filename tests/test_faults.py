@@ -13,6 +13,7 @@ import json
 import os
 import signal
 import sqlite3
+import re
 import subprocess
 import sys
 import time
@@ -135,6 +136,22 @@ def test_a_segfault_inside_an_edit_is_a_verdict_and_the_reduction_finishes(tmp_p
     assert "3 edits crashed their worker and counted as invalid" in faulted.stdout
     assert (tmp_path / "bug.reduced.mlir").read_text() == (tmp_path / "clean.mlir").read_text()
     assert scratch_left(tmp_path) == []
+
+
+def test_a_crash_while_editing_the_one_pass_repro_costs_one_edit_not_the_failing_pass(tmp_path, iree_compile):
+    """The failing-pass step edits its repro in its own process; when the bindings kill it there,
+    the step runs again with each edit in a worker: the pass is named, the repro written."""
+    src = tmp_path / "bug.mlir"
+    src.write_text(torch_chain(5, bad_at=2, bad_op="onnx.NoSuchOp", channels=4, size=4))
+    env = reduce_env(tmp_path)
+    env.update(PYTHONPATH=f"{EDIT_FAULT}{os.pathsep}{REPO}", EDIT_FAULT_TIMES="1", EDIT_FAULT_IN="culprit",
+               EDIT_FAULT_STATE=str(tmp_path / "edits"))
+    result = run_reduce([str(src), "--oracle=compile-error", "-j", "2", "--no-cache"], env, tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "edits").read_text() == "1"  # the step's first edit did die of SIGSEGV
+    assert "again, each edit isolated" in result.stderr
+    assert re.search(r"culprit +[\w-]+ \(phase [\w-]+\)", result.stdout), result.stdout
+    assert (tmp_path / "bug.reduced.pass.mlir").exists() and (tmp_path / "bug.reduced.lit.mlir").exists()
 
 
 @pytest.mark.nightly  # 12 s; a fault-injection case; a crash judged like a failure by default: test_a_compiler_crash_is_a_verdict_and_reduces

@@ -1,5 +1,7 @@
-"""Loaded by every Python a fault test starts with this folder on PYTHONPATH: the edit worker's
-first EDIT_FAULT_TIMES edits die of a real SIGSEGV, as a crash inside the MLIR bindings would."""
+"""Loaded by every Python a fault test starts with this folder on PYTHONPATH: the first
+EDIT_FAULT_TIMES edits die of a real SIGSEGV, as a crash inside the MLIR bindings would: those
+of the edit worker, or with EDIT_FAULT_IN=culprit those the failing-pass step makes in its own
+process (the edits of its one-pass repro, not in a worker)."""
 
 import os
 
@@ -13,7 +15,9 @@ if os.environ.get("EDIT_FAULT_TIMES"):
     _real_apply = engine._apply
 
     def segfaulting_apply(session, reduction, current, indices):
-        if multiprocessing.current_process().name == "edit-worker":
+        process = multiprocessing.current_process().name
+        culprit_step = process not in ("MainProcess", "edit-worker")
+        if (process == "edit-worker") if os.environ.get("EDIT_FAULT_IN") != "culprit" else culprit_step:
             counter = Path(os.environ["EDIT_FAULT_STATE"])
             seen = int(counter.read_text()) if counter.exists() else 0
             if seen < int(os.environ["EDIT_FAULT_TIMES"]):
