@@ -43,6 +43,9 @@ def cases(out: Path) -> list[tuple[str, Path, list[str]]]:
         ("TokenScorer, data tiling, 15 tokens", torch_models.save_scorer(out / "scorer.pt2"),
          ["--oracle=eager-mismatch", "--dim", "arg0.1=15", "--", "--iree-opt-data-tiling=true"]),
         ("KVCacheStep, stream schedule", torch_models.save_kv_cache_step(out / "kv_step.pt2"), ["--oracle=transient-copy"]),
+        # Issue 35's GPT: one Linear for q, k and v, split; causal SDPA; f16; four blocks.
+        ("TinyGPT (4 blocks, qkv split, f16) for Vulkan", torch_models.save_gpt(out / "gpt.pt2", layers=4),
+         ["--oracle=compile-error", "--", *VULKAN]),
     ]
 
 
