@@ -115,6 +115,28 @@ def test_a_cut_at_a_split_stands_in_for_the_tensors_its_getitems_select(tmp_path
     assert "torch.aten.split" not in removed.candidate.text and removed.ops < original.ops
 
 
+class _FlattenThenScale(torch.nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        flat = x.reshape(x.shape[0] * 4, 8)  # its first dim is 4*s0 where x's batch is dynamic
+        return torch.relu(flat) * 2.0
+
+
+def test_a_cut_after_a_reshape_of_a_dynamic_dim_makes_an_input_of_its_own_dynamic_size(tmp_path):
+    # Swin's dynamic batch: a cut made a value sized 4*s77 an input, and `reduce` ended in a traceback.
+    program = torch.export.export(_FlattenThenScale(), (torch.zeros(2, 4, 8),), dynamic_shapes=({0: torch.export.Dim.DYNAMIC},))
+    archive = tmp_path / "flatten.pt2"
+    torch.export.save(program, archive)
+    built = torch_program.normalised(archive.read_bytes())
+    ed = torch_program.editable_of(built.archive)
+    after = {n.name for n in ed.ops() if n.target in (torch.ops.aten.relu.default, torch.ops.aten.mul.Tensor)}
+    torch_program.keep_only(ed, after, {})
+    torch_program.prune(ed)
+    (flat,) = ed.inputs()
+    assert not isinstance(flat.meta["val"].shape[0], int) and not flat.meta["val"].shape[0].node.expr.is_Symbol  # 4*s0
+    rebuilt = torch_program.built(ed)  # exported with that dim dynamic of its own, and imported
+    assert rebuilt.nodes == len(after) == 2 and "!torch.vtensor<[?,8],f32>" in rebuilt.text.split("func.func @main(", 1)[1].split(")", 1)[0]
+
+
 @pytest.mark.nightly  # a minute; eager-mismatch on .pt2 by default: test_eager_mismatch_keeps_at_least_half_the_original_wrong_share, dynamic sizes: test_inputs_from_a_torch_save_file_run_the_program_at_their_sizes
 def test_wrong_scores_at_a_dynamic_token_count_reduce_to_the_chain_that_computes_them(tmp_path, iree_compile, capsys):
     model = torch_models.save_scorer(tmp_path / "scorer.pt2", width=4, hidden=4)

@@ -98,9 +98,9 @@ def cut_down_edit(session: EditSession, original: Proposal, keep: frozenset[str]
     copy = torch_program.editable_of(candidate.binary, candidate.data)
     try:
         torch_program.keep_only(copy, set(keep), parent_values(original))
-    except torch_program.Invalid:
+        proposal = fx_proposal(original, copy)
+    except torch_program.Invalid:  # no candidate (as in a pass's apply); a tool's rejection goes to the problem
         return None
-    proposal = fx_proposal(original, copy)
     return proposal if proposal is not None and proposal.cost < original.cost else None
 
 
