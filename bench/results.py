@@ -119,8 +119,16 @@ def commit(tree: Path = ROOT) -> str:
 
 
 def command_line(script: str, argv: Sequence[str]) -> str:
-    """The command as it is run from the checkout's root."""
-    return shlex.join(["python", f"bench/{Path(script).name}", *argv])
+    """The command as it is run from the checkout's root; a path of this machine outside the
+    checkout shows as its name in a scratch folder (`/.../run2/m.json` -> `SCRATCH/m.json`)."""
+    return shlex.join(["python", f"bench/{Path(script).name}", *map(_portable, argv)])
+
+
+def _portable(word: str) -> str:
+    if not word.startswith("/"):
+        return word
+    path = Path(word)
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else f"SCRATCH/{path.name}"
 
 
 def provenance(script: str, argv: Sequence[str]) -> dict[str, str]:
