@@ -11,9 +11,9 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import sqlite3
-import re
 import subprocess
 import sys
 import time
