@@ -403,6 +403,37 @@ def resize(ed: Editable, old: int, new: int) -> None:
             _resize_arguments(node, old, new)
 
 
+def shared_input_axes(ed: Editable) -> list[tuple[str, int, int]]:
+    """(input name, axis, size) of each static input dim above 1 whose size another input dim or
+    tensor dim shares: a size class `resize` moves together, which one dim may leave alone."""
+    counts: dict[int, int] = {}
+    dims = []
+    for node in ed.inputs():
+        for axis, d in enumerate(getattr(node.meta.get("val"), "shape", ())):
+            if isinstance(d, int) and d > 1:
+                dims.append((node.name, axis, d))
+                counts[d] = counts.get(d, 0) + 1
+    for node in ed.graph.nodes:
+        if node.op == "get_attr":
+            value = attribute(ed.module, node.target)
+            for d in getattr(value, "shape", ()):
+                counts[d] = counts.get(d, 0) + 1
+    return [(name, axis, d) for name, axis, d in dims if counts[d] > 1]
+
+
+def resize_input_axis(ed: Editable, name: str, axis: int, new: int) -> None:
+    """One input's dim `axis` becomes `new` (the leading block of its value), nothing else: the
+    export that follows re-traces the rest, and refuses a graph whose shapes no longer agree."""
+    node = next((n for n in ed.inputs() if n.name == name), None)
+    shape = getattr(node.meta.get("val"), "shape", ()) if node is not None else ()
+    if node is None or axis >= len(shape) or not isinstance(shape[axis], int):
+        raise Invalid(f"no static dim {axis} of an input {name}")
+    node.meta[RESIZED] = {**node.meta.get(RESIZED, {}), axis: new}
+    carried = node.meta.get(CARRIED)
+    if carried is not None:
+        node.meta[CARRIED] = (carried[0], np.ascontiguousarray(carried[1][_leading(carried[1].ndim, {axis}, new)]))
+
+
 def _leading(ndim: int, axes: set[int], size: int) -> tuple[slice, ...]:
     return tuple(slice(0, size) if axis in axes else slice(None) for axis in range(ndim))
 
