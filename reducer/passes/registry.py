@@ -117,7 +117,7 @@ PASSES: tuple[PassRow, ...] = (
     PassRow("plain-values",         "constant values",      S, ONNX_OR_TORCH_DIALECT, "scales -> 1 or powers of two, zero points -> small integers, data -> small integers, while the wrong answer stays as plain", PlainValues()),
     PassRow(PIN_PASS,               "dynamic dims",         D, ONNX,       "make a dynamic dim static at the size the data runs it at, where the failure stays (else it stays dynamic)", OnnxPinDims()),
     PassRow("shrink-torch-onnx-shapes", "tensor dimensions", S, TORCH_DIALECT, "lift torch.operator \"onnx.*\" IR to ONNX, shrink its dimensions there, import it again", ShrinkTorchOnnxShapes()),
-    PassRow("fx-shrink-shapes",     "tensor dimensions",    S, PT2,        "shrink every static dim of one size of a PyTorch program's inputs and tensors, size arguments following; re-exported, or refused", FxShrinkShapes()),
+    PassRow("fx-shrink-shapes",     "tensor dimensions",    S, PT2,        "shrink every static dim of one size of a PyTorch program's inputs and tensors, size arguments following, then each input dim whose size others share alone; re-exported, or refused", FxShrinkShapes()),
     PassRow("shrink-linalg-shapes", "tensor dimensions",    S, BELOW_TORCH, "shrink tied dims of linalg / tensor IR and hal.executables: 1, 2, divisions, then bisect; every type follows", ShrinkLinalgShapes()),
     PassRow("shrink-shapes",        "tensor dimensions",    S, ONNX,       "shrink each tensor dimension of an ONNX model: 1, 2, divisions, then bisect; shapes re-inferred", ShrinkOnnxShapes()),
     PassRow("reduce-flags",         "compile flags",        D, EVERY_KIND, "remove compile flags the failure does not need", ReduceFlags()),
