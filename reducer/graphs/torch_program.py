@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import functools
 import operator
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -364,18 +365,23 @@ RESIZED = "resized"  # a placeholder's meta: axis -> the size a shape edit gave 
 NOT_SIZES = frozenset({"stride", "padding", "dilation", "output_padding", "kernel_size", "step", "dim", "dims"})
 
 
-def sizes(ed: Editable) -> set[int]:
-    """The static sizes above 1 of the program's inputs and tensors (parameters, buffers, constants)."""
-    found: set[int] = set()
+def _static_dims(ed: Editable) -> Iterator[tuple[str, int, int]]:
+    """(input name, axis, size) of each static dim of the inputs, then ('', axis, size) of each dim
+    of the tensors the program reads (parameters, buffers, constants; once per read)."""
     for node in ed.inputs():
-        value = node.meta.get("val")
-        found |= {d for d in getattr(value, "shape", ()) if isinstance(d, int) and d > 1}
+        for axis, d in enumerate(getattr(node.meta.get("val"), "shape", ())):
+            if isinstance(d, int):
+                yield node.name, axis, d
     for node in ed.graph.nodes:
         if node.op == "get_attr":
             value = attribute(ed.module, node.target)
             if isinstance(value, torch.Tensor):
-                found |= {d for d in value.shape if d > 1}
-    return found
+                yield from (("", axis, d) for axis, d in enumerate(value.shape))
+
+
+def sizes(ed: Editable) -> set[int]:
+    """The static sizes above 1 of the program's inputs and tensors (parameters, buffers, constants)."""
+    return {d for _, _, d in _static_dims(ed) if d > 1}
 
 
 def resize(ed: Editable, old: int, new: int) -> None:
@@ -385,12 +391,8 @@ def resize(ed: Editable, old: int, new: int) -> None:
     for node in ed.inputs():
         value = node.meta.get("val")
         axes = {axis for axis, d in enumerate(getattr(value, "shape", ())) if isinstance(d, int) and d == old}
-        if not axes:
-            continue
-        node.meta[RESIZED] = {**node.meta.get(RESIZED, {}), **{axis: new for axis in axes}}
-        carried = node.meta.get(CARRIED)
-        if carried is not None:
-            node.meta[CARRIED] = (carried[0], np.ascontiguousarray(carried[1][_leading(carried[1].ndim, axes, new)]))
+        if axes:
+            _resize_input(node, axes, new)
     done: set[str] = set()
     for node in ed.graph.nodes:
         if node.op == "get_attr" and node.target not in done:
@@ -406,19 +408,9 @@ def resize(ed: Editable, old: int, new: int) -> None:
 def shared_input_axes(ed: Editable) -> list[tuple[str, int, int]]:
     """(input name, axis, size) of each static input dim above 1 whose size another input dim or
     tensor dim shares: a size class `resize` moves together, which one dim may leave alone."""
-    counts: dict[int, int] = {}
-    dims = []
-    for node in ed.inputs():
-        for axis, d in enumerate(getattr(node.meta.get("val"), "shape", ())):
-            if isinstance(d, int) and d > 1:
-                dims.append((node.name, axis, d))
-                counts[d] = counts.get(d, 0) + 1
-    for node in ed.graph.nodes:
-        if node.op == "get_attr":
-            value = attribute(ed.module, node.target)
-            for d in getattr(value, "shape", ()):
-                counts[d] = counts.get(d, 0) + 1
-    return [(name, axis, d) for name, axis, d in dims if counts[d] > 1]
+    dims = list(_static_dims(ed))
+    counts = Counter(d for _, _, d in dims)
+    return [(name, axis, d) for name, axis, d in dims if name and d > 1 and counts[d] > 1]
 
 
 def resize_input_axis(ed: Editable, name: str, axis: int, new: int) -> None:
@@ -428,10 +420,15 @@ def resize_input_axis(ed: Editable, name: str, axis: int, new: int) -> None:
     shape = getattr(node.meta.get("val"), "shape", ()) if node is not None else ()
     if node is None or axis >= len(shape) or not isinstance(shape[axis], int):
         raise Invalid(f"no static dim {axis} of an input {name}")
-    node.meta[RESIZED] = {**node.meta.get(RESIZED, {}), axis: new}
+    _resize_input(node, {axis}, new)
+
+
+def _resize_input(node: torch.fx.Node, axes: set[int], new: int) -> None:
+    """An input's `axes` traced at `new`, the value it carries cut to their leading block."""
+    node.meta[RESIZED] = {**node.meta.get(RESIZED, {}), **{axis: new for axis in axes}}
     carried = node.meta.get(CARRIED)
     if carried is not None:
-        node.meta[CARRIED] = (carried[0], np.ascontiguousarray(carried[1][_leading(carried[1].ndim, {axis}, new)]))
+        node.meta[CARRIED] = (carried[0], np.ascontiguousarray(carried[1][_leading(carried[1].ndim, axes, new)]))
 
 
 def _leading(ndim: int, axes: set[int], size: int) -> tuple[slice, ...]:

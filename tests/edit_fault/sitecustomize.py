@@ -16,8 +16,8 @@ if os.environ.get("EDIT_FAULT_TIMES"):
 
     def segfaulting_apply(session, reduction, current, indices):
         process = multiprocessing.current_process().name
-        culprit_step = process not in ("MainProcess", "edit-worker")
-        if (process == "edit-worker") if os.environ.get("EDIT_FAULT_IN") != "culprit" else culprit_step:
+        where = process if process in ("MainProcess", "edit-worker") else "culprit"  # the step's own child
+        if where == os.environ.get("EDIT_FAULT_IN", "edit-worker"):
             counter = Path(os.environ["EDIT_FAULT_STATE"])
             seen = int(counter.read_text()) if counter.exists() else 0
             if seen < int(os.environ["EDIT_FAULT_TIMES"]):
