@@ -315,12 +315,17 @@ def import_starts() -> int:
     return len(path.read_text().splitlines()) if path.is_file() else 0
 
 
-def one_minimal(oracle: Oracle, outcome) -> str:
-    """bench/minimality's answer on the result, judged as the original was (its calibration)."""
-    from bench.minimality.check import check, judge_for
+def one_minimal(oracle: Oracle, outcome, shapes: bool) -> str:
+    """bench/minimality's answer on the result, judged as the original was (its calibration). A case
+    reduced without its shape passes is checked without halvings: its shapes are kept on purpose."""
+    from bench.minimality.check import check, judge_for, single_edits
 
     judge = judge_for(oracle, outcome.original.candidate)
-    return check(outcome.best.candidate, judge).cell() if judge is not None else "error: the original does not fail again"
+    if judge is None:
+        return "error: the original does not fail again"
+    result = outcome.best.candidate
+    edits = None if shapes else (edit for edit in single_edits(result) if edit.kind != "halving")
+    return check(result, judge, edits).cell() + ("" if shapes else " (shapes kept: no halvings)")
 
 
 def run_case(name: str, jobs: int, check_minimal: bool, passes_only: bool = False, check_one_minimal: bool = True,
@@ -346,7 +351,7 @@ def run_case(name: str, jobs: int, check_minimal: bool, passes_only: bool = Fals
         cpu = tree_cpu_seconds() - cpu
         compile_s = plain_compile_seconds(oracle, src, flags)
         minimal = minimal_dimensions(request.oracle, passes, outcome.best) if check_minimal and shapes else "-"
-        one = one_minimal(request.oracle, outcome) if check_one_minimal else "-"
+        one = one_minimal(request.oracle, outcome, shapes) if check_one_minimal else "-"
         largest = f"{largest_tensor(outcome.original)} -> {largest_tensor(outcome.best)}"
         best = outcome.best.candidate
         written = best.binary if best.binary is not None else best.text.encode()
