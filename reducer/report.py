@@ -74,9 +74,15 @@ def _sizes_lines(outcome: Outcome) -> list[str]:
     return []
 
 
+def recorded_seconds(seconds: float) -> float:
+    """A wall time as `--json` records it; the text rounds this figure again, so both show the same
+    (0.04996 s read 0.0 in the text and 0.1 from the JSON's 0.05 when each rounded on its own)."""
+    return round(seconds, 3)
+
+
 def _parts(parts: dict[str, float]) -> str:
     """' (start-up 0.6, original 4.1, ...)': where the wall time went."""
-    return f" ({', '.join(f'{name} {seconds:.1f}' for name, seconds in parts.items())})" if parts else ""
+    return f" ({', '.join(f'{name} {recorded_seconds(seconds):.1f}' for name, seconds in parts.items())})" if parts else ""
 
 
 def _spelled(sizes: dict[str, int]) -> str:
@@ -92,7 +98,7 @@ def summary(outcome: Outcome) -> str:
         f"  bytes         {o.candidate.size} -> {b.candidate.size}",
         f"  flags         {len(o.candidate.flags)} -> {len(b.candidate.flags)}",
         f"  oracle calls  {outcome.stats.oracle_calls} (cache hits {outcome.stats.cache_hits}{_cache_detail(outcome.stats)})",
-        f"  wall time     {outcome.seconds:.1f} s with -j {outcome.jobs}{_parts(outcome.parts)}",
+        f"  wall time     {recorded_seconds(outcome.seconds):.1f} s with -j {outcome.jobs}{_parts(outcome.parts)}",
         f"  failure       {outcome.verdict.detail}",
         *([f"  devices       {', '.join(outcome.devices)}"] if outcome.devices else []),
         *(f"  pipeline {name}    {' '.join(flags)} (on {device})" for name, flags, device in outcome.pipelines),
@@ -233,7 +239,7 @@ def markdown(outcome: Outcome) -> str:
 
 Reduced from {outcome.original.ops} {outcome.unit} / {outcome.original.candidate.size} bytes / {len(outcome.original.candidate.flags)} flags
 to {b.ops} {outcome.unit} / {b.candidate.size} bytes / {len(b.candidate.flags)} flags with `reduce --oracle={outcome.oracle}`
-({outcome.stats.oracle_calls} oracle calls, {outcome.seconds:.1f} s).
+({outcome.stats.oracle_calls} oracle calls, {recorded_seconds(outcome.seconds):.1f} s).
 """
 
 

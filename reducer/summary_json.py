@@ -14,7 +14,7 @@ from typing import Any
 from oracles.toolchain.tools import iree_version
 from reducer.culprit import Culprit
 from reducer.proposal import Proposal
-from reducer.report import Outcome
+from reducer.report import Outcome, recorded_seconds
 from reducer.shapes.shape_search import shapes_kept_by, shapes_of
 
 FORMAT_VERSION = 1
@@ -74,8 +74,8 @@ def summary_record(outcome: Outcome, written: dict[str, str] | None = None) -> d
         "failed_calls": stats.failed_calls,
         "edit_crashes": stats.edit_crashes,
         "rejected_edits": stats.rejected_edits,
-        "seconds": round(outcome.seconds, 3),
-        "parts": {name: round(seconds, 3) for name, seconds in outcome.parts.items()},
+        "seconds": recorded_seconds(outcome.seconds),
+        "parts": {name: recorded_seconds(seconds) for name, seconds in outcome.parts.items()},
         "jobs": outcome.jobs,
         "failure": outcome.verdict.detail,
         "devices": list(outcome.devices),
