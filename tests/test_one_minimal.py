@@ -63,3 +63,37 @@ def test_onnx_single_edits_are_valid_models_and_invalid_ones_are_no_candidates()
     assert [d.dim_value for d in halved.graph.output[0].type.tensor_type.shape.dim] == [2, 6]
     assert "halve every dim of size 8 (2 dims)" in made  # K of x and w together
     assert "halve x axis 1 (8 -> 4)" in rejected  # K of x alone: the MatMul no longer types
+
+
+def test_a_halving_that_pushes_a_pool_window_past_its_input_is_no_candidate():
+    # Inception's MaxPool result: 1x1x3x3 under a 3x3 window; 3 -> 1 leaves the window past its
+    # input (the reference evaluator refuses to run it), so it does not count against the result.
+    nodes = [helper.make_node("MaxPool", ["x"], ["y"], kernel_shape=[3, 3])]
+    graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 3, 3])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 1, 1, 1])])
+    result = Candidate("m", (), ".onnx", helper.make_model(graph, opset_imports=[helper.make_opsetid("", 9)]).SerializeToString())
+    halvings = [edit for edit in single_edits(result) if edit.kind == "halving"]
+    assert halvings
+    for edit in halvings:
+        try:
+            edit.make()
+        except CandidateRejected as err:
+            assert "past its padded input" in str(err) or "kernel" in str(err)
+        else:
+            raise AssertionError(f"{edit.label} made a candidate with a window past its input")
+
+
+def test_an_op_of_a_named_ops_implicit_body_is_no_candidate():
+    # The body of linalg.conv_2d_nchw_fchw is not printed: deleting its mulf gives back the same
+    # conv plus an unused argument, which is no smaller (SqueezeNet's sm_60 result read "NO" so).
+    text = """func.func @f(%x: tensor<1x4x3x3xf32>, %w: tensor<2x4x3x3xf32>, %o: tensor<1x2x1x1xf32>) -> tensor<1x2x1x1xf32> {
+  %0 = linalg.conv_2d_nchw_fchw ins(%x, %w : tensor<1x4x3x3xf32>, tensor<2x4x3x3xf32>) outs(%o : tensor<1x2x1x1xf32>) -> tensor<1x2x1x1xf32>
+  return %0 : tensor<1x2x1x1xf32>
+}"""
+    made = []
+    for edit in single_edits(Candidate(text, CPU)):
+        try:
+            made.append((edit.label, edit.make().text))
+        except CandidateRejected:
+            pass
+    assert all("linalg.conv_2d_nchw_fchw" not in candidate for _, candidate in made), made

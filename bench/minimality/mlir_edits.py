@@ -1,7 +1,8 @@
 """Single edits of an MLIR program, through the MLIR bindings: delete an op, bypass an op, halve a dim.
 
 The ops are those inside functions (nested ones too), terminators aside, in walk order; each
-candidate parses the result afresh, edits the op at its position and must verify. Deleting an op
+candidate parses the result afresh, edits the op at its position, must verify and, printed and
+parsed again, have fewer ops (a named op's implicit body comes back from its name). Deleting an op
 makes what read each of its results read a new argument of the function, last (the arguments
 before it keep their data). Bypassing a one-result op makes its readers read one of its operands
 of the same type. Halving: a torch-onnx program is lifted to ONNX (oracles/onnx/lift.py), halved
@@ -69,9 +70,15 @@ def _made(result: Candidate, edit, i: int, *args) -> Candidate:
     with ctx, ir.Location.unknown():
         module = irx.parse(result.text, ctx)
         op, func = targets(module)[i]
+        before = len(targets(module))
         edit(op, func, *args)
         irx.verify(module)  # NotVerified (a CandidateRejected) when it does not
-        return result.with_text(irx.to_text(module))
+        text = irx.to_text(module)
+    # An op in a named op's implicit body (the mulf of a linalg.conv_2d_nchw_fchw) is not printed:
+    # the parse gives it back, and the candidate would be the result plus an argument.
+    if len(targets(irx.parse(text, irx.new_context()))) >= before:
+        raise NoCandidate("the printed program is no smaller (the op is part of a named op's implicit body)")
+    return result.with_text(text)
 
 
 def _delete(op: ir.Operation, func: ir.Operation) -> None:

@@ -7,7 +7,9 @@ original computed that tensor, travel with the candidate's data as `at:NAME`). B
 makes what read its one output read one of its inputs of the same type and shape instead.
 Halving makes one static dim of a graph input or weight (an initializer or a Constant node's
 tensor, which keeps its leading half), or every static dim of one size at once, half as large, and lets shape inference derive
-the rest.
+the rest; a halving that makes a tensor degenerate the result did not have (a zero-sized dim, a pool
+or conv window past its padded input, reducer/shapes/degenerate.py: what the reference evaluator
+refuses to run and the shape passes never make) is no candidate.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from onnx import numpy_helper
 from bench.minimality.edit import Edit, NoCandidate
 from oracles import Candidate
 from reducer.graphs import onnx_model
+from reducer.shapes.degenerate import onnx_sites
 
 
 def edits(result: Candidate) -> Iterator[Edit]:
@@ -141,6 +144,7 @@ def _bypass(model: onnx.ModelProto, types: dict[str, onnx.TypeProto], i: int, j:
 
 def _halve(model: onnx.ModelProto, types: dict[str, onnx.TypeProto], dims: set[tuple[str, int]]) -> None:
     """The dims named in `dims` halved; every type shape inference derives is derived again."""
+    before = onnx_sites(onnx.shape_inference.infer_shapes(model, data_prop=True))
     graph = model.graph
     for name, tensor in weights(graph):
         axes = [axis for held, axis in dims if held == name]
@@ -161,3 +165,6 @@ def _halve(model: onnx.ModelProto, types: dict[str, onnx.TypeProto], dims: set[t
         raise NoCandidate(f"shape inference: {' '.join(str(err).split())[:200]}") from None
     for output, derived in zip(graph.output, inferred.graph.output):
         output.type.CopyFrom(derived.type)
+    added = onnx_sites(inferred) - before
+    if added:
+        raise NoCandidate(f"degenerate: {sorted(added)[0]}")
