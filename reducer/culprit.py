@@ -43,7 +43,7 @@ from oracles.toolchain.tools import (
     kill_all,
     scratch_dir,
 )
-from oracles.toolchain.warm import kill_pool, spawn_pool
+from oracles.toolchain.warm import WarmCompiler, kill_pool, spawn_pool
 from reducer.passes.kinds import input_kind
 from reducer.passes.registry import PassRow, passes_for
 from reducer.proposal import Proposal
@@ -212,14 +212,19 @@ def find_culprit(request: CulpritRequest) -> Culprit:
     `concluded=False` and the reason."""
     start = time.monotonic()
     culprit = Culprit()
+    # Loaded while the compile that names the pass runs; the repro's reduction judges on them.
+    warm = WarmCompiler(request.jobs, request.oracle.options.limits.memory_cap_mb)
+    warm.start()
     try:
         find_tool(IREE_OPT)
-        _find(request, culprit)
+        _find(request, culprit, warm)
     except ToolNotFound as err:
         culprit.why = str(err)
     except KeyboardInterrupt:
         kill_all()
         culprit.concluded, culprit.why = False, "interrupted"
+    finally:
+        warm.shutdown()
     culprit.seconds = time.monotonic() - start
     if not culprit.concluded:
         for path in (pass_repro_path(request.output), lit_test_path(request.output)):
@@ -227,7 +232,7 @@ def find_culprit(request: CulpritRequest) -> Culprit:
     return culprit
 
 
-def _find(request: CulpritRequest, culprit: Culprit) -> None:
+def _find(request: CulpritRequest, culprit: Culprit, warm: WarmCompiler) -> None:
     start = time.monotonic()
     located = _reproducer(request, culprit)
     culprit.find_seconds = time.monotonic() - start
@@ -235,7 +240,7 @@ def _find(request: CulpritRequest, culprit: Culprit) -> None:
         return
     text, ops = located
     oracle = one_pass_oracle(culprit.pipeline, request.reference, request.oracle.options)
-    best = _reduce_pass_repro(request, oracle, Proposal(Candidate(text), ops), culprit)
+    best = _reduce_pass_repro(request, oracle, Proposal(Candidate(text), ops), culprit, warm)
     culprit.pass_repro_ops, culprit.repro_text = best.ops, best.candidate.text
     repro = pass_repro_path(request.output)
     repro.write_text(best.candidate.text)
@@ -284,13 +289,17 @@ def _reproducer(request: CulpritRequest, culprit: Culprit) -> tuple[str, int] | 
     return text, culprit.reproducer_ops
 
 
-def _reduce_pass_repro(request: CulpritRequest, oracle: Oracle, start: Proposal, culprit: Culprit) -> Proposal:
-    """The one-pass repro reduced with the reducer's passes (pipeline fixed, IR shrinking)."""
+def _reduce_pass_repro(request: CulpritRequest, oracle: Oracle, start: Proposal, culprit: Culprit,
+                       warm: WarmCompiler) -> Proposal:
+    """The one-pass repro reduced with the reducer's passes (pipeline fixed, IR shrinking), its
+    `iree-opt` calls run by warm workers once one of them gives the tool's verdict on the repro."""
     began = time.monotonic()
     editor = IsolatedEditor(oracle.options.limits, oracle.options.opset_version) if request.isolate_edits else None
     problem = ReductionProblem(start, oracle, jobs=request.jobs, interruption=request.interruption, log=request.log, editor=editor)
     problem.set_deadline(began + request.budget_s)
     try:
+        if oracle.warm_ok and not problem.attach_compiler(warm, start):
+            warm.shutdown()
         Reducer(problem, pass_repro_passes(start.candidate)).run()  # this child is the isolation (or each edit's worker)
         best = problem.best
         if best is not start and not problem.judge_fresh(best.candidate).interesting:  # as the main result's check

@@ -14,6 +14,7 @@ from oracles.compiling.pass_repro import (
     run_lit_test,
 )
 from oracles.mlir import ir as irx
+from oracles.toolchain import tools
 from oracles.toolchain.tools import ToolNotFound
 from reducer import culprit as culprit_module
 from reducer.cli import main
@@ -166,3 +167,34 @@ def test_a_step_run_ahead_ends_once_cancelled_and_else_waits_for_its_answer():
     answered = Future()
     threading.Timer(0.2, answered.set_result, args=(("culprit", []),)).start()
     assert culprit_module._waited(answered, time.monotonic() + 60, threading.Event()) == ("culprit", [])
+
+
+def test_a_warm_worker_runs_a_one_pass_pipeline_as_iree_opt_does(monkeypatch):
+    # The repro's reduction judges on warm workers: the pipeline must run there (its
+    # `builtin.module(` anchor off), with iree-opt's signature, and a pipeline it cannot anchor
+    # goes to the tool.
+    from oracles.compiling.pass_repro import PassError, one_pass_oracle
+    from oracles.toolchain.warm import WarmCompiler
+
+    entry = CORPUS / "conv1x1-56-f16acc-gfx942-failed-to-distribute"
+    pipeline = json.loads((entry / "entry.json").read_text())["culprit"]["pipeline"]
+    assert pipeline.startswith("builtin.module(")
+    repro = Candidate((entry / "pass.mlir").read_text())
+    by_tool = PassError(pipeline).judge(repro)
+    assert by_tool.interesting and "failed to distribute" in by_tool.signature, by_tool.detail
+    tool = one_pass_oracle(pipeline, by_tool)
+    warm = WarmCompiler(1, 16384)
+    try:
+        with monkeypatch.context() as patched:  # the worker judges: no iree-opt process may start
+            patched.setattr(tools, "run_tool", _no_tool)
+            by_worker = tool.with_compiler(warm).judge(repro)
+            assert not tool.with_compiler(warm).judge(repro.with_text("module {}")).interesting
+        assert (by_worker.interesting, by_worker.signature) == (by_tool.interesting, by_tool.signature)
+        unanchored = one_pass_oracle(pipeline[len("builtin.module("):-1], by_tool)  # the worker declines it
+        assert unanchored.with_compiler(warm).judge(repro).signature == unanchored.judge(repro).signature
+    finally:
+        warm.shutdown()
+
+
+def _no_tool(*args, **kwargs):
+    raise AssertionError(f"a tool process was started: {args[0]}")

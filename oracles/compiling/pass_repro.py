@@ -97,7 +97,7 @@ def innermost_pass(pipeline: str) -> str:
 class _OnePassPipeline:
     """Runs `iree-opt --pass-pipeline=P` where a compile-failure oracle runs `iree-compile`."""
 
-    warm_ok = False
+    warm_ok = False  # a crash would cost a worker and an isolated re-run per interesting candidate
     locates = False
     stops_early = False
     output_name = "out.mlir"
@@ -114,7 +114,8 @@ class _OnePassPipeline:
 
     def compile(self, candidate: Candidate, workdir: Path, extra=None, limits: Limits | None = None) -> CompileResult:
         flags = self.compile_flags(candidate.flags) + (extra or [])
-        return compile_candidate(candidate, flags, workdir, limits or self.options.limits, self.output_name, tool=IREE_OPT)  # type: ignore[attr-defined]
+        warm = self.warm.compile if self.warm is not None and self.warm_ok else None  # type: ignore[attr-defined]
+        return compile_candidate(candidate, flags, workdir, limits or self.options.limits, self.output_name, warm, tool=IREE_OPT)  # type: ignore[attr-defined]
 
     def reproduce_command(self, candidate: Candidate, path: str) -> str:
         return shlex.join([IREE_OPT, *self.compile_flags(candidate.flags), path])
@@ -122,6 +123,9 @@ class _OnePassPipeline:
 
 class PassError(_OnePassPipeline, CompileError):
     name = "pass-error"
+    # A warm worker runs the pipeline in-process (oracles/toolchain/warm.py): a hundredth of a
+    # second where `iree-opt` spends a third of one starting.
+    warm_ok = True
     summary = "iree-opt on one pass pipeline fails with the original compile error's signature"
 
 

@@ -36,6 +36,8 @@ from oracles.toolchain.tools import (
 )
 
 COMPILE_TO = "--compile-to="
+PASS_PIPELINE = "--pass-pipeline="  # iree-opt's: the job runs that pipeline on the parsed source
+MODULE_ANCHOR = "builtin.module("
 COMPILE_FROM = "--compile-from="
 _LOG_NAME = ".warm-compile.log"
 _PID_NAME = ".warm-compile.pid"
@@ -49,6 +51,9 @@ def compile_in_process(source: Path, flags: Sequence[str], output: Path) -> bool
     """
     from iree.compiler import api
 
+    pipeline = next((f[len(PASS_PIPELINE) :] for f in flags if f.startswith(PASS_PIPELINE)), None)
+    if pipeline is not None:
+        return _pass_pipeline_in_process(source, pipeline, [f for f in flags if not f.startswith(PASS_PIPELINE)], output)
     phase = next((f[len(COMPILE_TO) :] for f in flags if f.startswith(COMPILE_TO)), "end")
     start = next((f[len(COMPILE_FROM) :] for f in flags if f.startswith(COMPILE_FROM)), None)
     session_flags = [f for f in flags if not f.startswith((COMPILE_TO, COMPILE_FROM))]
@@ -67,6 +72,33 @@ def compile_in_process(source: Path, flags: Sequence[str], output: Path) -> bool
                 return False
             out = api.Output.open_file(str(output))
             (invocation.output_vm_bytecode if phase == "end" else invocation.output_ir)(out)
+            out.keep()
+            out.close()
+            return True
+
+
+def _pass_pipeline_in_process(source: Path, pipeline: str, flags: Sequence[str], output: Path) -> bool | None:
+    """`iree-opt --pass-pipeline=PIPELINE SOURCE -o OUTPUT` in this process: the invocation runs a
+    pipeline on its root module, so the tool's `builtin.module(...)` anchor is taken off (kept, it
+    would nest and run nothing). None for a pipeline anchored elsewhere or a flag the session
+    refuses: run the tool instead."""
+    from iree.compiler import api
+
+    if not (pipeline.startswith(MODULE_ANCHOR) and pipeline.endswith(")")):
+        return None
+    with api.Session() as session:
+        try:
+            session.set_flags(*flags)
+        except ValueError:
+            return None
+        with session.invocation() as invocation:
+            invocation.enable_console_diagnostics()
+            if not invocation.parse_source(api.Source.open_file(session, str(source))):
+                return False
+            if not invocation.execute_text_pass_pipeline(pipeline[len(MODULE_ANCHOR) : -1]):
+                return False
+            out = api.Output.open_file(str(output))
+            invocation.output_ir(out)
             out.keep()
             out.close()
             return True
