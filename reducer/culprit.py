@@ -130,12 +130,13 @@ class CulpritRequest:
     # The repro's edits each in a worker of their own (a crash there is one failed edit): the step's
     # second try, after the bindings killed its first while it edited the repro.
     isolate_edits: bool = False
+    warm: bool = True  # the repro's iree-opt calls on warm workers (`--no-warm`: each as the tool)
 
 
 def where_it_breaks(
     oracle: Oracle, case: Candidate | None, verdict: Verdict, output: Path, jobs: int,
     log: Callable[[str], None], interruption: Interruption | None = None, budget_s: float | None = None,
-    cancel: threading.Event | None = None,
+    cancel: threading.Event | None = None, warm: bool = True,
 ) -> tuple[Culprit | None, DispatchConfig | None]:
     """After a reduction: the culprit pass of a compile error or crash, the configuration of an
     LDS overrun's dispatch. `case` is the reduced MLIR (an ONNX result's import; None if it has none).
@@ -152,7 +153,7 @@ def where_it_breaks(
     if case is None:
         return Culprit(why="the reduced model does not import"), None
     budget = DEFAULT_BUDGET_S if budget_s is None else min(budget_s, DEFAULT_BUDGET_S)
-    request = CulpritRequest(case, oracle, verdict, output, jobs, budget, log, interruption, cancel)
+    request = CulpritRequest(case, oracle, verdict, output, jobs, budget, log, interruption, cancel, warm=warm)
     try:
         return find_culprit_isolated(request), None
     except Exception as err:  # noqa: BLE001  (an extra step: whatever breaks it, the reduction's result stands)
@@ -214,7 +215,10 @@ def find_culprit(request: CulpritRequest) -> Culprit:
     culprit = Culprit()
     # Loaded while the compile that names the pass runs; the repro's reduction judges on them.
     warm = WarmCompiler(request.jobs, request.oracle.options.limits.memory_cap_mb)
-    warm.start()
+    if request.warm:
+        warm.start()
+    else:
+        warm.shutdown()  # switched off: every call runs the tool
     try:
         find_tool(IREE_OPT)
         _find(request, culprit, warm)
@@ -298,7 +302,7 @@ def _reduce_pass_repro(request: CulpritRequest, oracle: Oracle, start: Proposal,
     problem = ReductionProblem(start, oracle, jobs=request.jobs, interruption=request.interruption, log=request.log, editor=editor)
     problem.set_deadline(began + request.budget_s)
     try:
-        if oracle.warm_ok and not problem.attach_compiler(warm, start):
+        if warm.enabled and oracle.warm_ok and not problem.attach_compiler(warm, start):
             warm.shutdown()
         Reducer(problem, pass_repro_passes(start.candidate)).run()  # this child is the isolation (or each edit's worker)
         best = problem.best

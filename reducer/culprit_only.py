@@ -47,6 +47,7 @@ def culprit_only(request: Request, base: Path) -> CulpritOnly:
             raise UserError(refusals.CULPRIT_ONLY_NOT_INTERESTING.say(path=request.input_path, oracle=oracle.name, detail=verdict.detail),
                             refusals.CULPRIT_ONLY_NOT_INTERESTING.exit_code)
         mlir = fmt.mlir_of(case, request.oracle)  # a model's or a program's imported MLIR: the culprit is found on that
-        culprit, config = where_it_breaks(request.oracle, mlir, verdict, base, request.jobs, request.log, interruption)
+        culprit, config = where_it_breaks(request.oracle, mlir, verdict, base, request.jobs, request.log, interruption,
+                                          warm=request.warm)
     return CulpritOnly(oracle.name, str(request.input_path), verdict, culprit, config, time.monotonic() - start)
 

@@ -413,7 +413,7 @@ class Reduction:
         case = self.format.failing_pass_case(best, request.oracle)
         return where_it_breaks(request.oracle, case, verdict, request.output_path, request.jobs,
                                step.lines.append if step is not None else request.log, self.interruption,
-                               request.time_budget_s, step.cancel if step is not None else None)
+                               request.time_budget_s, step.cancel if step is not None else None, request.warm)
 
     def outcome_record(self, verdict: Verdict, beside: Beside, wrong_lines: list[str], tested: DispatchTest | None,
                        culprit, config) -> Outcome:
