@@ -6,7 +6,8 @@ Crash isolation is kept: workers are spawned processes, a compile that kills its
 again as its own `iree-compile` process (which confirms the crash with its real signal and
 output), and one past its time limit costs the pool and is a timeout. A flag only the command
 line takes (`--mlir-print-debuginfo`, the tool's dump directories) sends the compile isolated.
-The fuzzer's in-process backend runs `compile_in_process` in its own workers.
+The fuzzer's in-process backend runs `compile_in_process` in its own workers. A job with
+`--pass-pipeline=` does `iree-opt`'s work instead (the failing-pass step's one-pass repro).
 """
 
 from __future__ import annotations
@@ -36,9 +37,9 @@ from oracles.toolchain.tools import (
 )
 
 COMPILE_TO = "--compile-to="
+COMPILE_FROM = "--compile-from="
 PASS_PIPELINE = "--pass-pipeline="  # iree-opt's: the job runs that pipeline on the parsed source
 MODULE_ANCHOR = "builtin.module("
-COMPILE_FROM = "--compile-from="
 _LOG_NAME = ".warm-compile.log"
 _PID_NAME = ".warm-compile.pid"
 
