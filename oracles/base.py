@@ -234,8 +234,9 @@ class Oracle(ABC, metaclass=_ConfiguredOnce):
         """The shell command an engineer runs to see the failure on the file at `path`."""
         return shlex.join(["iree-compile", *self.compile_flags(candidate.flags), path, "-o", self.output_name])
 
-    # Compiling oracles override these three; the others ignore them.
+    # Compiling oracles override these; the others ignore them.
     output_name: ClassVar[str] = "out.vmfb"
+    compile_tool: ClassVar[str] = "iree-compile"  # the tool a compile runs (where no warm worker takes it)
 
     def compile_flags(self, user_flags: tuple[str, ...] | list[str]) -> list[str]:
         return list(user_flags)
@@ -243,10 +244,10 @@ class Oracle(ABC, metaclass=_ConfiguredOnce):
     def compile(
         self, candidate: Candidate, workdir: Path, extra: list[str] | None = None, limits: Limits | None = None
     ) -> CompileResult:
-        find_tool("iree-compile")
+        find_tool(self.compile_tool)
         flags = self.compile_flags(candidate.flags) + (extra or [])
         warm = self.warm.compile if self.warm is not None and self.warm_ok else None
-        return compile_candidate(candidate, flags, workdir, limits or self.options.limits, self.output_name, warm)
+        return compile_candidate(candidate, flags, workdir, limits or self.options.limits, self.output_name, warm, self.compile_tool)
 
 
 class ImportingOracle(Oracle):

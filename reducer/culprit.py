@@ -27,6 +27,7 @@ from oracles.compiling.pass_repro import (
     LitCheck,
     expected_diagnostics,
     lit_test_text,
+    one_pass_kind,
     one_pass_oracle,
     read_reproducer,
     reproducer_flags,
@@ -213,9 +214,10 @@ def find_culprit(request: CulpritRequest) -> Culprit:
     `concluded=False` and the reason."""
     start = time.monotonic()
     culprit = Culprit()
-    # Loaded while the compile that names the pass runs; the repro's reduction judges on them.
+    # Loaded while the compile that names the pass runs; the repro's reduction judges on them
+    # (a crash's does not: each interesting candidate would cost a worker).
     warm = WarmCompiler(request.jobs, request.oracle.options.limits.memory_cap_mb)
-    if request.warm:
+    if request.warm and one_pass_kind(request.reference).warm_ok:
         warm.start()
     else:
         warm.shutdown()  # switched off: every call runs the tool
@@ -302,7 +304,7 @@ def _reduce_pass_repro(request: CulpritRequest, oracle: Oracle, start: Proposal,
     problem = ReductionProblem(start, oracle, jobs=request.jobs, interruption=request.interruption, log=request.log, editor=editor)
     problem.set_deadline(began + request.budget_s)
     try:
-        if warm.enabled and oracle.warm_ok and not problem.attach_compiler(warm, start):
+        if warm.enabled and not problem.attach_compiler(warm, start):
             warm.shutdown()
         Reducer(problem, pass_repro_passes(start.candidate)).run()  # this child is the isolation (or each edit's worker)
         best = problem.best

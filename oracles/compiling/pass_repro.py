@@ -20,10 +20,8 @@ from oracles.base import OracleOptions
 from oracles.candidate import Candidate
 from oracles.compiling.compile_failure import CompileError, Crash
 from oracles.toolchain.tools import (
-    CompileResult,
     Limits,
     ProcessResult,
-    compile_candidate,
     find_tool,
     run_tool,
 )
@@ -101,6 +99,7 @@ class _OnePassPipeline:
     locates = False
     stops_early = False
     output_name = "out.mlir"
+    compile_tool = IREE_OPT
 
     def __init__(self, pipeline: str, options: OracleOptions | None = None) -> None:
         super().__init__(options)  # type: ignore[call-arg]
@@ -111,11 +110,6 @@ class _OnePassPipeline:
 
     def compile_flags(self, user_flags) -> list[str]:
         return [f"--pass-pipeline={self.pipeline}"]
-
-    def compile(self, candidate: Candidate, workdir: Path, extra=None, limits: Limits | None = None) -> CompileResult:
-        flags = self.compile_flags(candidate.flags) + (extra or [])
-        warm = self.warm.compile if self.warm is not None and self.warm_ok else None  # type: ignore[attr-defined]
-        return compile_candidate(candidate, flags, workdir, limits or self.options.limits, self.output_name, warm, tool=IREE_OPT)  # type: ignore[attr-defined]
 
     def reproduce_command(self, candidate: Candidate, path: str) -> str:
         return shlex.join([IREE_OPT, *self.compile_flags(candidate.flags), path])
@@ -134,10 +128,14 @@ class PassCrash(_OnePassPipeline, Crash):
     summary = "iree-opt on one pass pipeline crashes with the original crash's signature"
 
 
+def one_pass_kind(reference: Verdict) -> type[PassError] | type[PassCrash]:
+    """The one-pass oracle's class for the failure `reference` describes (a crash or an error)."""
+    return PassCrash if reference.signature.startswith("crash:") else PassError
+
+
 def one_pass_oracle(pipeline: str, reference: Verdict, options: OracleOptions | None = None) -> CompileError:
-    """The oracle for a one-pass repro of the failure `reference` describes (a crash or an error)."""
-    kind = PassCrash if reference.signature.startswith("crash:") else PassError
-    return kind(pipeline, options).calibrated(reference)  # type: ignore[return-value]
+    """The oracle for a one-pass repro of the failure `reference` describes."""
+    return one_pass_kind(reference)(pipeline, options).calibrated(reference)  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)

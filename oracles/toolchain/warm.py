@@ -45,19 +45,25 @@ _PID_NAME = ".warm-compile.pid"
 
 
 def compile_in_process(source: Path, flags: Sequence[str], output: Path) -> bool | None:
-    """Compiles like `iree-compile FLAGS SOURCE -o OUTPUT`, in this process.
+    """Compiles like `iree-compile FLAGS SOURCE -o OUTPUT`, in this process; with iree-opt's
+    `--pass-pipeline=P`, runs P on the parsed source as `iree-opt` does and writes the IR.
 
     True when it compiled, False when it failed (diagnostics go to fd 2, as the tool prints
-    them), None when a flag is one only the command line takes: run the tool instead.
+    them), None when a flag is one only the command line takes or a pipeline is not anchored on
+    the module: run the tool instead.
     """
     from iree.compiler import api
 
-    pipeline = next((f[len(PASS_PIPELINE) :] for f in flags if f.startswith(PASS_PIPELINE)), None)
+    phase = _flag_value(flags, COMPILE_TO) or "end"
+    start = _flag_value(flags, COMPILE_FROM)
+    pipeline = _flag_value(flags, PASS_PIPELINE)
     if pipeline is not None:
-        return _pass_pipeline_in_process(source, pipeline, [f for f in flags if not f.startswith(PASS_PIPELINE)], output)
-    phase = next((f[len(COMPILE_TO) :] for f in flags if f.startswith(COMPILE_TO)), "end")
-    start = next((f[len(COMPILE_FROM) :] for f in flags if f.startswith(COMPILE_FROM)), None)
-    session_flags = [f for f in flags if not f.startswith((COMPILE_TO, COMPILE_FROM))]
+        # The invocation runs a pipeline on its root module: the tool's `builtin.module(...)`
+        # anchor comes off (kept, it would nest and run nothing).
+        if not (pipeline.startswith(MODULE_ANCHOR) and pipeline.endswith(")")):
+            return None
+        pipeline = pipeline[len(MODULE_ANCHOR) : -1]
+    session_flags = [f for f in flags if not f.startswith((COMPILE_TO, COMPILE_FROM, PASS_PIPELINE))]
     with api.Session() as session:
         try:
             session.set_flags(*session_flags)
@@ -69,40 +75,20 @@ def compile_in_process(source: Path, flags: Sequence[str], output: Path) -> bool
                 return None
             if start is not None and not _set_phase(invocation, "From", start):
                 return None
-            if not (invocation.parse_source(api.Source.open_file(session, str(source))) and invocation.execute()):
-                return False
-            out = api.Output.open_file(str(output))
-            (invocation.output_vm_bytecode if phase == "end" else invocation.output_ir)(out)
-            out.keep()
-            out.close()
-            return True
-
-
-def _pass_pipeline_in_process(source: Path, pipeline: str, flags: Sequence[str], output: Path) -> bool | None:
-    """`iree-opt --pass-pipeline=PIPELINE SOURCE -o OUTPUT` in this process: the invocation runs a
-    pipeline on its root module, so the tool's `builtin.module(...)` anchor is taken off (kept, it
-    would nest and run nothing). None for a pipeline anchored elsewhere or a flag the session
-    refuses: run the tool instead."""
-    from iree.compiler import api
-
-    if not (pipeline.startswith(MODULE_ANCHOR) and pipeline.endswith(")")):
-        return None
-    with api.Session() as session:
-        try:
-            session.set_flags(*flags)
-        except ValueError:
-            return None
-        with session.invocation() as invocation:
-            invocation.enable_console_diagnostics()
             if not invocation.parse_source(api.Source.open_file(session, str(source))):
                 return False
-            if not invocation.execute_text_pass_pipeline(pipeline[len(MODULE_ANCHOR) : -1]):
+            if not (invocation.execute() if pipeline is None else invocation.execute_text_pass_pipeline(pipeline)):
                 return False
             out = api.Output.open_file(str(output))
-            invocation.output_ir(out)
+            (invocation.output_vm_bytecode if phase == "end" and pipeline is None else invocation.output_ir)(out)
             out.keep()
             out.close()
             return True
+
+
+def _flag_value(flags: Sequence[str], prefix: str) -> str | None:
+    """The value of the first `PREFIX=VALUE` flag, or None."""
+    return next((f[len(prefix) :] for f in flags if f.startswith(prefix)), None)
 
 
 def _set_phase(invocation, which: str, phase: str) -> bool:
