@@ -9,7 +9,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from oracles import Candidate, Oracle, Verdict
+from reducer.proposal import Proposal
 from reducer.search.ddmin import WINDOW, bisect, ddmin, merge
+from reducer.search.protocol import Search, ShrinkPass
 
 
 class SetReduction:
@@ -225,3 +228,53 @@ def test_a_later_round_runs_first_the_passes_that_removed_most_per_candidate():
     assert later.order == ["ops", "attributes", "shapes", "symbols"]  # saved with --resume's position
     resumed = Position(round=2, pass_index=1, order=["shapes", "symbols", "ops", "attributes"])
     assert [row.name for row in reducer._round_order(result, resumed)] == resumed.order
+
+
+class _Sizes(ShrinkPass):
+    """Sizes written as `b=64 a=64 d=8`; `d` is a target only once `a` is small (as a kernel's
+    width becomes one once its height has shrunk)."""
+
+    def dimensions(self, current, ctx):
+        sizes = dict((k, int(v)) for k, v in (pair.split("=") for pair in current.candidate.text.split()))
+        return [(k, v) for k, v in sizes.items() if k != "d" or sizes["a"] <= 4]
+
+    def resize(self, current, key, size, ctx, convert):
+        sizes = dict(self.dimensions(current, ctx))
+        if key not in sizes or size >= sizes[key]:
+            return None
+        text = " ".join(f"{k}={size if k == key else v}" for k, v in (p.split("=") for p in current.candidate.text.split()))
+        return Proposal(Candidate(text), 1)
+
+
+class _NeedsTwiceD(Oracle):
+    """Interesting while b >= 2 * d: b can only go lower once d has."""
+
+    name = "needs-twice-d"
+    summary = "b >= 2 d"
+
+    def observe(self, candidate, workdir):
+        sizes = dict((k, int(v)) for k, v in (pair.split("=") for pair in candidate.text.split()))
+        return Verdict(sizes["b"] >= 2 * sizes["d"], "b >= 2 d", "")
+
+
+def test_a_shape_sweep_searches_new_and_moved_dims_before_rechecking_settled_ones(monkeypatch):
+    """A dimension that appears mid-search (d) is searched before the rechecks of settled ones,
+    so they recheck against the best it leaves: the same sizes, fewer oracle calls than rechecking
+    in the table's order first (each of those goes stale once d shrinks, and is judged again)."""
+    from collections import namedtuple
+
+    from reducer.search.engine import Reducer
+    from reducer.search.problem import ReductionProblem
+
+    Row = namedtuple("Row", "name search impl")
+
+    def reduce_sizes() -> tuple[str, int]:
+        problem = ReductionProblem(Proposal(Candidate("b=64 a=64 d=8"), 1), _NeedsTwiceD(), jobs=1)
+        Reducer(problem, [Row("shrink", Search.SHRINK, _Sizes())], shrink_threshold=0.0).run()
+        return problem.best.candidate.text, problem.stats.oracle_calls
+
+    ordered, ordered_calls = reduce_sizes()
+    monkeypatch.setattr(Reducer, "_sweep_order", lambda self, name, sizes: [key for key, _ in sizes])
+    in_table_order, table_calls = reduce_sizes()
+    assert ordered == in_table_order == "b=2 a=1 d=1"
+    assert ordered_calls < table_calls

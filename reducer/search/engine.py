@@ -188,7 +188,8 @@ class Reducer:
             ddmin.ddmin(count, propose, judge_all, commit, guess=guess)
 
     def _shrink(self, name: str, reduction: ShrinkPass, commit: Callable[[Proposal], None], record: PassRecord) -> None:
-        """One dimension at a time, sweeping until a sweep shrinks nothing.
+        """One dimension at a time, sweeping until a sweep shrinks nothing (new and moved
+        dimensions first in each sweep, then the rechecks: `_sweep_order`).
 
         Dimensions interact (a smaller one can let another shrink further); resolving that here,
         where a size the search settled on before is only re-probed one smaller, is far cheaper
@@ -202,7 +203,7 @@ class Reducer:
         shrunk = True
         while shrunk:
             shrunk = False
-            keys = [key for key, _ in self._dimensions(reduction)]
+            keys = self._sweep_order(name, self._dimensions(reduction))
             for at, key in enumerate(keys):
                 if self.problem.out_of_time():
                     return
@@ -221,6 +222,15 @@ class Reducer:
                 else:
                     self._settled[settled] = current
                 self._note_stop(settled, limit, recheck)
+
+    def _sweep_order(self, name: str, sizes: list[tuple[str, int]]) -> list[str]:
+        """The dimensions a sweep searches: first those no search has left at their size (new, or
+        moved since), then the rechecks of settled ones. A recheck judges one step down on the
+        best as it is when it runs; behind every search that may still move a size, it sees the
+        best that sweep ends with, so the sweep after it finds its verdicts cached, where in
+        table order a later shrink made each recheck before it stale and due again."""
+        fresh = [key for key, size in sizes if self._settled.get((name, key)) != size]
+        return fresh + [key for key, size in sizes if self._settled.get((name, key)) == size]
 
     def _resized(self, reduction: ShrinkPass, base: Proposal, key: str, size: int) -> Proposal | None:
         """`base` with dimension `key` at `size`, if valid and no larger."""
