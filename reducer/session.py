@@ -333,7 +333,7 @@ class Reduction:
                           start=saved.position if saved is not None and saved.stage == PASSES else None,
                           shrink_threshold=self.request.shrink_threshold, on_round=self.failing_pass_ahead)
         self.phase("warming the compiler" if self.warm is not None else "starting the passes", "passes")
-        if self.warm is not None and not problem.attach_compiler(self.warm, problem.best):
+        if self.warm is not None and not problem.attach_compiler(self.warm, problem.best, reducer.first_candidates()):
             self.warm.shutdown()
         if saved is None or saved.stage != FINISHED:
             reducer.run()

@@ -70,3 +70,22 @@ def test_a_hung_compile_is_a_timeout(iree_compile, tmp_path):
         assert result is not None and result.timed_out
     finally:
         warm.shutdown()
+
+
+def test_the_searchs_first_candidates_are_judged_while_the_warm_compiler_is_checked(iree_compile):
+    """The agreement check is one warm compile on one worker: the tool judges the first candidates
+    of the search on the others meanwhile, so the search finds their verdicts in."""
+    from reducer.proposal import Proposal
+    from reducer.search.problem import ReductionProblem
+
+    original = Proposal(Candidate(torch_chain(6, 3, "onnx.NoSuchOp"), CPU), 6)
+    first = Proposal(Candidate(torch_chain(4, 2, "onnx.NoSuchOp"), CPU), 4)
+    problem = ReductionProblem(original, make_oracle("compile-error"), jobs=2)
+    warm = WarmCompiler(1, 8192)
+    try:
+        assert problem.attach_compiler(warm, original, iter([first]))
+        calls = problem.stats.oracle_calls  # the tool's verdict on the original, the check, the first candidate
+        assert problem.judge(first.candidate).interesting
+        assert problem.stats.oracle_calls == calls == 3
+    finally:
+        warm.shutdown()

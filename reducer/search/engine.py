@@ -130,6 +130,10 @@ class Reducer:
         position.order = [row.name for row in order]
         return order
 
+    def first_candidates(self) -> Iterator[Proposal]:
+        """The first candidates `run` judges from where it starts (while the best stays as it is)."""
+        return self._first_candidates_after(self.position.pass_index - 1)
+
     def _first_candidates_after(self, index: int) -> Iterator[Proposal]:
         """The first candidates the passes after `index` judge in this round if the best stays as
         it is now (so, made only while it does): the spare work of idle workers at -j 2 or more.

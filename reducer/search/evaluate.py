@@ -177,6 +177,23 @@ class Evaluator:
                 self.submit(candidate)
         return verdict_of(future)
 
+    def beside(self, call: Callable[[], Verdict]) -> Verdict:
+        """`call`'s verdict, a call the executor does not run (the warm compiler's agreement
+        check): it counts as one busy worker while it runs, and spare work takes the others."""
+        with self._lock:
+            self.stats.in_flight += 1
+        outside = ThreadPoolExecutor(max_workers=1, thread_name_prefix="beside")
+        try:
+            future = outside.submit(call)
+            future.add_done_callback(lambda _: self._release())
+            return self.result(future)
+        finally:
+            outside.shutdown(wait=True)
+
+    def _release(self) -> None:
+        with self._lock:
+            self.stats.in_flight -= 1
+
     def _next_spare(self) -> Candidate | None:
         """The search's next guess; once its guesses are all made (or it has none), the next of the
         spare work (the next passes' candidates, or a shape search's next dimensions: further off

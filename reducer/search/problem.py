@@ -156,14 +156,20 @@ class ReductionProblem:
         """A candidate showed the failure at the unchecked phase: the phase holds."""
         self._unconfirmed_stop = None
 
-    def attach_compiler(self, compiler: WarmCompiler, check: Proposal) -> bool:
+    def attach_compiler(self, compiler: WarmCompiler, check: Proposal, meanwhile: Iterable[Proposal] | None = None) -> bool:
         """Compiles run on `compiler` from now on, once one warm compile of `check` gives the verdict
-        `iree-compile` gave (diagnostics printed differently would change every signature)."""
+        `iree-compile` gave (diagnostics printed differently would change every signature).
+        `meanwhile`: what the search judges first, judged by the tool on the workers the check
+        leaves idle (verdicts as trusted as any before the switch)."""
         if self.out_of_time():
             return False
         expected = self.judge(check.candidate)
         warm = self.oracle.with_compiler(compiler)
-        seen = self._fresh(warm, check.candidate)
+        self.spare_work(meanwhile)
+        try:
+            seen = self._evaluator.beside(lambda: self._fresh(warm, check.candidate))
+        finally:
+            self.spare_work(None)
         if (seen.interesting, seen.signature) != (expected.interesting, expected.signature):
             self.log(f"warm compiler off: it saw {seen.detail!r} where iree-compile saw {expected.detail!r}")
             return False
