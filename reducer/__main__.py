@@ -9,10 +9,12 @@ import sys
 
 
 def main() -> int:
-    from reducer.cli import main as run_command
     from reducer.clock import process_start
 
-    return run_command(started=process_start())  # the command's wall time counts from the process's start
+    started = process_start()  # the command's wall time counts from the process's start (before its imports)
+    from reducer.cli import main as run_command
+
+    return run_command(started=started)
 
 
 if __name__ == "__main__":

@@ -2,8 +2,8 @@
 
 A summary that said "16.0 s" for a command that took 22.2 s (its failing-pass step and files came
 after the clock stopped) misleads anyone who plans around it. The `reduce` command's clock
-starts when its process did (Linux: /proc; elsewhere when this module was first imported), and
-each step runs until the next.
+starts when its process did (Linux: /proc; elsewhere when this module was first imported; when a
+shell exec'd it, as it began running Python), and each step runs until the next.
 """
 
 from __future__ import annotations
@@ -13,17 +13,22 @@ import time
 from pathlib import Path
 
 _IMPORTED = time.monotonic()
+# Python starts and loads the command's entry in well under this; a process the kernel started
+# longer before that was a shell until it exec'd Python (`bash -c '... && reduce ...'`, `exec
+# reduce`): its earlier life is not the command's.
+PYTHON_START_S = 3.0
 
 
 def process_start() -> float:
-    """The `time.monotonic()` value at which this process started."""
+    """The `time.monotonic()` value at which this process started running Python."""
     try:
         fields = Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()
         started_s = int(fields[19]) / os.sysconf("SC_CLK_TCK")  # field 22: start time after boot, in ticks
         uptime_s = float(Path("/proc/uptime").read_text().split()[0])
     except (OSError, ValueError, IndexError):
         return _IMPORTED
-    return min(_IMPORTED, time.monotonic() - (uptime_s - started_s))
+    started = time.monotonic() - (uptime_s - started_s)
+    return started if _IMPORTED - PYTHON_START_S <= started <= _IMPORTED else _IMPORTED
 
 
 class StepClock:

@@ -241,3 +241,12 @@ def test_the_printed_wall_time_is_the_commands_and_its_parts_add_up(tmp_path):
     assert abs(measured - record["seconds"]) < 1.0, (measured, record["seconds"], record["parts"])
     assert {"start-up", "original", "passes", "final check", "failing pass"} <= set(record["parts"])
     assert abs(sum(record["parts"].values()) - record["seconds"]) < 0.05
+
+
+def test_the_clock_of_a_command_a_shell_execs_starts_with_python():
+    """`bash -c '... && reduce ...'` execs the command in the shell's process: the seconds the
+    shell spent before it (an install, say) are not the command's start-up."""
+    probe = "import time; from reducer.clock import process_start; print(time.monotonic() - process_start())"
+    shell = f"sleep 4 && exec {sys.executable} -c '{probe}'"
+    seconds = float(subprocess.run(["bash", "-c", shell], capture_output=True, text=True, check=True, cwd=REPO).stdout)
+    assert seconds < 3
