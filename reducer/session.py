@@ -333,9 +333,11 @@ class Reduction:
                           start=saved.position if saved is not None and saved.stage == PASSES else None,
                           shrink_threshold=self.request.shrink_threshold, on_round=self.failing_pass_ahead)
         self.phase("warming the compiler" if self.warm is not None else "starting the passes", "passes")
-        if self.warm is not None and not problem.attach_compiler(self.warm, problem.best, reducer.first_candidates()):
+        searching = saved is None or saved.stage != FINISHED
+        first = reducer.first_candidates() if searching else None
+        if self.warm is not None and not problem.attach_compiler(self.warm, problem.best, first):
             self.warm.shutdown()
-        if saved is None or saved.stage != FINISHED:
+        if searching:
             reducer.run()
             self.shape_stops = reducer.threshold_stops()
         checkpoints.finished()
