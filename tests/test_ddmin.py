@@ -230,20 +230,24 @@ def test_a_later_round_runs_first_the_passes_that_removed_most_per_candidate():
     assert [row.name for row in reducer._round_order(result, resumed)] == resumed.order
 
 
+def _read_sizes(text: str) -> dict[str, int]:
+    """`b=64 a=64 d=8` -> {"b": 64, "a": 64, "d": 8}."""
+    return {key: int(value) for key, value in (pair.split("=") for pair in text.split())}
+
+
 class _Sizes(ShrinkPass):
     """Sizes written as `b=64 a=64 d=8`; `d` is a target only once `a` is small (as a kernel's
     width becomes one once its height has shrunk)."""
 
     def dimensions(self, current, ctx):
-        sizes = dict((k, int(v)) for k, v in (pair.split("=") for pair in current.candidate.text.split()))
+        sizes = _read_sizes(current.candidate.text)
         return [(k, v) for k, v in sizes.items() if k != "d" or sizes["a"] <= 4]
 
     def resize(self, current, key, size, ctx, convert):
-        sizes = dict(self.dimensions(current, ctx))
-        if key not in sizes or size >= sizes[key]:
+        if size >= dict(self.dimensions(current, ctx)).get(key, 0):
             return None
-        text = " ".join(f"{k}={size if k == key else v}" for k, v in (p.split("=") for p in current.candidate.text.split()))
-        return Proposal(Candidate(text), 1)
+        sizes = {**_read_sizes(current.candidate.text), key: size}
+        return Proposal(Candidate(" ".join(f"{k}={v}" for k, v in sizes.items())), 1)
 
 
 class _NeedsTwiceD(Oracle):
@@ -253,7 +257,7 @@ class _NeedsTwiceD(Oracle):
     summary = "b >= 2 d"
 
     def observe(self, candidate, workdir):
-        sizes = dict((k, int(v)) for k, v in (pair.split("=") for pair in candidate.text.split()))
+        sizes = _read_sizes(candidate.text)
         return Verdict(sizes["b"] >= 2 * sizes["d"], "b >= 2 d", "")
 
 
