@@ -152,6 +152,14 @@ class Oracle(ABC, metaclass=_ConfiguredOnce):
         """This oracle compiling on `warm` (None: every compile as its own process)."""
         return self._evolved(warm=warm)
 
+    # Flags every compile adds that the user's does not run with (flags.judging_shortcuts); never
+    # in a printed command.
+    shortcuts: tuple[str, ...] = ()
+
+    def with_shortcuts(self, flags: tuple[str, ...]) -> Oracle:
+        """This oracle compiling with `flags` added (() : as the user's compile)."""
+        return self if flags == self.shortcuts else self._evolved(shortcuts=flags)
+
     # Whether `locate` can say where the failure is (compiling oracles), and whether `stop_at`
     # can cut this oracle's compiles short (compile-error, crash).
     locates: ClassVar[bool] = False
@@ -245,7 +253,7 @@ class Oracle(ABC, metaclass=_ConfiguredOnce):
         self, candidate: Candidate, workdir: Path, extra: list[str] | None = None, limits: Limits | None = None
     ) -> CompileResult:
         find_tool(self.compile_tool)
-        flags = self.compile_flags(candidate.flags) + (extra or [])
+        flags = self.compile_flags(candidate.flags) + list(self.shortcuts) + (extra or [])
         warm = self.warm.compile if self.warm is not None and self.warm_ok else None
         return compile_candidate(candidate, flags, workdir, limits or self.options.limits, self.output_name, warm, self.compile_tool)
 
@@ -273,6 +281,10 @@ class ImportingOracle(Oracle):
     def stopping_at(self, phase: str | None) -> Oracle:
         stopping = self.inner.stopping_at(phase)
         return self if stopping is self.inner else self._evolved(inner=stopping)
+
+    def with_shortcuts(self, flags: tuple[str, ...]) -> Oracle:
+        inner = self.inner.with_shortcuts(flags)
+        return self if inner is self.inner else self._evolved(inner=inner, shortcuts=flags)
 
 
 def mlir_path_for(path: str) -> str:

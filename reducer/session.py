@@ -337,6 +337,7 @@ class Reduction:
         first = reducer.first_candidates() if searching else None
         if self.warm is not None and not problem.attach_compiler(self.warm, problem.best, first):
             self.warm.shutdown()
+            self.warm = None
         if searching:
             reducer.run()
             self.shape_stops = reducer.threshold_stops()
@@ -360,7 +361,11 @@ class Reduction:
             located = dumped.result() if dumped is not None else None
         self.interruption.check()  # a final check cut short by Ctrl-C says nothing about the result
         if not final.interesting:
-            raise UserError(refusals.FLAKY.say(detail=final.detail), refusals.FLAKY.exit_code)
+            if problem.retreat(self.located.stop_phase) is None:
+                raise UserError(refusals.FLAKY.say(detail=final.detail), refusals.FLAKY.exit_code)
+            self.saved, self.checkpoints.stage = None, PASSES  # the passes again, from the best that fails
+            self.run_passes()
+            return self.final_check()
         verdict = self.format.named_in_messages(final, best, request.output_path)
         if wants_dispatch:
             self.dispatch = _write_dispatch(request, problem, located)

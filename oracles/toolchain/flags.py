@@ -39,6 +39,23 @@ PHASES = (
     "vm",
     "end",
 )
+# Constant evaluation: JIT-compiling a program's initializers for the host and running them, at
+# the end of global-optimization (40% of a compile of a small conv with constant weights).
+CONST_EVAL = "--iree-opt-const-eval"
+
+
+def judging_shortcuts(user_flags: list[str] | tuple[str, ...], stop_phase: str) -> tuple[str, ...]:
+    """Flags that skip work a failure at `stop_phase` may not need: constant evaluation, when the
+    failure is past the phase it runs in and the user left it as it is. Unlike stopping at the
+    phase, this is no prefix of the user's compile (a conv on constants fails only when it is not
+    folded), so a result judged with them is judged again without (ReductionProblem.retreat)."""
+    if stop_phase not in PHASES or PHASES.index(stop_phase) <= PHASES.index("global-optimization"):
+        return ()
+    if any(flag.split("=", 1)[0] == CONST_EVAL for flag in user_flags):
+        return ()
+    return (f"{CONST_EVAL}=false",)
+
+
 # Flags renamed since older bug reports were written (old name -> new name, without dashes); a
 # rename applies only when the installed compiler rejects the old name and accepts the new one, and
 # the other way round for an older compiler (oracles/releases/: a case judged under an old release).

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 from oracles import Candidate, Oracle, Verdict
 from oracles.candidate import CandidateRejected
 from oracles.numeric.wrong_answer import same_headline_kind
+from oracles.toolchain.flags import judging_shortcuts
 from oracles.toolchain.warm import WarmCompiler
 from reducer.proposal import Proposal
 from reducer.search.cut_values import CutValues
@@ -62,6 +63,8 @@ class ReductionProblem:
         # Keys of every candidate that was the best: one never comes back, so two passes that undo
         # each other's edits (zeroing a scale, then making it 1 again) cannot cycle.
         self._former_bests: set[str] = {original.candidate.key}
+        self._bests: list[Proposal] = [original]  # every best in turn: where a retreat goes back to
+        self._shortcuts_used: tuple[str, ...] = ()  # the judging shortcuts any candidate was judged with
         self.located: Verdict | None = None  # the original's located verdict, when calibration located it
         self._unconfirmed_stop: str | None = None  # a phase compiles stop at, not yet checked on the original
         self._calls_lock = threading.Lock()
@@ -131,6 +134,8 @@ class ReductionProblem:
         stopping = self.oracle.stopping_at(phase)
         if stopping is self.oracle:
             return False
+        stopping = stopping.with_shortcuts(judging_shortcuts(self.original.candidate.flags, phase))
+        self._shortcuts_used = self._shortcuts_used or stopping.shortcuts
         if not checked:
             self._evaluator.oracle, self._unconfirmed_stop = stopping, phase
             return True
@@ -148,7 +153,7 @@ class ReductionProblem:
         self._unconfirmed_stop = None
         if self._fresh(self.oracle, self.original.candidate).interesting:
             return True
-        self._evaluator.oracle = self.oracle.stopping_at(None)
+        self._evaluator.oracle = self.oracle.stopping_at(None).with_shortcuts(())
         self._evaluator.forget()
         return False
 
@@ -180,7 +185,7 @@ class ReductionProblem:
     def full_compiles(self) -> None:
         """Every compile from now on is the whole compile, run as the tool: what the printed
         command runs (the final check, the dispatch alone)."""
-        self._evaluator.oracle = self.oracle.stopping_at(None).with_compiler(None)
+        self._evaluator.oracle = self.oracle.stopping_at(None).with_shortcuts(()).with_compiler(None)
 
     # -- verdicts -----------------------------------------------------------------------------
 
@@ -320,12 +325,39 @@ class ReductionProblem:
         """`proposal` (judged interesting) is the new best: written first, then announced."""
         old, self.best = self.best, proposal
         self._former_bests.add(proposal.candidate.key)
+        if not self._bests or proposal.candidate.key != self._bests[-1].candidate.key:
+            self._bests.append(proposal)
         self._write(proposal)
         if by:
             self.log(
                 f"{by}: ops {old.ops} -> {proposal.ops}, bytes {old.candidate.size} -> "
                 f"{proposal.candidate.size}, flags {len(proposal.candidate.flags)}"
             )
+
+    def retreat(self, phase: str | None) -> Proposal | None:
+        """After a final check found the best no longer failing as the user's compile does, and
+        the search judged with shortcuts: the newest best that still fails (a bisection of the
+        bests by whole compiles from the original, which calibration judged so) becomes the best, and compiles stop at `phase` without shortcuts from now on. None when
+        no shortcut was used: then the check's verdict is the tool's to report."""
+        shortcuts, self._shortcuts_used = self._shortcuts_used, ()
+        if not shortcuts or len(self._bests) < 2:
+            return None
+        good, bad = 0, len(self._bests) - 1  # the best at `bad` is the one the final check refused
+        while bad - good > 1:
+            middle = (good + bad) // 2
+            if self._fresh(self.oracle, self._bests[middle].candidate).interesting:
+                good = middle
+            else:
+                bad = middle
+        kept = self._bests[: good + 1]
+        self._bests, self._former_bests = kept[:-1], {p.candidate.key for p in kept}
+        self._evaluator.forget()  # verdicts judged with the shortcuts
+        if phase is not None:
+            self._evaluator.oracle = self.oracle.stopping_at(phase)
+        self.log(f"final check: the result fails only with {' '.join(shortcuts)}; the passes again, without it, "
+                 f"from the last best that fails as the user's compile does ({kept[-1].ops} ops)")
+        self.incorporate(kept[-1])
+        return kept[-1]
 
     def shutdown(self) -> None:
         self._evaluator.shutdown()
