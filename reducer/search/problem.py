@@ -337,8 +337,9 @@ class ReductionProblem:
     def retreat(self, phase: str | None) -> Proposal | None:
         """After a final check found the best no longer failing as the user's compile does, and
         the search judged with shortcuts: the newest best that still fails (a bisection of the
-        bests by whole compiles from the original, which calibration judged so) becomes the best, and compiles stop at `phase` without shortcuts from now on. None when
-        no shortcut was used: then the check's verdict is the tool's to report."""
+        bests by whole compiles from the original, which calibration judged so) becomes the best,
+        and compiles stop at `phase` without shortcuts from now on. None when no shortcut was
+        used: then the check's verdict is the tool's to report."""
         shortcuts, self._shortcuts_used = self._shortcuts_used, ()
         if not shortcuts or len(self._bests) < 2:
             return None
