@@ -135,13 +135,12 @@ class ReductionProblem:
         if stopping is self.oracle:
             return False
         stopping = stopping.with_shortcuts(judging_shortcuts(self.original.candidate.flags, phase))
-        self._shortcuts_used = self._shortcuts_used or stopping.shortcuts
-        if not checked:
-            self._evaluator.oracle, self._unconfirmed_stop = stopping, phase
-            return True
-        if not self._fresh(stopping, self.original.candidate).interesting:
+        if checked and not self._fresh(stopping, self.original.candidate).interesting:
             return False
         self._evaluator.oracle = stopping
+        self._shortcuts_used = self._shortcuts_used or stopping.shortcuts
+        if not checked:
+            self._unconfirmed_stop = phase
         return True
 
     def confirm_stop(self) -> bool:
@@ -155,6 +154,7 @@ class ReductionProblem:
             return True
         self._evaluator.oracle = self.oracle.stopping_at(None).with_shortcuts(())
         self._evaluator.forget()
+        self._shortcuts_used = ()  # no best came in while they were on: a later refusal is the tool's to report
         return False
 
     def stop_confirmed(self) -> None:
