@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import onnx
 import pytest
@@ -150,9 +152,9 @@ def test_a_settled_size_is_rechecked_with_one_probe_and_still_ends_locally_minim
 @pytest.mark.parametrize("value, needs", [(127, 23), (65, 17), (100, 37), (9, 7), (384, 64)])
 def test_a_threshold_stops_the_bisection_within_its_share_and_says_where(value, needs):
     """No step that gains less than the default share of the size it holds at: the bisection stops
-    within twice that share of the smallest (halving it still loses the failure; up to 10, one at a time),
-    found in no more probes than without the threshold, and the search notes the largest size it
-    saw lose the failure."""
+    within that share of the smallest, the largest step worth a call tried (halving it still loses the
+    failure; up to 10, one at a time), found in no more probes than without the threshold, and the
+    search notes the largest size it saw lose the failure."""
 
     def search(limit: Threshold) -> tuple[int, int]:
         committed, probes = [], [0]
@@ -168,7 +170,7 @@ def test_a_threshold_stops_the_bisection_within_its_share_and_says_where(value, 
     limit = Threshold(DEFAULT_SHRINK_THRESHOLD)
     (size, probes), (exact, exact_probes) = search(limit), search(Threshold())
     assert exact == needs and probes <= exact_probes
-    assert needs <= size and (size - needs < 2 * DEFAULT_SHRINK_THRESHOLD * size or size - needs <= 1) and size // 2 < needs
+    assert needs <= size and (size - needs < math.ceil(DEFAULT_SHRINK_THRESHOLD * size) or size - needs <= 1) and size // 2 < needs
     if size <= ONE_AT_A_TIME:
         assert size == needs
     if size > needs:

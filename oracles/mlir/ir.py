@@ -158,6 +158,19 @@ def is_terminator(op: ir.Operation) -> bool:
     return op.has_trait(ir.IsTerminatorTrait)
 
 
+# The function attribute iree-import-onnx writes the model's opset in; the conversion of each
+# `torch.operator "onnx.*"` picks its lowering by it.
+ONNX_OPSET = "torch.onnx_meta.opset_version"
+
+
+def onnx_op_type(op: ir.Operation) -> str | None:
+    """"Conv" for a `torch.operator "onnx.Conv"` (how iree-import-onnx writes each node), else None."""
+    if op.name != "torch.operator":
+        return None
+    name = ir.StringAttr(op.attributes["name"]).value
+    return name.removeprefix("onnx.") if name.startswith("onnx.") else None
+
+
 def walk_ops(root: ir.Operation) -> Iterator[ir.Operation]:
     """Pre-order over every op nested under root (root excluded), in textual order."""
     for region in root.regions:

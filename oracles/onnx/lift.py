@@ -183,15 +183,15 @@ def lift_program(text: str, ctx: ir.Context | None = None, exact: bool = True) -
             out = name_of(op.results[0])
             nodes.append(helper.make_node("Constant", [], [out], value=constants.tensor(op.attributes["value"], out)))
         elif op.name == "torch.operator":
-            op_name = ir.StringAttr(op.attributes["name"]).value
-            if not op_name.startswith("onnx."):
-                raise NotLiftable(f"torch.operator {op_name!r} is not an ONNX op")
+            op_type = irx.onnx_op_type(op)
+            if op_type is None:
+                raise NotLiftable(f"torch.operator {ir.StringAttr(op.attributes['name']).value!r} is not an ONNX op")
             attrs = [
                 _attribute(attr_name[len(_ATTR_PREFIX) :], op.attributes[attr_name], constants)
                 for attr_name in op.attributes
                 if attr_name.startswith(_ATTR_PREFIX)
             ]
-            node = helper.make_node(op_name[len("onnx.") :], [name_of(v) for v in op.operands], [name_of(r) for r in op.results])
+            node = helper.make_node(op_type, [name_of(v) for v in op.operands], [name_of(r) for r in op.results])
             node.attribute.extend(attrs)
             nodes.append(node)
         else:  # func.return
@@ -200,7 +200,7 @@ def lift_program(text: str, ctx: ir.Context | None = None, exact: bool = True) -
                 outputs.append(helper.make_tensor_value_info(name_of(value), elem, dims))
         positions |= {(k, r): names[hash(result)] for r, result in enumerate(op.results) if names.get(hash(result))}
     opset = DEFAULT_OPSET
-    if "torch.onnx_meta.opset_version" in func.attributes:
-        opset = ir.IntegerAttr(func.attributes["torch.onnx_meta.opset_version"]).value
+    if irx.ONNX_OPSET in func.attributes:
+        opset = ir.IntegerAttr(func.attributes[irx.ONNX_OPSET]).value
     graph = helper.make_graph(nodes, irx.symbol_name(func) or "main", inputs, outputs)
     return LiftedProgram(helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)]), positions)

@@ -32,7 +32,6 @@ from pathlib import Path
 
 import numpy as np
 import onnx
-from iree.compiler import ir
 
 from oracles.candidate import Candidate
 from oracles.data.arrays import entry_function
@@ -79,9 +78,9 @@ def node_lines(text: str, model: onnx.ModelProto) -> dict[int, int]:
     with ctx:
         module = irx.parse(text, ctx)
         for op in irx.body_ops(module):
-            if op.name != "torch.operator":
+            op_type = irx.onnx_op_type(op)
+            if op_type is None:
                 continue
-            op_type = str(ir.StringAttr(op.attributes["name"]).value).removeprefix("onnx.")
             leaves = location_leaves(str(op.location))
             if queues.get(op_type) and leaves:
                 found[leaves[0].line] = queues[op_type].pop(0)

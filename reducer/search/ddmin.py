@@ -306,22 +306,33 @@ def _divided(value: int, lo: int, propose: Callable[[int], T | None], judge_all:
 def _bisected(lo: int, hi: int, best: T | None, propose: Callable[[int], T | None], judge_all: JudgeAll,
               guess: Guess | None, limit: Threshold) -> T | None:
     """Bisects between a size that loses the failure (lo) and one that holds it (hi): the smallest
-    that holds, or the size it held at when the next step would gain less than `limit` allows."""
+    that holds, or the size it held at when no step worth `limit` is left above lo."""
     held_last = False  # the last step's outcome: the guess for the next one
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if not limit.worth(mid, hi):
-            limit.stopped_above = lo
-            return best
+    while (mid := _probe_between(lo, hi, limit)) is not None:
         proposal = propose(mid)
-        after = (lo + mid) // 2 if held_last else (mid + hi) // 2
-        with _guessing(guess, (propose(v) for v in [after] if lo < v < hi and v != mid and limit.worth(v, hi))):
+        after = _probe_between(lo, mid, limit) if held_last else _probe_between(mid, hi, limit)
+        with _guessing(guess, (propose(v) for v in [after] if v is not None)):
             held_last = proposal is not None and judge_all([proposal])[0]
         if held_last:
             hi, best = mid, proposal
         else:
             lo = mid
+    if hi - lo > 1:
+        limit.stopped_above = lo
     return best
+
+
+def _probe_between(lo: int, hi: int, limit: Threshold) -> int | None:
+    """The midpoint, or where it gains less than `limit` allows the largest step that is worth a
+    call while it stays above lo: a stop leaves no size between lo and hi that a recheck of hi
+    would probe (one that stopped at the midpoint left a 28% step untried, taken a sweep later
+    at the cost of a whole sweep more). None when nothing is left to probe."""
+    if hi - lo <= 1:
+        return None
+    mid = (lo + hi) // 2
+    if not limit.worth(mid, hi):
+        mid = limit.step_down(hi)
+    return mid if lo < mid < hi else None
 
 
 def _judged(proposals: dict[int, T | None], judge_all: JudgeAll) -> dict[int, bool]:

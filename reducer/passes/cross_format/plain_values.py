@@ -148,7 +148,7 @@ def _numpy_type(element: ir.Type) -> np.dtype | None:
 
 
 def _constant_attr(op: ir.Operation) -> str | None:
-    if op.name == "torch.operator" and ir.StringAttr(op.attributes["name"]).value == "onnx.Constant":
+    if irx.onnx_op_type(op) == "Constant":
         return _ONNX_CONSTANT_ATTR if _ONNX_CONSTANT_ATTR in op.attributes else None
     name = _TORCH_CONSTANTS.get(op.name)
     return name if name is not None and name in op.attributes else None
@@ -181,9 +181,7 @@ def _torch_targets(module: ir.Module) -> list[tuple[_Target, tuple[ir.Operation,
         uses = []
         for use in op.results[0].uses:
             user = use.owner if isinstance(use.owner, ir.Operation) else use.owner.operation
-            named = user.name == "torch.operator" and ir.StringAttr(user.attributes["name"]).value.startswith("onnx.")
-            op_type = ir.StringAttr(user.attributes["name"]).value[len("onnx.") :] if named else user.name
-            uses.append((op_type, use.operand_number))
+            uses.append((irx.onnx_op_type(user) or user.name, use.operand_number))
         role = role_of(uses)
         if role is None:
             continue

@@ -22,7 +22,7 @@ from reducer.passes.support.replacing import is_constant_like
 TORCH_BROADCASTING = frozenset(f"torch.aten.{name}" for name in (
     "add.Tensor", "sub.Tensor", "mul.Tensor", "div.Tensor", "maximum", "minimum", "where.self", "pow.Tensor_Tensor",
     "eq.Tensor", "ne.Tensor", "lt.Tensor", "le.Tensor", "gt.Tensor", "ge.Tensor", "logical_and", "logical_or"))
-ONNX_BROADCASTING = frozenset(f"onnx.{name}" for name in (
+ONNX_BROADCASTING = frozenset((
     "Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Where", "Equal", "Less", "LessOrEqual", "Greater",
     "GreaterOrEqual", "And", "Or"))
 FLOATS = ("f16", "bf16", "f32", "f64")
@@ -30,7 +30,7 @@ FLOATS = ("f16", "bf16", "f32", "f64")
 
 def broadcasts(op: ir.Operation) -> bool:
     if op.name == "torch.operator":
-        return str(op.attributes["name"]).strip('"') in ONNX_BROADCASTING
+        return irx.onnx_op_type(op) in ONNX_BROADCASTING
     return op.name in TORCH_BROADCASTING
 
 

@@ -18,7 +18,7 @@ _NEVER_REPLACED = ("torch.symbolic_int",)
 def is_constant_like(op: ir.Operation) -> bool:
     if op.name.startswith(_CONSTANT_OPS):
         return True
-    return op.name == "torch.operator" and str(op.attributes["name"]).strip('"') == "onnx.Constant"
+    return irx.onnx_op_type(op) == "Constant"
 
 
 def zero_attr(element: ir.Type) -> ir.Attribute | None:
