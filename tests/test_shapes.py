@@ -261,6 +261,29 @@ def test_a_guessing_shrink_decides_the_same_sizes_and_waits_less(value, threshol
     assert ahead_waits < plain_waits or plain_waits <= 2  # a search of two steps has no guess that saves one
 
 
+
+def test_a_prime_size_judges_its_first_bisection_probe_beside_the_step_down():
+    """A prime size has no quotient to try next: the idle worker of -j 2 judges the bisection's first
+    probe below the step down while the step down is judged (the README example's 127-wide dim: one
+    wait fewer, 127 -> 18 in three)."""
+    limit = Threshold(DEFAULT_SHRINK_THRESHOLD)
+    waits, started, committed = [], set(), []
+
+    def judge_all(sizes):
+        sizes = list(sizes)
+        waits.append([v for v in sizes if v not in started])
+        started.update(sizes)
+        return [v >= 18 for v in sizes]
+
+    def one_spare_worker(guesses):
+        first = next((v for v in guesses if v is not None), None) if guesses is not None else None
+        if first is not None:
+            started.add(first)
+
+    assert shrink_value(127, lambda v: v, judge_all, committed.append, guess=one_spare_worker, threshold=limit)
+    assert committed[-1] == 18 and 48 in started and waits[0] == [1, 2, 95]
+    assert len([w for w in waits if w]) == 3
+
 LIFTED_CONV = """module {
   func.func @main(%arg0: !torch.vtensor<[1,128,1,1],f32>) -> !torch.vtensor<[1,1,1,1],f32> attributes {torch.onnx_meta.opset_version = 17 : si64} {
     %0 = torch.operator "onnx.Constant"() {torch.onnx.value = dense<0.000000e+00> : tensor<1x128x1x1xf32>} : () -> !torch.vtensor<[1,128,1,1],f32>

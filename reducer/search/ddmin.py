@@ -246,15 +246,17 @@ def shrink_value(
     `threshold.stopped_above` says where).
 
     The guesses (with `guess`): 1, 2 and the step down lose the failure (a size that can go to 1
-    is caught by the first probes), the quotient holds and is divided again or else the
-    bisection starts, and a bisection step that loses the failure is followed by another.
+    is caught by the first probes), so the quotients come next, or else the bisection below the
+    step down (a prime size: its first probe is judged beside the step down); a quotient holds
+    and is divided again or else the bisection starts; a bisection step that loses the failure
+    is followed by another.
     """
     limit = threshold if threshold is not None else Threshold()
     down = limit.step_down(value)
     small = [v for v in (1, 2) if v < value]
     lo = small[-1] if small else 0
     proposals = {v: propose(v) for v in first_probes(value, recheck, limit)}
-    with _guessing(guess, () if recheck else (propose(q) for q in _quotients(value, lo))):
+    with _guessing(guess, () if recheck else _asked_next(value, lo, down, propose, limit)):
         answers = _judged(proposals, judge_all)
     if recheck and not answers.get(down):
         return False
@@ -265,7 +267,7 @@ def shrink_value(
         if answers.get(v):
             commit(proposals[v])
             return True
-    hi, best = _divided(value, lo, propose, judge_all, guess)
+    hi, best = _divided(value, lo, down, propose, judge_all, guess, limit)
     if best is None:
         if not answers.get(down):
             return False  # neither a step down nor a division holds: the size is settled
@@ -284,8 +286,18 @@ def first_probes(value: int, recheck: bool, limit: Threshold) -> list[int]:
     return sorted(v for v in {1, 2, down} if 1 <= v < value)
 
 
-def _divided(value: int, lo: int, propose: Callable[[int], T | None], judge_all: JudgeAll,
-             guess: Guess | None) -> tuple[int, T | None]:
+def _asked_next(value: int, lo: int, down: int, propose: Callable[[int], T | None], limit: Threshold) -> Iterator[T | None]:
+    """What `shrink_value` asks after its first probes if they lose the failure but the step down:
+    the quotients, then the bisection's first probe below the step down."""
+    quotients = _quotients(value, lo)
+    yield from (propose(q) for q in quotients)
+    after = _probe_between(lo, down, limit)
+    if after is not None and after not in quotients:
+        yield propose(after)
+
+
+def _divided(value: int, lo: int, down: int, propose: Callable[[int], T | None], judge_all: JudgeAll,
+             guess: Guess | None, limit: Threshold) -> tuple[int, T | None]:
     """Divides while a quotient holds, the smallest one first: (the size reached, its proposal or None)."""
     hi, best = value, None
     while True:
@@ -293,7 +305,9 @@ def _divided(value: int, lo: int, propose: Callable[[int], T | None], judge_all:
         if not quotients:
             break
         held_first = (propose(q) for q in _quotients(min(quotients), lo))
-        none_held = (propose(v) for v in [(lo + hi) // 2] if lo < v < hi and v not in quotients)
+        # none holds: the bisection starts below the step down (the first time) or the last quotient
+        below = _probe_between(lo, down if best is None else hi, limit)
+        none_held = (propose(v) for v in [below] if v is not None and v not in quotients)
         with _guessing(guess, chain(held_first, none_held)):
             held = _judged(quotients, judge_all)
         smallest = next((q for q in quotients if held.get(q)), None)
