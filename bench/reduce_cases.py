@@ -8,7 +8,7 @@ package ships (ResNet-50 imported to torch-onnx MLIR: a real model whose gfx942 
 one dispatch); every number printed is measured in this run. Each reduction runs in a fresh
 process with no verdict cache (uncached), once per job count of `--jobs`: the table has a column
 per job count (wall seconds, the run in compiles of its original: its seconds over one plain
-`iree-compile` of the original timed right after it, CPU seconds of the whole process tree,
+`iree-compile` of the original, the median of three timed right after it, CPU seconds of the whole process tree,
 oracle calls), the ratio of
 the last job count's time to the first's, the calls the larger job count made beyond the first
 (speculative candidates it judged and discarded) and whether every job count wrote the same bytes.
@@ -43,6 +43,7 @@ import hashlib
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -379,17 +380,22 @@ def run_case(name: str, jobs: int, check_minimal: bool, passes_only: bool = Fals
     }
 
 
-def plain_compile_seconds(oracle: Oracle, src: Path, flags: list[str]) -> float:
+def plain_compile_seconds(oracle: Oracle, src: Path, flags: list[str], times: int = 3) -> float:
     """Wall seconds of one `iree-compile` of the original as the oracle compiles it, no dumps, right
-    after the reduction (the same load): what a run is counted in (its "x compile" column)."""
+    after the reduction (the same load): what a run is counted in (its "x compile" column). The
+    median of `times`: one compile of a 2 s program varied from 1.6 to 2.1 s between runs here,
+    a fifth of the ratio it divides."""
     if src.suffix == ".onnx":  # what the oracle compiles: the imported model (the import not counted)
         mlir = src.with_name(src.stem + ".imported.mlir")
         subprocess.run([find_tool("iree-import-onnx"), str(src), "-o", str(mlir)], check=False, capture_output=True)
         src = mlir
     argv = [find_tool("iree-compile"), *oracle.compile_flags(tuple(flags)), str(src), "-o", os.devnull]
-    start = time.monotonic()
-    subprocess.run(argv, check=False, capture_output=True)
-    return time.monotonic() - start
+    seconds = []
+    for _ in range(times):
+        start = time.monotonic()
+        subprocess.run(argv, check=False, capture_output=True)
+        seconds.append(time.monotonic() - start)
+    return statistics.median(seconds)
 
 
 def run_in_child(name: str, jobs: int, args: argparse.Namespace, tree: Path) -> dict:

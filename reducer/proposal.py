@@ -6,6 +6,7 @@ a reduction's state all speak of proposals.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from oracles import Candidate
@@ -34,3 +35,11 @@ def content_size(candidate: Candidate) -> int:
     if candidate.binary is None:
         return candidate.size
     return len(candidate.binary) - candidate.binary.count(0)
+
+
+def recording(proposals: Iterable[Proposal], into: list[Proposal]) -> Iterator[Proposal]:
+    """Yields the proposals as they come (each is judged while the next is made), keeping each in
+    `into`: what a caller pairs with the verdicts afterwards."""
+    for proposal in proposals:
+        into.append(proposal)
+        yield proposal

@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from reducer.proposal import Proposal
+from reducer.proposal import Proposal, recording
 from reducer.search import ddmin
 from reducer.search.editor import EditSession
 from reducer.search.problem import ReductionProblem
@@ -215,12 +215,12 @@ class Reducer:
                 if current is None or current <= 1:
                     continue
                 base = self.problem.best
-                propose = functools.partial(self._resized, reduction, base, key)
-                self.problem.spare_work(self._probes_ahead(name, reduction, keys[at + 1 :], base))
+                search = _Holding(functools.partial(self._resized, reduction, base, key), judge_all)
+                self.problem.spare_work(self._probes_ahead(name, reduction, keys[at + 1 :], base, search))
                 settled = (name, key)
                 recheck = self._settled.get(settled) == current
                 limit = ddmin.Threshold(self.shrink_threshold)
-                if ddmin.shrink_value(current, propose, judge_all, commit, recheck, guess, limit):
+                if ddmin.shrink_value(current, search.propose, search.judge_all, commit, recheck, guess, limit):
                     shrunk = True
                     self._settled[settled] = dict(self._dimensions(reduction)).get(key, 0)
                 else:
@@ -241,10 +241,13 @@ class Reducer:
         proposal = self.problem.edit(resize_edit, reduction, base, key, size, fallback=None)
         return proposal if proposal is not None and proposal.ops <= base.ops else None
 
-    def _probes_ahead(self, name: str, reduction: ShrinkPass, keys: list[str], base: Proposal) -> Iterator[Proposal]:
-        """The first probes of the dimensions after this one on `base` (made only while it is the
-        best): what the search judges next if this dimension keeps its size, as most do once
-        settled; an idle worker at -j 2 or more judges them meanwhile, into the verdict cache."""
+    def _probes_ahead(self, name: str, reduction: ShrinkPass, keys: list[str], base: Proposal,
+                      search: _Holding) -> Iterator[Proposal]:
+        """The first probes of the dimensions after this one: what the search judges next, on the
+        best it will start from; an idle worker at -j 2 or more judges them meanwhile, into the
+        verdict cache. Each is made on the smallest size of this dimension seen to hold so far
+        (`search.held`), which its search commits unless a smaller one holds, else on `base` (most
+        settled dimensions keep their size); made only while the best is one of the two."""
         sizes = dict(self._dimensions(reduction)) if keys and self.problem.best is base else {}
         for key in keys:
             current = sizes.get(key)
@@ -252,9 +255,10 @@ class Reducer:
                 continue
             recheck = self._settled.get((name, key)) == current
             for size in ddmin.first_probes(current, recheck, ddmin.Threshold(self.shrink_threshold)):
-                if self.problem.best is not base:
+                on = search.held or base
+                if self.problem.best.candidate.key not in (base.candidate.key, on.candidate.key):
                     return
-                proposal = self._resized(reduction, base, key, size)
+                proposal = self._resized(reduction, on, key, size)
                 if proposal is not None:
                     yield proposal
 
@@ -278,6 +282,33 @@ class Reducer:
 
     def _dimensions(self, reduction: ShrinkPass) -> list[tuple[str, int]]:
         return self.problem.edit(dimensions_edit, reduction, self.problem.best, fallback=[])
+
+
+class _Holding:
+    """One dimension's search, watched: the smallest size seen to hold so far (`held`), which the
+    search commits unless a smaller one holds (a size's cost need not fall with it: the text of
+    a 25-wide dim is as long as a 48-wide one's)."""
+
+    def __init__(self, propose: Callable[[int], Proposal | None], judge_all: Callable[[Iterable[Proposal]], list[bool]]) -> None:
+        self._propose, self._judge_all = propose, judge_all
+        self._sizes: dict[str, int] = {}
+        self.held: Proposal | None = None
+        self._held_size = 0
+
+    def propose(self, size: int) -> Proposal | None:
+        proposal = self._propose(size)
+        if proposal is not None:
+            self._sizes[proposal.candidate.key] = size
+        return proposal
+
+    def judge_all(self, proposals: Iterable[Proposal]) -> list[bool]:
+        asked: list[Proposal] = []
+        verdicts = self._judge_all(recording(proposals, asked))
+        for proposal, ok in zip(asked, verdicts, strict=True):
+            size = self._sizes.get(proposal.candidate.key)
+            if ok and size is not None and (self.held is None or size < self._held_size):
+                self.held, self._held_size = proposal, size
+        return verdicts
 
 
 def _tallied(judge_all: Callable[[Iterable[Proposal]], list[bool]], record: PassRecord) -> Callable[[Iterable[Proposal]], list[bool]]:

@@ -20,7 +20,7 @@ from oracles.candidate import CandidateRejected
 from oracles.numeric.wrong_answer import same_headline_kind
 from oracles.toolchain.flags import judging_shortcuts
 from oracles.toolchain.warm import WarmCompiler
-from reducer.proposal import Proposal
+from reducer.proposal import Proposal, recording
 from reducer.search.cut_values import CutValues
 from reducer.search.editor import EditCrashed, Editor, LocalEditor
 from reducer.search.evaluate import EvaluationStats, Evaluator
@@ -195,7 +195,7 @@ class ReductionProblem:
 
     def judge_all(self, proposals: Iterable[Proposal]) -> list[bool]:
         judged: list[Proposal] = []
-        return self._admissible(judged, self._evaluator.judge_all(_recording(proposals, judged)))
+        return self._admissible(judged, self._evaluator.judge_all(recording(proposals, judged)))
 
     def judge_all_keeping(self, proposals: Iterable[Proposal], keeps: Callable[[Verdict, Verdict], bool]) -> list[bool]:
         """Interesting, and `keeps(baseline, its verdict)` for the best's verdict or the original's:
@@ -205,7 +205,7 @@ class ReductionProblem:
         if self.calibration is not None:
             baselines.append(self.calibration)
         judged: list[Proposal] = []
-        verdicts = self._evaluator.verdicts(_recording(proposals, judged))
+        verdicts = self._evaluator.verdicts(recording(proposals, judged))
         kept = [v.interesting and any(keeps(baseline, v) for baseline in baselines) for v in verdicts]
         return self._admissible(judged, kept)
 
@@ -364,9 +364,3 @@ class ReductionProblem:
         self._evaluator.shutdown()
         self._editor.shutdown()
 
-
-def _recording(proposals: Iterable[Proposal], judged: list[Proposal]) -> Iterator[Proposal]:
-    """Yields the proposals as they come (each is submitted while the next is made) and keeps them."""
-    for proposal in proposals:
-        judged.append(proposal)
-        yield proposal
