@@ -246,12 +246,7 @@ def test_a_guessing_shrink_decides_the_same_sizes_and_waits_less(value, threshol
             started.update(sizes)
             return [v >= threshold for v in sizes]
 
-        def one_spare_worker(guesses):  # takes the first guess, as the one idle worker of -j 2 does
-            first = next((v for v in guesses if v is not None), None) if guesses is not None else None
-            if first is not None:
-                started.add(first)
-
-        shrink_value(value, lambda v: v, judge_all, committed.append, guess=one_spare_worker if guessing else None)
+        shrink_value(value, lambda v: v, judge_all, committed.append, guess=one_spare_worker(started) if guessing else None)
         return committed, asked[0], started
 
     plain, plain_waits, plain_judged = run(False)
@@ -260,6 +255,16 @@ def test_a_guessing_shrink_decides_the_same_sizes_and_waits_less(value, threshol
     assert plain_judged <= ahead_judged  # every size -j 1 judges, -j 2 judges too (and a few guesses)
     assert ahead_waits < plain_waits or plain_waits <= 2  # a search of two steps has no guess that saves one
 
+
+def one_spare_worker(started: set[int]):
+    """A `guess` that takes the first guess into `started`, as the one idle worker of -j 2 does."""
+
+    def take(guesses):
+        first = next((v for v in guesses if v is not None), None) if guesses is not None else None
+        if first is not None:
+            started.add(first)
+
+    return take
 
 
 def test_a_prime_size_judges_its_first_bisection_probe_beside_the_step_down():
@@ -275,14 +280,10 @@ def test_a_prime_size_judges_its_first_bisection_probe_beside_the_step_down():
         started.update(sizes)
         return [v >= 18 for v in sizes]
 
-    def one_spare_worker(guesses):
-        first = next((v for v in guesses if v is not None), None) if guesses is not None else None
-        if first is not None:
-            started.add(first)
-
-    assert shrink_value(127, lambda v: v, judge_all, committed.append, guess=one_spare_worker, threshold=limit)
+    assert shrink_value(127, lambda v: v, judge_all, committed.append, guess=one_spare_worker(started), threshold=limit)
     assert committed[-1] == 18 and 48 in started and waits[0] == [1, 2, 95]
     assert len([w for w in waits if w]) == 3
+
 
 LIFTED_CONV = """module {
   func.func @main(%arg0: !torch.vtensor<[1,128,1,1],f32>) -> !torch.vtensor<[1,1,1,1],f32> attributes {torch.onnx_meta.opset_version = 17 : si64} {

@@ -5,10 +5,11 @@ inherent ones are candidates: deleting a required inherent attribute (a linalg.g
 `iterator_types`) leaves an op the bindings' printer crashes on before the verifier can object.
 A function's ONNX opset stays while it holds ONNX ops: without it none of them legalizes ("failed
 to legalize operation 'torch.operator'"), an error of the edit's own making that every search of
-attributes paid a compile or two for. A conv's group count other than 1 stays: without it the conv reads more input channels than its
-weight takes, which no verifier checks and IREE's lowering turns into an error of its own (a
-slice out of bounds), so the result would be an invalid model that only looks like the bug
-(`reducer/graphs/onnx_model.py` refuses the same edit of an ONNX model).
+attributes paid a compile or two for. A conv's group count other than 1 stays: without it the
+conv reads more input channels than its weight takes, which no verifier checks and IREE's
+lowering turns into an error of its own (a slice out of bounds), so the result would be an
+invalid model that only looks like the bug (`reducer/graphs/onnx_model.py` refuses the same edit
+of an ONNX model).
 """
 
 from __future__ import annotations
