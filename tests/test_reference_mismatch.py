@@ -183,7 +183,7 @@ def test_reproduce_lines_leave_inputs_expected_and_wrong_result_as_files(tmp_pat
     onnx.save(quantized_matmul_block(), model)
     oracle = ReferenceMismatch(OracleOptions())
     lines = oracle.reproduce_command(Candidate("bug", (), ".onnx", model.read_bytes()), "bug.onnx").splitlines()
-    tools = Path(find_tool("iree-compile")).parent
+    tools = Path(sys.executable).parent  # the venv's console scripts: what a user's shell finds
     env = {**os.environ, "PATH": f"{tools}{os.pathsep}{os.environ['PATH']}", "PYTHONPATH": str(Path(__file__).parents[1])}
     for line in lines[:-1]:  # the last line, `check`, is the oracle itself
         words = shlex.split(line)

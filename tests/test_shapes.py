@@ -190,6 +190,29 @@ def test_a_recheck_under_a_threshold_probes_the_smallest_step_worth_it():
     assert judged == [[20]]  # 23 - ceil(2.3): one less would gain under a tenth
 
 
+def test_a_recheck_that_moves_probes_the_halving_and_the_next_step_not_1_and_2():
+    """The README example's input width: settled at 25, a kernel width later shrank and 18 holds.
+    The halving and the next step down of 18 are what the result is held to; judged together, and
+    neither holds, the width settles at 18 in two rounds of calls (starting over from 1 and 2, then
+    the quotient 5 and a bisection, took four)."""
+    judged, committed = [], []
+
+    def judge_all(sizes):
+        judged.append(sorted(sizes))
+        return [v >= 18 for v in sizes]
+
+    assert shrink_value(25, lambda v: v, judge_all, committed.append, recheck=True, threshold=Threshold(DEFAULT_SHRINK_THRESHOLD))
+    assert committed == [18]
+    assert judged == [[18], [9, 13]]
+
+
+@pytest.mark.parametrize("value, needs", [(40, 1), (40, 7), (40, 23), (127, 64)])
+def test_a_recheck_that_moves_far_still_ends_where_a_whole_search_would(value, needs):
+    committed = []
+    assert shrink_value(value, lambda v: v, lambda vs: [v >= needs for v in vs], committed.append, recheck=True)
+    assert committed[-1] == needs
+
+
 CONV_VOLUME_SCRIPT = r'''#!/usr/bin/env python3
 import re, sys
 text = open(sys.argv[1]).read()

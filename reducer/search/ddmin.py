@@ -240,7 +240,7 @@ def shrink_value(
     judged with 1 and 2: when it loses the failure and no division holds, the size is settled
     (a bisection below it would only lose the failure step after step). `recheck` is for a size
     this search settled on before, since when other sizes moved: the step down is judged alone
-    first, and only when it holds are 1 and 2 and the rest tried. On return the committed size s
+    first, and only when it holds does the search go on below it (`_below_moved`). On return the committed size s
     is locally minimal: s - 1 was tried and lost the failure (or was no valid candidate); with a
     `threshold`, within its share of that (a bisection stops before a step that gains less, and
     `threshold.stopped_above` says where).
@@ -260,6 +260,9 @@ def shrink_value(
         answers = _judged(proposals, judge_all)
     if recheck and not answers.get(down):
         return False
+    if recheck:
+        commit(_below_moved(down, proposals[down], propose, judge_all, guess, limit))
+        return True
     rest = {v: propose(v) for v in small if v not in proposals}
     proposals.update(rest)
     answers.update(_judged(rest, judge_all))
@@ -294,6 +297,28 @@ def _asked_next(value: int, lo: int, down: int, propose: Callable[[int], T | Non
     after = _probe_between(lo, down, limit)
     if after is not None and after not in quotients:
         yield propose(after)
+
+
+def _below_moved(hi: int, best: T, propose: Callable[[int], T | None], judge_all: JudgeAll, guess: Guess | None,
+                 limit: Threshold) -> T:
+    """Below a settled size whose step down held (another size moved since it settled; `hi` is that
+    step): its halving and its next step down, judged together. A settled size moves a little
+    more often than it falls to 1 (its first search tried 1 and 2 then), and these two probes are
+    what the result is held to (halving and stepping down lose the failure), where starting over
+    from 1 and 2 cost three more calls on the README's example. Neither holds: settled at `hi`.
+    The halving holds: the size moved far, and a whole search goes on below it. Only the step:
+    a bisection between the two."""
+    half, step = hi // 2, limit.step_down(hi)
+    probes = {v: propose(v) for v in sorted({half, step}) if 1 <= v < hi}
+    held = _judged(probes, judge_all)
+    if held.get(half):
+        below: list[T] = []
+        return below[-1] if shrink_value(half, propose, judge_all, below.append, False, guess, limit) else probes[half]
+    if held.get(step):
+        return _bisected(half, step, probes[step], propose, judge_all, guess, limit)
+    if hi - step > 1:
+        limit.stopped_above = step
+    return best
 
 
 def _divided(value: int, lo: int, down: int, propose: Callable[[int], T | None], judge_all: JudgeAll,
