@@ -186,6 +186,7 @@ class Reduction:
         self.located, self.wrong_value = Localization(None), None
         self.dispatch: IsolatedDispatch | None = None
         self.failing: _Step | None = None  # the failing-pass step, when it runs beside the passes or the final check
+        self.checking: _Step | None = None  # the final check, when it runs beside a round that may confirm the best
         self.shape_stops: list[tuple[str, int, int]] = []  # dims a shrink search left within the threshold
         self.complete = True
 
@@ -331,7 +332,7 @@ class Reduction:
         problem, saved, checkpoints = self.problem, self.saved, self.checkpoints
         reducer = Reducer(problem, self.passes, on_pass=self.observer.phase, on_position=checkpoints.at,
                           start=saved.position if saved is not None and saved.stage == PASSES else None,
-                          shrink_threshold=self.request.shrink_threshold, on_round=self.failing_pass_ahead)
+                          shrink_threshold=self.request.shrink_threshold, on_round=self.ahead_of_round)
         self.phase("warming the compiler" if self.warm is not None else "starting the passes", "passes")
         searching = saved is None or saved.stage != FINISHED
         first = reducer.first_candidates() if searching else None
@@ -347,29 +348,42 @@ class Reduction:
     # --- the final check --------------------------------------------------------------------------
 
     def final_check(self) -> Verdict:
-        """The written result must still fail. Beside it: the failing-pass step, and the located
-        compile that dumps the failing dispatch (-j 2 or more), unless that compile is the check."""
-        request, problem, best = self.request, self.problem, self.problem.best.candidate
+        """The written result must still fail (`check`: run ahead beside the round that confirmed
+        it at -j 2 or more, else now). Beside it: the failing-pass step."""
+        request, problem, best = self.request, self.problem, self.problem.best
         self.phase("final check of the result", "final check")
-        self.failing = self._failing_pass_on(problem.best)
-        wants_dispatch = self.located.site is not None and bool(self.located.site.dispatch)
-        if wants_dispatch and problem.oracle.judges_located:
-            final = located = problem.locate_settled(best, debuginfo=False)  # one compile checks and dumps
-        else:
-            dumped = _beside(problem.locate, best, False) if wants_dispatch and request.jobs > 1 else None
-            final = problem.judge_fresh(best)
-            located = dumped.result() if dumped is not None else None
+        self.failing = self._failing_pass_on(best)
+        ahead, self.checking = self.checking, None
+        checked = ahead.result(request.log) if ahead is not None and ahead.key == best.candidate.key else self.check(best)
         self.interruption.check()  # a final check cut short by Ctrl-C says nothing about the result
-        if not final.interesting:
+        if not checked.final.interesting:
             if problem.retreat(self.located.stop_phase) is None:
-                raise UserError(refusals.FLAKY.say(detail=final.detail), refusals.FLAKY.exit_code)
+                raise UserError(refusals.FLAKY.say(detail=checked.final.detail), refusals.FLAKY.exit_code)
             self.saved, self.checkpoints.stage = None, PASSES  # the passes again, from the best that fails
             self.run_passes()
             return self.final_check()
-        verdict = self.format.named_in_messages(final, best, request.output_path)
-        if wants_dispatch:
-            self.dispatch = _write_dispatch(request, problem, located)
+        verdict = self.format.named_in_messages(checked.final, best.candidate, request.output_path)
+        if checked.wants_dispatch:
+            self.dispatch = _write_dispatch(request, checked.dispatch)
         return verdict
+
+    def check(self, best: Proposal) -> _Checked:
+        """The final check's compiles on `best`, compiled as the printed command compiles: its verdict
+        and, where the failure sits in a dispatch, that dispatch dumped (by the check's own compile
+        when the oracle judges located ones, else by a located compile beside it at -j 2 or more)
+        and compiled alone."""
+        request, problem, candidate = self.request, self.problem, best.candidate
+        oracle = problem.whole_compiles()
+        wants_dispatch = self.located.site is not None and bool(self.located.site.dispatch)
+        if wants_dispatch and oracle.judges_located:
+            final = located = problem.locate_settled(candidate, debuginfo=False, oracle=oracle)  # one compile checks and dumps
+        else:
+            dumped = _beside(problem.locate, candidate, False, oracle) if wants_dispatch and request.jobs > 1 else None
+            final = problem.judge_fresh(candidate, oracle)
+            located = dumped.result() if dumped is not None else None
+        name = dispatch_path(request.output_path).name
+        dispatch = isolate_dispatch(problem, best, name, located, oracle) if wants_dispatch and final.interesting else None
+        return _Checked(final, wants_dispatch, dispatch)
 
     # --- the files and the failing pass -----------------------------------------------------------
 
@@ -390,12 +404,16 @@ class Reduction:
             culprit, config = step.result(request.log) if step is not None else self.failing_pass(verdict, best)
         return self.outcome_record(verdict, beside, wrong_lines, tested, culprit, config)
 
-    def failing_pass_ahead(self, best: Proposal) -> None:
-        """As a later round of passes starts (-j 2 or more): the failing-pass step on the best so
-        far, beside the round (one that confirms the best leaves it the result); a round that
-        finds a smaller one drops it, and the final check starts it again on that."""
-        if self.request.jobs > 1:
-            self.failing = self._failing_pass_on(best)
+    def ahead_of_round(self, best: Proposal) -> None:
+        """As a later round of passes starts (-j 2 or more): the final check and the failing-pass
+        step on the best so far, beside the round (one that confirms the best leaves them the
+        result's: the check at the end would leave a core idle); a round that finds a smaller one
+        drops them, and the final check runs them again on that."""
+        if self.request.jobs <= 1:
+            return
+        self.failing = self._failing_pass_on(best)
+        if self.checking is None or self.checking.key != best.candidate.key:
+            self.checking = _Step(best.candidate.key, _beside(self.check, best))
 
     def _failing_pass_on(self, best: Proposal) -> _Step | None:
         """The failing-pass step on `best`, started in a daemon thread on the verdict this run has on
@@ -472,7 +490,8 @@ def _problem(request: Request, fmt: InputFormat, original: Proposal, oracle: Ora
 
 @dataclass
 class _Step:
-    """The failing-pass step started ahead on one candidate: its future, its cancel, its log lines."""
+    """A step started ahead on one candidate (the failing-pass step, the final check): its future,
+    its cancel, its log lines."""
 
     key: str  # the candidate it runs on
     future: Future | None = None
@@ -513,11 +532,18 @@ def _case_test_lines(test: DispatchTest) -> list[str]:
             *(f"  (cd {test.directory} && {command})" for command in test.commands)]
 
 
-def _write_dispatch(request: Request, problem: ReductionProblem, located: Verdict | None) -> IsolatedDispatch | None:
-    """Writes the failing dispatch of the result as a standalone hal.executable next to it
-    (`located`: the result's located compile, when it ran beside the final check)."""
+@dataclass
+class _Checked:
+    """The final check's compiles on one candidate (`Reduction.check`)."""
+
+    final: Verdict
+    wants_dispatch: bool  # the failure sits in one dispatch, which goes beside the result
+    dispatch: IsolatedDispatch | None  # that dispatch, checked alone; None when none was dumped
+
+
+def _write_dispatch(request: Request, dispatch: IsolatedDispatch | None) -> IsolatedDispatch | None:
+    """Writes the failing dispatch of the result as a standalone hal.executable next to it."""
     path = dispatch_path(request.output_path)
-    dispatch = isolate_dispatch(problem, path.name, located)
     if dispatch is None:
         path.unlink(missing_ok=True)  # never leave a dispatch from an earlier run beside this result
         request.log("the result's failure is not inside one dispatch; no dispatch source written")

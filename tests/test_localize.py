@@ -73,7 +73,7 @@ def test_lds_overrun_is_localised_to_the_conv_and_its_dispatch_compiles_alone(ir
     assert '"onnx.Conv"' in found.start.candidate.text
 
     problem.incorporate(found.start)
-    dispatch = isolate_dispatch(problem, "bug.reduced.dispatch.mlir")
+    dispatch = isolate_dispatch(problem, problem.best, "bug.reduced.dispatch.mlir")
     assert dispatch is not None and dispatch.reproduces  # alone it still uses 17152 bytes of LDS
     assert dispatch.source.startswith("hal.executable")
     assert "--compile-mode=hal-executable" in dispatch.command and "bug.reduced.dispatch.mlir" in dispatch.command

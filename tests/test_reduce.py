@@ -112,6 +112,39 @@ class _PassesSeen(ReductionObserver):
             self.runs.append((name.split(" (round ")[0], self.best))
 
 
+def test_at_two_jobs_the_final_check_runs_beside_the_round_that_confirms_the_result(tmp_path, iree_compile, monkeypatch):
+    """The final check (and the dispatch it dumps, checked alone) of the best a later round starts
+    from runs beside that round: when the round confirms it, no compile is left for the end, where
+    it would leave a core idle. Its dispatch is the result's."""
+    from reducer import session
+
+    src = tmp_path / "bug.mlir"
+    src.write_text(torch_chain(12, bad_at=6, bad_op="conv"))
+    checks, passes_done = [], []
+    check, run_passes = session.Reduction.check, session.Reduction.run_passes
+
+    def recorded_check(self, best):
+        checks.append((best.candidate.key, bool(passes_done)))
+        return check(self, best)
+
+    def recorded_passes(self):
+        run_passes(self)
+        passes_done.append(True)
+
+    monkeypatch.setattr(session.Reduction, "check", recorded_check)
+    monkeypatch.setattr(session.Reduction, "run_passes", recorded_passes)
+    op_level = [row for row in format_for(".mlir").pass_rows() if row.search != "shrink"]
+    request = Request(input_path=src, oracle=make_oracle("lds-limit", OracleOptions(lds_bytes=16384)), flags=[],
+                      output_path=tmp_path / "bug.reduced.mlir", passes=op_level, jobs=2, culprit=False)
+    outcome = reduce_file(request)
+
+    assert outcome.complete and outcome.best.ops <= 3
+    assert (outcome.best.candidate.key, False) in checks  # checked while the passes still ran
+    assert not any(after for _, after in checks)  # nothing left to check once they ended
+    assert outcome.dispatch is not None and outcome.dispatch.reproduces
+    assert (tmp_path / "bug.reduced.dispatch.mlir").read_text() == outcome.dispatch.source
+
+
 def test_no_pass_runs_twice_on_the_same_best(tmp_path):
     """The round that confirms the fixpoint runs only the passes that have not seen its best: one
     that found nothing on a candidate would find nothing again."""

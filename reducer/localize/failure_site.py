@@ -17,7 +17,7 @@ from pathlib import Path
 
 from iree.compiler import ir
 
-from oracles import Candidate, Verdict
+from oracles import Candidate, Oracle, Verdict
 from oracles.mlir import ir as irx
 from oracles.mlir.locations import PARSED_BUFFER, FailureSite
 from reducer.localize.function_slice import (
@@ -90,16 +90,17 @@ def dispatch_path(output: Path) -> Path:
     return output.with_name(f"{output.stem}.dispatch.mlir")
 
 
-def isolate_dispatch(problem: ReductionProblem, name: str, located: Verdict | None = None) -> IsolatedDispatch | None:
-    """The failing dispatch of the best candidate (dumped without debug locations), checked alone
-    (two compiles; one when `located`, the best's located compile, ran already)."""
-    best = problem.best
-    located = located or problem.locate(best.candidate, debuginfo=False)
+def isolate_dispatch(problem: ReductionProblem, best: Proposal, name: str, located: Verdict | None = None,
+                     oracle: Oracle | None = None) -> IsolatedDispatch | None:
+    """The failing dispatch of `best` (dumped without debug locations), checked alone (two
+    compiles; one when `located`, its located compile, ran already), by `oracle` (default: the
+    problem's as configured now)."""
+    located = located or problem.locate(best.candidate, debuginfo=False, oracle=oracle)
     if not located.interesting or located.site is None or not located.site.dispatch_source:
         return None
     flags = (*best.candidate.flags, HAL_EXECUTABLE)
-    alone = problem.judge_fresh(Candidate(located.site.dispatch_source, flags))
-    command = problem.oracle.reproduce_command(Candidate("", flags), name)
+    alone = problem.judge_fresh(Candidate(located.site.dispatch_source, flags), oracle)
+    command = (oracle or problem.oracle).reproduce_command(Candidate("", flags), name)
     return IsolatedDispatch(located.site.dispatch_source, command, alone.interesting)
 
 

@@ -182,10 +182,14 @@ class ReductionProblem:
         self.log(f"warm compiler on ({compiler.workers} workers)")
         return True
 
+    def whole_compiles(self) -> Oracle:
+        """The oracle compiling as the printed command does: the whole compile, run as the tool
+        (the final check, the dispatch alone)."""
+        return self.oracle.stopping_at(None).with_shortcuts(()).with_compiler(None)
+
     def full_compiles(self) -> None:
-        """Every compile from now on is the whole compile, run as the tool: what the printed
-        command runs (the final check, the dispatch alone)."""
-        self._evaluator.oracle = self.oracle.stopping_at(None).with_shortcuts(()).with_compiler(None)
+        """Every compile from now on is the whole compile (`whole_compiles`)."""
+        self._evaluator.oracle = self.whole_compiles()
 
     # -- verdicts -----------------------------------------------------------------------------
 
@@ -256,26 +260,28 @@ class ReductionProblem:
             return [False] * len(proposals)
         return [ok and p.candidate.key not in self._former_bests for p, ok in zip(proposals, interesting, strict=True)]
 
-    def locate(self, candidate: Candidate, debuginfo: bool = True) -> Verdict:
-        """One uncached compile that also says where the failure is (see Oracle.locate)."""
+    def locate(self, candidate: Candidate, debuginfo: bool = True, oracle: Oracle | None = None) -> Verdict:
+        """One uncached compile that also says where the failure is (see Oracle.locate), by the
+        oracle as configured now or by `oracle` (one derived from it: `whole_compiles`)."""
         self._count_call()
-        verdict = self.oracle.locate(candidate, debuginfo)
+        verdict = (oracle or self.oracle).locate(candidate, debuginfo)
         if self._verbose:
             self._tell(verdict)
         return verdict
 
-    def locate_settled(self, candidate: Candidate, debuginfo: bool = True) -> Verdict:
+    def locate_settled(self, candidate: Candidate, debuginfo: bool = True, oracle: Oracle | None = None) -> Verdict:
         """`locate`, judged once more when this tool's limit decided it (as every verdict is)."""
-        verdict = self.locate(candidate, debuginfo)
-        return self.locate(candidate, debuginfo) if verdict.limit else verdict
+        verdict = self.locate(candidate, debuginfo, oracle)
+        return self.locate(candidate, debuginfo, oracle) if verdict.limit else verdict
 
     def known_verdict(self, candidate: Candidate) -> Verdict | None:
         """The verdict this run already has on `candidate` (in memory), or None: asks no oracle."""
         return self._evaluator.known(candidate)
 
-    def judge_fresh(self, candidate: Candidate) -> Verdict:
-        """An uncached verdict (the final check: the written result must still fail)."""
-        return self._fresh(self.oracle, candidate)
+    def judge_fresh(self, candidate: Candidate, oracle: Oracle | None = None) -> Verdict:
+        """An uncached verdict (the final check: the written result must still fail), by the oracle
+        as configured now or by `oracle` (one derived from it: `whole_compiles`)."""
+        return self._fresh(oracle or self.oracle, candidate)
 
     def _fresh(self, oracle: Oracle, candidate: Candidate) -> Verdict:
         self._count_call()
