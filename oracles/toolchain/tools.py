@@ -84,8 +84,8 @@ def find_tool(name: str) -> str:
     """Locates a tool in $IREE_REDUCE_TOOLS_DIR, then among the executables the installed IREE
     packages ship, then next to the running interpreter (the venv), then on PATH.
 
-    The venv's `iree-compile` is a Python script that starts the shipped executable: calling that
-    directly saves each compile run as a process a Python start-up (0.3 s on 2 cores)."""
+    The venv's `iree-compile` is a Python script that starts the shipped executable: calling the
+    executable directly saves a Python start-up (0.3 s on 2 cores) on every run."""
     chosen = tools_dir()
     if chosen and (chosen / name).exists():
         return str(chosen / name)

@@ -305,7 +305,7 @@ def _below_moved(hi: int, best: T, propose: Callable[[int], T | None], judge_all
     step): its halving and its next step down, judged together. A settled size moves a little
     more often than it falls to 1 (its first search tried 1 and 2 then), and these two probes are
     what the result is held to (halving and stepping down lose the failure), where starting over
-    from 1 and 2 cost three more calls on the README's example. Neither holds: settled at `hi`.
+    from 1 and 2 cost two more calls on the README's example. Neither holds: settled at `hi`.
     The halving holds: the size moved far, and a whole search goes on below it. Only the step:
     a bisection between the two."""
     half, step = hi // 2, limit.step_down(hi)
