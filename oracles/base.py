@@ -15,6 +15,7 @@ import numpy as np
 
 from oracles.candidate import Candidate
 from oracles.data.intermediates import Position, values_at
+from oracles.mlir import ir as irx
 from oracles.mlir.locations import (
     DEBUGINFO,
     ELIDE_RESOURCES,
@@ -38,6 +39,9 @@ from oracles.toolchain.tools import (
 )
 from oracles.toolchain.warm import WarmCompiler
 from oracles.verdict import Verdict
+
+# IREE names the executables it adds itself (an i64 splat's fill) `__builtin_...`.
+BUILTIN_EXECUTABLE = "__builtin_"
 
 
 def renamed(verdict: Verdict, old: str, new: str) -> Verdict:
@@ -132,6 +136,21 @@ class Oracle(ABC, metaclass=_ConfiguredOnce):
     def judge(self, candidate: Candidate) -> Verdict:
         with scratch_dir() as tmp:
             return self._accounted(lambda: self.observe(candidate, Path(tmp)), tmp)
+
+    def failing_dispatch(self) -> str:
+        """The program's own dispatch whose compile produces the calibrated failure ('' when the
+        failure is not known to be produced there, or could be seen elsewhere)."""
+        return ""
+
+    def ruled_out(self, candidate: Candidate) -> Verdict | None:
+        """The verdict on a candidate that cannot show the failure, known without compiling it
+        (None: judge it). A failure that compiling one of the program's own dispatches produces
+        needs such a dispatch, and a program that computes nothing forms none: in a 2-op round,
+        the candidates that replace the failing op by a constant or an argument (0.5 s each)."""
+        dispatch = self.failing_dispatch()
+        if not dispatch or BUILTIN_EXECUTABLE in dispatch or candidate.binary is not None or irx.computes(candidate.text):
+            return None
+        return Verdict(False, "", f"computes nothing, so no dispatch like {dispatch} to fail in (not compiled)")
 
     def _accounted(self, observe: Callable[[], Verdict], tmp: str) -> Verdict:
         """`observe()`'s verdict with its time, whether a limit of this tool decided it and any

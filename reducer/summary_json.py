@@ -71,6 +71,7 @@ def summary_record(outcome: Outcome, written: dict[str, str] | None = None) -> d
         "oracle_calls": stats.oracle_calls,
         "cache_hits": stats.cache_hits,
         "stored_hits": stats.stored_hits,
+        "ruled_out": stats.ruled_out,
         "failed_calls": stats.failed_calls,
         "edit_crashes": stats.edit_crashes,
         "rejected_edits": stats.rejected_edits,

@@ -18,7 +18,7 @@ from oracles.signature import (
     is_crash,
 )
 from oracles.toolchain.deadlock import QUIET_S
-from oracles.toolchain.flags import with_default_target, without_phase
+from oracles.toolchain.flags import CODEGEN_PHASES, with_default_target, without_phase
 from oracles.toolchain.tools import Limits
 from oracles.verdict import Verdict
 
@@ -85,6 +85,15 @@ class CompileError(Oracle):
 
     def accepts(self, signature: str) -> bool:
         return self.reference is None or signature == self.reference.signature
+
+    def failing_dispatch(self) -> str:
+        """The dumped dispatch the original's located error points into, once codegen was the
+        failing phase (an error at an op a dispatch also holds may come from host code); none
+        with `--match`, which may accept an error printed anywhere."""
+        site = self.reference.site if self.reference is not None else None
+        if self.match is not None or site is None or site.phase not in CODEGEN_PHASES:
+            return ""
+        return site.dispatch
 
     def _reference_error(self, stderr: str) -> str | None:
         """The error line with the original's signature, if any: codegen compiles dispatches in

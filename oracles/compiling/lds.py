@@ -105,6 +105,10 @@ class LdsLimit(Oracle):
         words = ["iree-compile", *flags, *dump, path, "-o", self.output_name]
         return shlex.join(words)
 
+    def failing_dispatch(self) -> str:
+        """The kernel over the limit in the original: an overrun is always a dispatch's."""
+        return str(self.reference.metrics.get("dispatch", "")) if self.reference is not None else ""
+
     def _pinned_kind(self) -> str | None:
         """The dispatch kind a candidate's overrun must be in (None: any will do)."""
         if self.options.any_dispatch or self.reference is None:

@@ -39,6 +39,8 @@ PHASES = (
     "vm",
     "end",
 )
+# The phases that compile the dispatches' code: a failure first seen there is a dispatch's.
+CODEGEN_PHASES = ("executable-configurations", "executable-targets")
 # Constant evaluation: JIT-compiling a program's initializers for the host and running them, at
 # the end of global-optimization (40% of a compile of a small conv with constant weights).
 CONST_EVAL = "--iree-opt-const-eval"

@@ -28,6 +28,7 @@ class EvaluationStats:
     cache_hits: int = 0  # answered without a call: this run's memory or the disk store
     stored_hits: int = 0  # of those, from verdicts an earlier run left on disk
     failed_calls: int = 0  # the call itself broke (a cluster worker died): counted uninteresting
+    ruled_out: int = 0  # answered by the oracle without a call: cannot show the failure (Oracle.ruled_out)
     conversions: int = 0  # format changes run for passes (an ONNX graph imported back to MLIR)
     edit_crashes: int = 0  # edits that killed their worker (a crash in the bindings): counted invalid
     rejected_edits: int = 0  # edits whose candidate a tool rejected (exporter, importer, verifier): not interesting
@@ -128,6 +129,9 @@ class Evaluator:
                 future = _settled(stored)
             elif self.out_of_time():
                 return _settled(Verdict(False, "", "time budget spent"))
+            elif (ruled_out := self.oracle.ruled_out(candidate)) is not None:
+                self.stats.ruled_out += 1
+                future = _settled(ruled_out)
             else:
                 self.stats.oracle_calls += 1
                 self.stats.in_flight += 1
