@@ -282,3 +282,20 @@ def test_a_shape_sweep_searches_new_and_moved_dims_before_rechecking_settled_one
     in_table_order, table_calls = reduce_sizes()
     assert ordered == in_table_order == "b=2 a=1 d=1"
     assert ordered_calls < table_calls
+
+
+def test_an_idle_worker_ahead_of_a_shape_pass_judges_its_first_probes():
+    """The spare work ahead of a shape pass is what its sweep judges first on the best as it is:
+    a new dimension's smallest sizes, then a settled one's step down (in a last round, often the
+    only compile its shapes cost, judged while the passes before it run)."""
+    from collections import namedtuple
+
+    from reducer.search.engine import Reducer
+    from reducer.search.problem import ReductionProblem
+    from reducer.storage.resume_state import Position
+
+    Row = namedtuple("Row", "name search impl")
+    problem = ReductionProblem(Proposal(Candidate("b=64 a=2 d=1"), 1), _NeedsTwiceD(), jobs=2)
+    start = Position(settled=[("shrink", "b", 64)])
+    reducer = Reducer(problem, [Row("shrink", Search.SHRINK, _Sizes())], start=start, shrink_threshold=0.0)
+    assert [p.candidate.text for p in reducer.first_candidates()] == ["b=64 a=1 d=1", "b=63 a=2 d=1"]

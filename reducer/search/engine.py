@@ -137,14 +137,19 @@ class Reducer:
     def _first_candidates_after(self, index: int) -> Iterator[Proposal]:
         """The first candidates the passes after `index` judge in this round if the best stays as
         it is now (so, made only while it does): the spare work of idle workers at -j 2 or more.
-        A ddmin pass first tries all its targets at once, a bisection its first probes; shrink
-        searches are left out (their first probes depend on what they settled before)."""
+        A ddmin pass first tries all its targets at once, a bisection its first probes, a shrink
+        search each dimension's first sizes (a recheck's one step down: in a last round, often
+        the one compile its shapes cost)."""
         base = self.problem.best
         for row in self.order[index + 1 :]:
-            if row.search is Search.SHRINK or self._fruitless.get(row.name) == base.candidate.key:
+            if self._fruitless.get(row.name) == base.candidate.key:
                 continue
             if self.problem.best is not base:
                 return
+            if row.search is Search.SHRINK:
+                keys = self._sweep_order(row.name, self._dimensions(row.impl))
+                yield from self._probes_ahead(row.name, row.impl, keys, base, None)
+                continue
             n = self.problem.edit(_count, row.impl, base, fallback=0)
             firsts = [list(range(n))] if row.search is Search.DDMIN else [[p] for p in ddmin.bisect_probes(0, n - 1)]
             for indices in firsts if n else []:
@@ -242,12 +247,13 @@ class Reducer:
         return proposal if proposal is not None and proposal.ops <= base.ops else None
 
     def _probes_ahead(self, name: str, reduction: ShrinkPass, keys: list[str], base: Proposal,
-                      search: _Holding) -> Iterator[Proposal]:
+                      search: _Holding | None) -> Iterator[Proposal]:
         """The first probes of the dimensions after this one: what the search judges next, on the
         best it will start from; an idle worker at -j 2 or more judges them meanwhile, into the
         verdict cache. Each is made on the smallest size of this dimension seen to hold so far
         (`search.held`), which its search commits unless a smaller one holds, else on `base` (most
-        settled dimensions keep their size); made only while the best is one of the two."""
+        settled dimensions keep their size; no `search`: on `base`); made only while the best is
+        one of the two."""
         sizes = dict(self._dimensions(reduction)) if keys and self.problem.best is base else {}
         for key in keys:
             current = sizes.get(key)
@@ -255,7 +261,7 @@ class Reducer:
                 continue
             recheck = self._settled.get((name, key)) == current
             for size in ddmin.first_probes(current, recheck, ddmin.Threshold(self.shrink_threshold)):
-                on = search.held or base
+                on = (search.held if search is not None else None) or base
                 if self.problem.best.candidate.key not in (base.candidate.key, on.candidate.key):
                     return
                 proposal = self._resized(reduction, on, key, size)
