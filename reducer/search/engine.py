@@ -138,8 +138,8 @@ class Reducer:
         """The first candidates the passes after `index` judge in this round if the best stays as
         it is now (so, made only while it does): the spare work of idle workers at -j 2 or more.
         A ddmin pass first tries all its targets at once, a bisection its first probes, a shrink
-        search each dimension's first sizes (a recheck's one step down: in a last round, often
-        the one compile its shapes cost)."""
+        search its first dimension's first sizes, or where every dimension is settled each one's
+        step down (in a last round, often the one compile its shapes cost)."""
         base = self.problem.best
         for row in self.order[index + 1 :]:
             if self._fruitless.get(row.name) == base.candidate.key:
@@ -147,8 +147,12 @@ class Reducer:
             if self.problem.best is not base:
                 return
             if row.search is Search.SHRINK:
-                keys = self._sweep_order(row.name, self._dimensions(row.impl))
-                yield from self._probes_ahead(row.name, row.impl, keys, base, None)
+                sizes = [(key, size) for key, size in self._dimensions(row.impl) if size > 1]
+                keys = self._sweep_order(row.name, sizes)
+                fresh = [key for key, size in sizes if self._settled.get((row.name, key)) != size]
+                # A new dimension's search usually moves the best (the probes of those after it
+                # would be stale); a settled one's step down usually loses the failure.
+                yield from self._probes_ahead(row.name, row.impl, keys[:1] if fresh else keys, base, None)
                 continue
             n = self.problem.edit(_count, row.impl, base, fallback=0)
             firsts = [list(range(n))] if row.search is Search.DDMIN else [[p] for p in ddmin.bisect_probes(0, n - 1)]
