@@ -17,8 +17,9 @@ the last job count's time to the first's, the calls the larger job count made be
 phase the original fails in, localisation, the passes and the final check (wall seconds, oracle
 calls and CPU seconds each), and how many `iree-import-onnx` processes the run started.
 `--repeat N` runs every job count N times, alternating (-j 1, -j 2, -j 1, ...), and reports the
-run with the median wall time of each (all the wall times are listed beside it): on a machine
-whose speed drifts by a tenth from run to run, one pair of runs can say -j 2 gains 0.7 or 0.85.
+run with the median wall time of each (all the wall times are listed beside it, and every run's
+ratio to the compile timed right after it, with their median): on a machine whose speed drifts
+by a tenth from run to run, one pair of runs can say -j 2 gains 0.7 or 0.85.
 `--tree DIR` measures the code of another checkout (an older commit, for "before" figures);
 `--before DIR` measures DIR and then this checkout, each case's rows side by side.
 
@@ -435,6 +436,11 @@ def case_row(name: str, label: str, runs: dict[int, dict], every: dict[int, list
         row[f"x compile -j {jobs}"] = f"{run['compiles']:.1f} ({run['compile s']:.1f} s)"
         if len(every[jobs]) > 1:
             row[f"every s -j {jobs}"] = ", ".join(f"{done['seconds']:.1f}" for done in every[jobs])
+            # Each run over the compile measured right after it: the machine's speed drifts
+            # between runs (one compile of the README example took 1.6 to 2.4 s in one hour).
+            ratios = [done["compiles"] for done in every[jobs]]
+            row[f"every x compile -j {jobs}"] = ", ".join(f"{ratio:.1f}" for ratio in ratios)
+            row[f"median x compile -j {jobs}"] = f"{statistics.median(ratios):.1f}"
         row[f"cpu s -j {jobs}"] = f"{run['cpu']:.1f}"
         row[f"calls -j {jobs}"] = f"{run['calls']} ({run['hits']} hits)"
     row["1-minimal"] = first["1-minimal"]  # of the first job count's result (the others write the same bytes)
