@@ -82,8 +82,9 @@ def test_reduce_json_carries_every_figure_of_the_text_summary(tmp_path, iree_com
           and len(before["flags"]) == before["flag_count"] and len(after["flags"]) == after["flag_count"])
     check("not flags", fields["not flags"] == f"{' '.join(record['dropped_flags'])} (dropped from the pasted command)")
     check("shapes", fields["shapes"] == f"{shapes_text(before['shapes'])} -> {shapes_text(after['shapes'])}")
-    calls = re.match(r"(\d+) \(cache hits (\d+)", fields["oracle calls"])
-    check("oracle calls", calls and (int(calls[1]), int(calls[2])) == (record["oracle_calls"], record["cache_hits"]))
+    calls = re.match(r"(\d+) \(cache hits (\d+)(?:, \d+ from earlier runs)?(?:; (\d+) more ruled out)?", fields["oracle calls"])
+    check("oracle calls", calls and (int(calls[1]), int(calls[2]), int(calls[3] or 0))
+          == (record["oracle_calls"], record["cache_hits"], record["ruled_out"]))
     parts = ", ".join(f"{name} {seconds:.1f}" for name, seconds in record["parts"].items())
     check("wall time", fields["wall time"] == f"{record['seconds']:.1f} s with -j {record['jobs']} ({parts})")
     assert abs(sum(record["parts"].values()) - record["seconds"]) < 0.05  # the parts add up to the whole
