@@ -135,22 +135,6 @@ def test_a_failure_that_needs_a_multiple_of_64_shrinks_to_64_not_stops_at_an_odd
     assert committed[-1] == 64
 
 
-def test_a_size_whose_halving_loses_the_failure_bisects_above_the_halving():
-    """ResNet-50's channels: 256 fails at 128, not at 64 nor at 96. Below 128 the bisection starts
-    from 64, whose loss it knows (96, the step worth a call), not from 2 (65 first, then 96)."""
-    judged = []
-
-    def judge_all(sizes):
-        sizes = list(sizes)
-        judged.extend(sizes)
-        return [v >= 128 for v in sizes]
-
-    committed, limit = [], Threshold(DEFAULT_SHRINK_THRESHOLD)
-    assert shrink_value(256, lambda v: v, judge_all, committed.append, threshold=limit)
-    assert committed[-1] == 128 and limit.stopped_above == 96
-    assert judged == [1, 2, 192, 128, 64, 96]
-
-
 @pytest.mark.parametrize("value, threshold", [(37, 37), (37, 20), (64, 1)])
 def test_a_settled_size_is_rechecked_with_one_probe_and_still_ends_locally_minimal(value, threshold):
     committed, judged = [], []

@@ -270,7 +270,7 @@ def shrink_value(
         if answers.get(v):
             commit(proposals[v])
             return True
-    hi, best, lo = _divided(value, lo, down, propose, judge_all, guess, limit)
+    hi, best = _divided(value, lo, down, propose, judge_all, guess, limit)
     if best is None:
         if not answers.get(down):
             return False  # neither a step down nor a division holds: the size is settled
@@ -294,7 +294,7 @@ def _asked_next(value: int, lo: int, down: int, propose: Callable[[int], T | Non
     the quotients, then the bisection's first probe below the step down."""
     quotients = _quotients(value, lo)
     yield from (propose(q) for q in quotients)
-    after = _probe_between(_floor(lo, quotients, down), down, limit)
+    after = _probe_between(lo, down, limit)
     if after is not None and after not in quotients:
         yield propose(after)
 
@@ -322,32 +322,24 @@ def _below_moved(hi: int, best: T, propose: Callable[[int], T | None], judge_all
 
 
 def _divided(value: int, lo: int, down: int, propose: Callable[[int], T | None], judge_all: JudgeAll,
-             guess: Guess | None, limit: Threshold) -> tuple[int, T | None, int]:
-    """Divides while a quotient holds, the smallest one first: (the size reached, its proposal or
-    None, the largest size below it known to lose the failure: where a bisection below it starts)."""
+             guess: Guess | None, limit: Threshold) -> tuple[int, T | None]:
+    """Divides while a quotient holds, the smallest one first: (the size reached, its proposal or None)."""
     hi, best = value, None
     while True:
-        top = down if best is None else hi  # where a bisection starts below if no quotient holds
         quotients = {q: propose(q) for q in _quotients(hi, lo)}
         if not quotients:
             break
         held_first = (propose(q) for q in _quotients(min(quotients), lo))
-        below = _probe_between(_floor(lo, quotients, top), top, limit)
+        # none holds: the bisection starts below the step down (the first time) or the last quotient
+        below = _probe_between(lo, down if best is None else hi, limit)
         none_held = (propose(v) for v in [below] if v is not None and v not in quotients)
         with _guessing(guess, chain(held_first, none_held)):
             held = _judged(quotients, judge_all)
         smallest = next((q for q in quotients if held.get(q)), None)
         if smallest is None:
-            return hi, best, _floor(lo, quotients, top)
+            break
         hi, best = smallest, quotients[smallest]
-    return hi, best, lo
-
-
-def _floor(lo: int, failed: Iterable[int], top: int) -> int:
-    """Where a bisection below `top` starts once the sizes `failed` lost the failure: the largest
-    of them under `top` (a bisection takes every size below the one it starts from as lost, as it
-    does `lo`), so 128 channels whose half lost it probe 96 next, not 65."""
-    return max([lo, *(q for q in failed if q < top)])
+    return hi, best
 
 
 def _bisected(lo: int, hi: int, best: T | None, propose: Callable[[int], T | None], judge_all: JudgeAll,
