@@ -148,11 +148,10 @@ class Reducer:
                 return
             if row.search is Search.SHRINK:
                 sizes = [(key, size) for key, size in self._dimensions(row.impl) if size > 1]
-                keys = self._sweep_order(row.name, sizes)
-                fresh = [key for key, size in sizes if self._settled.get((row.name, key)) != size]
                 # A new dimension's search usually moves the best (the probes of those after it
                 # would be stale); a settled one's step down usually loses the failure.
-                yield from self._probes_ahead(row.name, row.impl, keys[:1] if fresh else keys, base, None)
+                keys = self._unsettled(row.name, sizes)[:1] or [key for key, _ in sizes]
+                yield from self._probes_ahead(row.name, row.impl, keys, base, None)
                 continue
             n = self.problem.edit(_count, row.impl, base, fallback=0)
             firsts = [list(range(n))] if row.search is Search.DDMIN else [[p] for p in ddmin.bisect_probes(0, n - 1)]
@@ -242,8 +241,12 @@ class Reducer:
         best as it is when it runs; behind every search that may still move a size, it sees the
         best that sweep ends with, so the sweep after it finds its verdicts cached, where in
         table order a later shrink made each recheck before it stale and due again."""
-        fresh = [key for key, size in sizes if self._settled.get((name, key)) != size]
-        return fresh + [key for key, size in sizes if self._settled.get((name, key)) == size]
+        fresh = self._unsettled(name, sizes)
+        return fresh + [key for key, _ in sizes if key not in fresh]
+
+    def _unsettled(self, name: str, sizes: list[tuple[str, int]]) -> list[str]:
+        """The dimensions no search has left at their size (new, or moved since), in table order."""
+        return [key for key, size in sizes if self._settled.get((name, key)) != size]
 
     def _resized(self, reduction: ShrinkPass, base: Proposal, key: str, size: int) -> Proposal | None:
         """`base` with dimension `key` at `size`, if valid and no larger."""
