@@ -118,6 +118,33 @@ def test_per_channel_zero_points_keep_one_entry_per_output_channel():
     together = resize(model, by_key(model, "size 6"), 3)
     assert together is not None
     assert shape_summary(together) == "x: 1x8x5x5, w: 3x8x1x1, w_zp: 3"
+    # Cut alone to one entry, they would read as one zero point for all 6 channels: another program.
+    assert resize(model, by_key(model, "w_zp[0]"), 1) is None
+
+
+def test_a_per_axis_scale_or_bias_is_not_cut_to_one_entry_alone_but_a_per_tensor_one_stays_valid():
+    """The README's example offered its 32-entry scale, zero point and 5-entry conv bias alone at
+    size 1; the importer rejects each (3 compiles for nothing). A scale that was one entry from the
+    start is per-tensor, and resizes around it stay valid."""
+    f32 = TensorProto.FLOAT
+    x = helper.make_tensor_value_info("x", TensorProto.INT8, [1, 4, 6, 6])
+    y = helper.make_tensor_value_info("y", f32, None)
+    scale = numpy_helper.from_array(np.full(4, 0.5, np.float32), "scale")
+    zero = numpy_helper.from_array(np.zeros(4, np.int8), "zero")
+    one = numpy_helper.from_array(np.full(1, 0.25, np.float32), "one")  # per-tensor, written [1]
+    w = numpy_helper.from_array(np.ones((5, 4, 3, 3), np.float32), "w")
+    b = numpy_helper.from_array(np.ones(5, np.float32), "b")
+    nodes = [helper.make_node("DequantizeLinear", ["x", "scale", "zero"], ["d"], axis=1),
+             helper.make_node("Mul", ["d", "one"], ["m"]),
+             helper.make_node("Conv", ["m", "w", "b"], ["y"], kernel_shape=[3, 3])]
+    graph = helper.make_graph(nodes, "g", [x], [y], [scale, zero, one, w, b])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)])
+
+    for alone in ("scale[0]", "zero[0]", "b[0]"):
+        assert resize(model, by_key(model, alone), 1) is None, alone
+    channels = resize(model, by_key(model, "size 4"), 1)  # every channel place at once: still one per channel
+    assert channels is not None and shape_summary(channels) == "x: 1x1x6x6, scale: 1, zero: 1, one: 1, w: 5x1x3x3, b: 5"
+    assert resize(model, by_key(model, "size 6"), 4) is not None  # the per-tensor [1] scale is no obstacle
 
 
 @pytest.mark.parametrize("value, threshold", [(100, 37), (64, 1), (2, 2), (129, 128)])
