@@ -84,6 +84,22 @@ def test_compile_error_names_its_pass_and_writes_a_one_pass_repro_and_a_lit_test
     assert check_lit_test(entry).passed
 
 
+def test_a_case_named_by_a_relative_path_in_a_folder_gets_its_lit_test(tmp_path, iree_compile, capsys, monkeypatch):
+    """`reduce --culprit-only cases/bug.mlir` from the folder above: the lit test's iree-opt runs in
+    the file's folder, so it must be named there by its name (it once ran on `cases/cases/...`,
+    found no diagnostic and left the step without a lit test)."""
+    (tmp_path / "cases").mkdir()
+    (tmp_path / "cases" / "bug.mlir").write_text((CORPUS / "conv1x1-56-f16acc-gfx942-failed-to-distribute" / "repro.mlir").read_text())
+    monkeypatch.chdir(tmp_path)
+
+    assert main(["--culprit-only", "cases/bug.mlir", "--oracle=compile-error", "-q", "-j", "2", "--", *GFX942]) == 0
+
+    printed = capsys.readouterr().out
+    assert "culprit       iree-llvmgpu-vector-distribute (phase executable-targets)" in printed
+    assert "lit test      cases/bug.lit.mlir (passes)" in printed
+    assert run_lit_test(Path("cases/bug.lit.mlir")).passed
+
+
 def test_crash_lit_test_is_xfail_and_the_pass_is_named(tmp_path, iree_compile, capsys):
     src = tmp_path / "crash.mlir"
     src.write_text((DATA / "qlinearconv_no_kernel_shape_crash.mlir").read_text())

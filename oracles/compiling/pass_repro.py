@@ -155,7 +155,7 @@ def run_command(pipeline: str, verify: bool) -> list[str]:
 def expected_diagnostics(path: Path, pipeline: str, limits: Limits) -> tuple[list[Expected], ProcessResult]:
     """Every diagnostic the pass reports at a line of `path` (one `--verify-diagnostics` run of it
     without annotations, which names each one as unexpected)."""
-    result = run_tool(_argv(run_command(pipeline, verify=True), path), limits, cwd=str(path.parent))
+    result = run_tool(_argv(run_command(pipeline, verify=True), Path(path.name)), limits, cwd=str(path.parent))
     found = []
     for line in result.stderr.splitlines():
         match = _UNEXPECTED.match(line.strip())
@@ -210,7 +210,7 @@ def run_lit_test(path: Path, limits: Limits | None = None) -> LitCheck:
     if run is None:
         return LitCheck(False, f"{path}: no `{RUN_PREFIX.strip()}` line", 0.0)
     xfail = any(line.startswith(XFAIL_LINE) for line in lines)
-    result = run_tool(_argv(shlex.split(run), path), limits or Limits(), cwd=str(path.parent))
+    result = run_tool(_argv(shlex.split(run), Path(path.name)), limits or Limits(), cwd=str(path.parent))
     failed = result.returncode != 0 or result.timed_out
     output = next((line.strip() for line in result.stderr.splitlines() if "error:" in line), result.stderr.strip()[:200])
     if xfail:
@@ -221,5 +221,7 @@ def run_lit_test(path: Path, limits: Limits | None = None) -> LitCheck:
 
 
 def _argv(words: list[str], path: Path) -> list[str]:
-    """A RUN line's words as a command: `%s` is the file, `iree-opt` the installed tool."""
+    """A RUN line's words as a command: `%s` is the file, `iree-opt` the installed tool. The tool
+    runs in the file's folder, as lit runs it: `path` is its name there (a relative path with a
+    folder, named again from inside that folder, would be a file that is not there)."""
     return [find_tool(IREE_OPT) if word == IREE_OPT else str(path) if word == "%s" else word for word in words]
