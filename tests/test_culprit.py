@@ -61,18 +61,23 @@ def test_functions_inside_an_executable_are_reducible_functions():
     assert "block_dispatch_0_matmul_like_3136x128x64_f16" in names
 
 
-def test_compile_error_names_its_pass_and_writes_a_one_pass_repro_and_a_lit_test_that_pass(tmp_path, iree_compile, capsys):
-    src = tmp_path / "bug.mlir"
-    src.write_text((CORPUS / "conv1x1-56-f16acc-gfx942-failed-to-distribute" / "repro.mlir").read_text())
+def test_compile_error_names_its_pass_and_writes_a_one_pass_repro_and_a_lit_test_that_pass(tmp_path, iree_compile, capsys,
+                                                                                            monkeypatch):
+    # Named as users name it, relative to the folder above (the lit test's iree-opt runs in the
+    # file's folder: it once ran on `cases/cases/...`, found no diagnostic and wrote no lit test).
+    (tmp_path / "cases").mkdir()
+    (tmp_path / "cases" / "bug.mlir").write_text((CORPUS / "conv1x1-56-f16acc-gfx942-failed-to-distribute" / "repro.mlir").read_text())
+    monkeypatch.chdir(tmp_path)
     report = tmp_path / "bug.md"
 
     corpus = tmp_path / "corpus"
     args = ["--report", str(report), "--save-to-corpus", "distribute", "--corpus-dir", str(corpus)]
-    assert main([str(src), "--oracle=compile-error", "-q", "-j", "2", *args, "--", *GFX942]) == 0
+    assert main(["cases/bug.mlir", "--oracle=compile-error", "-q", "-j", "2", *args, "--", *GFX942]) == 0
 
     printed = capsys.readouterr().out
     assert "culprit       iree-llvmgpu-vector-distribute (phase executable-targets): 2 compiles" in printed
-    repro, lit = tmp_path / "bug.reduced.pass.mlir", tmp_path / "bug.reduced.lit.mlir"
+    assert "lit test      cases/bug.reduced.lit.mlir (passes)" in printed
+    repro, lit = tmp_path / "cases" / "bug.reduced.pass.mlir", tmp_path / "cases" / "bug.reduced.lit.mlir"
     reproducer_ops = int(printed.split("the compiler's reproducer: ")[1].split(")")[0])
     assert ops_in(repro) < reproducer_ops  # reduced, not the compiler's file renamed
     check = run_lit_test(lit)  # the RUN line with the real iree-opt --verify-diagnostics
@@ -82,22 +87,6 @@ def test_compile_error_names_its_pass_and_writes_a_one_pass_repro_and_a_lit_test
     entry = load_entries(corpus)[0]  # the corpus entry records the pass and carries the lit test
     assert entry.culprit["pass"] == "iree-llvmgpu-vector-distribute"
     assert check_lit_test(entry).passed
-
-
-def test_a_case_named_by_a_relative_path_in_a_folder_gets_its_lit_test(tmp_path, iree_compile, capsys, monkeypatch):
-    """`reduce --culprit-only cases/bug.mlir` from the folder above: the lit test's iree-opt runs in
-    the file's folder, so it must be named there by its name (it once ran on `cases/cases/...`,
-    found no diagnostic and left the step without a lit test)."""
-    (tmp_path / "cases").mkdir()
-    (tmp_path / "cases" / "bug.mlir").write_text((CORPUS / "conv1x1-56-f16acc-gfx942-failed-to-distribute" / "repro.mlir").read_text())
-    monkeypatch.chdir(tmp_path)
-
-    assert main(["--culprit-only", "cases/bug.mlir", "--oracle=compile-error", "-q", "-j", "2", "--", *GFX942]) == 0
-
-    printed = capsys.readouterr().out
-    assert "culprit       iree-llvmgpu-vector-distribute (phase executable-targets)" in printed
-    assert "lit test      cases/bug.lit.mlir (passes)" in printed
-    assert run_lit_test(Path("cases/bug.lit.mlir")).passed
 
 
 def test_crash_lit_test_is_xfail_and_the_pass_is_named(tmp_path, iree_compile, capsys):
