@@ -381,8 +381,8 @@ class Reduction:
             dumped = _beside(problem.locate, candidate, False, oracle) if wants_dispatch and request.jobs > 1 else None
             final = problem.judge_fresh(candidate, oracle)
             located = dumped.result() if dumped is not None else None
-        name = dispatch_path(request.output_path).name
-        dispatch = isolate_dispatch(problem, best, name, located, oracle) if wants_dispatch and final.interesting else None
+        path = str(dispatch_path(request.output_path))  # as the reproduce command names the result: pasteable where it runs
+        dispatch = isolate_dispatch(problem, best, path, located, oracle) if wants_dispatch and final.interesting else None
         return _Checked(final, wants_dispatch, dispatch)
 
     # --- the files and the failing pass -----------------------------------------------------------

@@ -105,6 +105,8 @@ def test_codegen_error_in_one_dispatch_reduces_to_the_op_and_writes_the_dispatch
     assert dispatch.read_text().startswith("hal.executable")
     printed = capsys.readouterr().out
     assert "model.reduced.dispatch.mlir (shows the same failure alone)" in printed
+    alone = printed.split("  alone         ", 1)[1].splitlines()[0]
+    assert f" {dispatch} " in f"{alone} "  # named as it was written, as the reproduce command names the result
     assert "--compile-to" not in printed.split("reproduce", 1)[1].splitlines()[0]  # the full compile is shown
     text = report.read_text()
     assert "## Failing dispatch" in text and "--compile-mode=hal-executable" in text

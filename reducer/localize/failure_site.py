@@ -90,17 +90,17 @@ def dispatch_path(output: Path) -> Path:
     return output.with_name(f"{output.stem}.dispatch.mlir")
 
 
-def isolate_dispatch(problem: ReductionProblem, best: Proposal, name: str, located: Verdict | None = None,
+def isolate_dispatch(problem: ReductionProblem, best: Proposal, path: str, located: Verdict | None = None,
                      oracle: Oracle | None = None) -> IsolatedDispatch | None:
     """The failing dispatch of `best` (dumped without debug locations), checked alone (two
     compiles; one when `located`, its located compile, ran already), by `oracle` (default: the
-    problem's as configured now)."""
+    problem's as configured now); its command compiles it at `path`."""
     located = located or problem.locate(best.candidate, debuginfo=False, oracle=oracle)
     if not located.interesting or located.site is None or not located.site.dispatch_source:
         return None
     flags = (*best.candidate.flags, HAL_EXECUTABLE)
     alone = problem.judge_fresh(Candidate(located.site.dispatch_source, flags), oracle)
-    command = (oracle or problem.oracle).reproduce_command(Candidate("", flags), name)
+    command = (oracle or problem.oracle).reproduce_command(Candidate("", flags), path)
     return IsolatedDispatch(located.site.dispatch_source, command, alone.interesting)
 
 
