@@ -155,7 +155,7 @@ def run_command(pipeline: str, verify: bool) -> list[str]:
 def expected_diagnostics(path: Path, pipeline: str, limits: Limits) -> tuple[list[Expected], ProcessResult]:
     """Every diagnostic the pass reports at a line of `path` (one `--verify-diagnostics` run of it
     without annotations, which names each one as unexpected)."""
-    result = run_tool(_argv(run_command(pipeline, verify=True), Path(path.name)), limits, cwd=str(path.parent))
+    result = _run_on(path, run_command(pipeline, verify=True), limits)
     found = []
     for line in result.stderr.splitlines():
         match = _UNEXPECTED.match(line.strip())
@@ -210,7 +210,7 @@ def run_lit_test(path: Path, limits: Limits | None = None) -> LitCheck:
     if run is None:
         return LitCheck(False, f"{path}: no `{RUN_PREFIX.strip()}` line", 0.0)
     xfail = any(line.startswith(XFAIL_LINE) for line in lines)
-    result = run_tool(_argv(shlex.split(run), Path(path.name)), limits or Limits(), cwd=str(path.parent))
+    result = _run_on(path, shlex.split(run), limits or Limits())
     failed = result.returncode != 0 or result.timed_out
     output = next((line.strip() for line in result.stderr.splitlines() if "error:" in line), result.stderr.strip()[:200])
     if xfail:
@@ -220,8 +220,9 @@ def run_lit_test(path: Path, limits: Limits | None = None) -> LitCheck:
     return LitCheck(passed, detail, result.seconds)
 
 
-def _argv(words: list[str], path: Path) -> list[str]:
-    """A RUN line's words as a command: `%s` is the file, `iree-opt` the installed tool. The tool
-    runs in the file's folder, as lit runs it: `path` is its name there (a relative path with a
-    folder, named again from inside that folder, would be a file that is not there)."""
-    return [find_tool(IREE_OPT) if word == IREE_OPT else str(path) if word == "%s" else word for word in words]
+def _run_on(path: Path, words: list[str], limits: Limits) -> ProcessResult:
+    """A RUN line's words run on `path`: `%s` is the file, `iree-opt` the installed tool. It runs in
+    the file's folder, as lit runs it, so the file is named there by its name (a relative path with
+    a folder, named again from inside that folder, is a file that is not there)."""
+    argv = [find_tool(IREE_OPT) if word == IREE_OPT else path.name if word == "%s" else word for word in words]
+    return run_tool(argv, limits, cwd=str(path.parent))
