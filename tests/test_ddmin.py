@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -303,3 +304,38 @@ def test_an_idle_worker_ahead_of_a_shape_pass_judges_its_first_probes():
     settled = Position(settled=[("shrink", "b", 64), ("shrink", "a", 2)])
     reducer = Reducer(problem, [Row("shrink", Search.SHRINK, _Sizes())], start=settled, shrink_threshold=0.0)
     assert [p.candidate.text for p in reducer.first_candidates()] == ["b=63 a=2 d=1", "b=64 a=1 d=1"]
+
+
+class _HoldsAtOneAtOnce(Oracle):
+    """Size 1 holds at once; the call on any other size runs until the test releases it."""
+
+    name = "holds-at-one"
+    summary = "1 holds"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.released = threading.Event()
+
+    def observe(self, candidate, workdir):
+        if candidate.text != "1":
+            self.released.wait(60)
+        return Verdict(True, "holds", "")
+
+
+def test_a_search_taking_the_first_hit_in_order_neither_waits_for_nor_starts_the_calls_after_it():
+    """A shrink search takes the smallest size that holds of those judged together (1, 2 and the
+    step down): once 1 holds, it goes on while the call on 2 still runs, and the step down, not
+    started yet, costs no call at all."""
+    from reducer.search.evaluate import Evaluator
+
+    oracle = _HoldsAtOneAtOnce()
+    evaluator = Evaluator(oracle, jobs=1)
+    verdicts = evaluator.verdicts([Proposal(Candidate(size), 1) for size in ("1", "2", "3")],
+                                  enough=lambda proposal, verdict: verdict.interesting)
+    went_on_while_2_ran = not oracle.released.is_set()
+    oracle.released.set()
+    evaluator.shutdown()
+    assert went_on_while_2_ran
+    assert verdicts[0].interesting and verdicts[1:] == [None, None]
+    assert evaluator.stats.oracle_calls == 2
+    assert evaluator.known(Candidate("3")) is None

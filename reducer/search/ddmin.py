@@ -250,6 +250,10 @@ def shrink_value(
     step down (a prime size: its first probe is judged beside the step down); a quotient holds
     and is divided again or else the bisection starts; a bisection step that loses the failure
     is followed by another.
+
+    Every decision here takes the smallest size that holds among those judged together, so
+    `judge_all` may stop at the first interesting verdict in the order given (sizes ascending) and
+    answer False for the rest unread: the search then goes on without waiting for their calls.
     """
     limit = threshold if threshold is not None else Threshold()
     down = limit.step_down(value)

@@ -207,9 +207,9 @@ class Reducer:
         where a size the search settled on before is only re-probed one smaller, is far cheaper
         than another round of every pass. A resize never adds ops and sizes only go down: it ends.
         """
-        judge_all = self.problem.judge_all
+        judge_all = functools.partial(self.problem.judge_all, first=True)  # shrink_value takes the first hit
         if reduction.keeps is not None:
-            judge_all = functools.partial(self.problem.judge_all_keeping, keeps=reduction.keeps)
+            judge_all = functools.partial(self.problem.judge_all_keeping, keeps=reduction.keeps, first=True)
         judge_all = _tallied(judge_all, record)
         guess = self.problem.guess if self.problem.jobs > 1 else None
         shrunk = True

@@ -35,6 +35,8 @@ class EvaluationStats:
     in_flight: int = 0  # calls sent to the executor and not back yet (the live status line shows it)
 
 
+Enough = Callable[[Proposal, Verdict], bool]  # a verdict that settles a search reading verdicts in order
+
 SPARE_POLL_S = 0.5  # how long a wait with spare work looks away from Ctrl-C at most
 
 
@@ -237,10 +239,30 @@ class Evaluator:
             fill()
         return None
 
-    def verdicts(self, proposals: Iterable[Proposal]) -> list[Verdict]:
-        """Each proposal is submitted as soon as the iterable yields it, then all are awaited."""
-        futures = [self.submit(p.candidate) for p in proposals]
-        return [self.result(f, futures) for f in futures]
+    def verdicts(self, proposals: Iterable[Proposal], enough: Enough | None = None) -> list[Verdict | None]:
+        """Each proposal is submitted as soon as the iterable yields it, then all are awaited in
+        order. With `enough`, none after the first verdict it accepts (None in their place): a
+        search that takes the first hit in order need not wait for a call still running on a
+        candidate it will not read, and one not started yet is withdrawn."""
+        pairs = [(p, self.submit(p.candidate)) for p in proposals]
+        futures = [future for _, future in pairs]
+        found: list[Verdict | None] = []
+        for at, (proposal, future) in enumerate(pairs):
+            verdict = self.result(future, futures)
+            found.append(verdict)
+            if enough is not None and enough(proposal, verdict):
+                for later, unread in pairs[at + 1 :]:
+                    self._withdraw(later.candidate, unread)
+                return found + [None] * (len(pairs) - at - 1)
+        return found
+
+    def _withdraw(self, candidate: Candidate, future: Future) -> None:
+        """A call no one waits for any more: dropped if no worker has started it (as if never asked)."""
+        if future.cancel():
+            with self._lock:
+                self.stats.oracle_calls -= 1
+                if self.cache.get(candidate.key) is future:
+                    del self.cache[candidate.key]
 
     def judge_all(self, proposals: Iterable[Proposal]) -> list[bool]:
         return [verdict.interesting for verdict in self.verdicts(proposals)]

@@ -197,21 +197,27 @@ class ReductionProblem:
         """The (cached) verdict on one candidate."""
         return self._evaluator.judge(candidate)
 
-    def judge_all(self, proposals: Iterable[Proposal]) -> list[bool]:
-        judged: list[Proposal] = []
-        return self._admissible(judged, self._evaluator.judge_all(recording(proposals, judged)))
+    def judge_all(self, proposals: Iterable[Proposal], first: bool = False) -> list[bool]:
+        """Which proposals are interesting and admissible. `first`: for a search that reads the
+        verdicts in order and takes the first hit (a shrink search, smallest size first), none after
+        it is awaited (each answers False, unread)."""
+        return self._judged(proposals, lambda verdict: verdict.interesting, first)
 
-    def judge_all_keeping(self, proposals: Iterable[Proposal], keeps: Callable[[Verdict, Verdict], bool]) -> list[bool]:
+    def judge_all_keeping(self, proposals: Iterable[Proposal], keeps: Callable[[Verdict, Verdict], bool],
+                          first: bool = False) -> list[bool]:
         """Interesting, and `keeps(baseline, its verdict)` for the best's verdict or the original's:
         for passes that must not trade away what the failure shows (a plainer value must leave the
         wrong answer as plain as it is now, or as the original's)."""
         baselines = [self.judge(self.best.candidate)]  # cached: the best was judged when it came in
         if self.calibration is not None:
             baselines.append(self.calibration)
+        return self._judged(proposals, lambda v: v.interesting and any(keeps(baseline, v) for baseline in baselines), first)
+
+    def _judged(self, proposals: Iterable[Proposal], holds: Callable[[Verdict], bool], first: bool) -> list[bool]:
         judged: list[Proposal] = []
-        verdicts = self._evaluator.verdicts(recording(proposals, judged))
-        kept = [v.interesting and any(keeps(baseline, v) for baseline in baselines) for v in verdicts]
-        return self._admissible(judged, kept)
+        enough = (lambda proposal, verdict: holds(verdict) and self._admissible([proposal], [True])[0]) if first else None
+        verdicts = self._evaluator.verdicts(recording(proposals, judged), enough)
+        return self._admissible(judged, [verdict is not None and holds(verdict) for verdict in verdicts])
 
     def verdicts(self, proposals: list[Proposal]) -> list[Verdict]:
         """The (cached) verdicts of `proposals`, judged at once: for searches that read what a
