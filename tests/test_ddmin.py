@@ -314,28 +314,32 @@ class _HoldsAtOneAtOnce(Oracle):
 
     def __init__(self) -> None:
         super().__init__()
-        self.released = threading.Event()
+        self.released, self.slow_call_ended = threading.Event(), threading.Event()
+        self.observed: list[str] = []  # the test's record of the calls that ran
 
     def observe(self, candidate, workdir):
+        self.observed.append(candidate.text)
         if candidate.text != "1":
             self.released.wait(60)
+            self.slow_call_ended.set()
         return Verdict(True, "holds", "")
 
 
-def test_a_search_taking_the_first_hit_in_order_neither_waits_for_nor_starts_the_calls_after_it():
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_search_taking_the_first_hit_in_order_goes_on_while_the_calls_after_it_run(jobs):
     """A shrink search takes the smallest size that holds of those judged together (1, 2 and the
-    step down): once 1 holds, it goes on while the call on 2 still runs, and the step down, not
-    started yet, costs no call at all."""
+    step down): once 1 holds, it goes on while the call on 2 still runs; a call no worker started
+    yet is withdrawn, and the count of calls says what ran."""
     from reducer.search.evaluate import Evaluator
 
     oracle = _HoldsAtOneAtOnce()
-    evaluator = Evaluator(oracle, jobs=1)
+    evaluator = Evaluator(oracle, jobs=jobs)
     verdicts = evaluator.verdicts([Proposal(Candidate(size), 1) for size in ("1", "2", "3")],
                                   enough=lambda proposal, verdict: verdict.interesting)
-    went_on_while_2_ran = not oracle.released.is_set()
+    went_on_while_it_ran = not oracle.slow_call_ended.is_set()
     oracle.released.set()
-    evaluator.shutdown()
-    assert went_on_while_2_ran
+    evaluator.executor.shutdown(wait=True)
+    assert went_on_while_it_ran
     assert verdicts[0].interesting and verdicts[1:] == [None, None]
-    assert evaluator.stats.oracle_calls == 2
-    assert evaluator.known(Candidate("3")) is None
+    assert evaluator.stats.oracle_calls == len(oracle.observed)
+    assert all(evaluator.known(Candidate(size)) is not None for size in oracle.observed)

@@ -251,9 +251,8 @@ def shrink_value(
     and is divided again or else the bisection starts; a bisection step that loses the failure
     is followed by another.
 
-    Every decision here takes the smallest size that holds among those judged together, so
-    `judge_all` may stop at the first interesting verdict in the order given (sizes ascending) and
-    answer False for the rest unread: the search then goes on without waiting for their calls.
+    Each decision takes the smallest size that holds of those judged together (given ascending),
+    so `judge_all` may answer False unread after the first interesting one, without waiting.
     """
     limit = threshold if threshold is not None else Threshold()
     down = limit.step_down(value)
