@@ -131,7 +131,7 @@ class Unreachable(Oracle):
 
 def test_a_call_that_raises_is_a_failed_uninteresting_call():
     evaluator = Evaluator(Unreachable(), jobs=2, executor=ThreadPoolExecutor(2))
-    answers = evaluator.judge_all([Proposal(Candidate(f"// {i}"), 1) for i in range(3)])
+    answers = [verdict.interesting for verdict in evaluator.verdicts([Proposal(Candidate(f"// {i}"), 1) for i in range(3)])]
     evaluator.shutdown()
     assert answers == [False, False, False]
     assert evaluator.stats.failed_calls == 3

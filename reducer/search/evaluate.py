@@ -264,9 +264,6 @@ class Evaluator:
                 if self.cache.get(candidate.key) is future:
                     del self.cache[candidate.key]
 
-    def judge_all(self, proposals: Iterable[Proposal]) -> list[bool]:
-        return [verdict.interesting for verdict in self.verdicts(proposals)]
-
     def shutdown(self) -> None:
         self.executor.shutdown(wait=False, cancel_futures=True)
         if self.store:
