@@ -285,6 +285,58 @@ def test_a_shape_sweep_searches_new_and_moved_dims_before_rechecking_settled_one
     assert ordered_calls < table_calls
 
 
+class _LargestFirst(ShrinkPass):
+    """Sizes written as `p=60 r=55 q=50`, listed largest first (as ONNX value classes are)."""
+
+    def dimensions(self, current, ctx):
+        return sorted(_read_sizes(current.candidate.text).items(), key=lambda item: -item[1])
+
+    def resize(self, current, key, size, ctx, convert):
+        sizes = _read_sizes(current.candidate.text)
+        if size >= sizes.get(key, 0):
+            return None
+        return Proposal(Candidate(" ".join(f"{k}={v}" for k, v in {**sizes, key: size}.items())), 1)
+
+
+class _RFixedPAtLeastQ(Oracle):
+    """Interesting while r >= 55 and p >= q: p can only go below 50 once q has."""
+
+    name = "p-at-least-q"
+    summary = "r >= 55, p >= q"
+
+    def observe(self, candidate, workdir):
+        sizes = _read_sizes(candidate.text)
+        return Verdict(sizes["r"] >= 55 and sizes["p"] >= sizes["q"], "r >= 55, p >= q", "")
+
+
+def test_a_shape_sweep_rechecks_the_longest_settled_dimension_first(monkeypatch):
+    """p settles at 50 (q's size), r cannot move, then q falls to 1. p settled first, so the next
+    sweep rechecks it first: it moves, and r's recheck, judged after it, is not stale. Listed
+    largest first, r (55) would be rechecked before p (50) and judged again once p moved."""
+    from collections import namedtuple
+
+    from reducer.search.engine import Reducer
+    from reducer.search.problem import ReductionProblem
+
+    Row = namedtuple("Row", "name search impl")
+
+    def reduce_sizes() -> tuple[str, int]:
+        problem = ReductionProblem(Proposal(Candidate("p=60 r=55 q=50"), 1), _RFixedPAtLeastQ(), jobs=1)
+        Reducer(problem, [Row("shrink", Search.SHRINK, _LargestFirst())], shrink_threshold=0.0).run()
+        return problem.best.candidate.text, problem.stats.oracle_calls
+
+    oldest_first, oldest_first_calls = reduce_sizes()
+
+    def as_listed(self, name, sizes):  # the rechecks in the order the pass lists its dimensions
+        fresh = self._unsettled(name, sizes)
+        return fresh + [key for key, _ in sizes if key not in fresh]
+
+    monkeypatch.setattr(Reducer, "_sweep_order", as_listed)
+    largest_first, largest_first_calls = reduce_sizes()
+    assert oldest_first == largest_first == "p=1 r=55 q=1"
+    assert oldest_first_calls < largest_first_calls
+
+
 def test_an_idle_worker_ahead_of_a_shape_pass_judges_its_first_probes():
     """The spare work ahead of a shape pass is what its sweep judges first on the best as it is:
     a new dimension's smallest sizes, or every settled one's step down (in a last round, often

@@ -150,7 +150,7 @@ class Reducer:
                 sizes = [(key, size) for key, size in self._dimensions(row.impl) if size > 1]
                 # A new dimension's search usually moves the best (the probes of those after it
                 # would be stale); a settled one's step down usually loses the failure.
-                keys = self._unsettled(row.name, sizes)[:1] or [key for key, _ in sizes]
+                keys = self._unsettled(row.name, sizes)[:1] or self._sweep_order(row.name, sizes)
                 yield from self._probes_ahead(row.name, row.impl, keys, base, None)
                 continue
             n = self.problem.edit(_count, row.impl, base, fallback=0)
@@ -228,11 +228,11 @@ class Reducer:
                 settled = (name, key)
                 recheck = self._settled.get(settled) == current
                 limit = ddmin.Threshold(self.shrink_threshold)
-                if ddmin.shrink_value(current, search.propose, search.judge_all, commit, recheck, guess, limit):
-                    shrunk = True
-                    self._settled[settled] = dict(self._dimensions(reduction)).get(key, 0)
-                else:
-                    self._settled[settled] = current
+                moved = ddmin.shrink_value(current, search.propose, search.judge_all, commit, recheck, guess, limit)
+                shrunk = shrunk or moved
+                # Re-inserted, so `_settled` lists dimensions from the longest settled to the latest.
+                self._settled.pop(settled, None)
+                self._settled[settled] = dict(self._dimensions(reduction)).get(key, 0) if moved else current
                 self._note_stop(settled, limit, recheck)
 
     def _sweep_order(self, name: str, sizes: list[tuple[str, int]]) -> list[str]:
@@ -240,9 +240,13 @@ class Reducer:
         moved since), then the rechecks of settled ones. A recheck judges one step down on the
         best as it is when it runs; behind every search that may still move a size, it sees the
         best that sweep ends with, so the sweep after it finds its verdicts cached, where in
-        table order a later shrink made each recheck before it stale and due again."""
+        table order a later shrink made each recheck before it stale and due again. The rechecks
+        go from the longest settled to the latest: the first saw the most sizes move after it,
+        so it is the likeliest to move, and one that moves makes every recheck before it stale."""
         fresh = self._unsettled(name, sizes)
-        return fresh + [key for key, _ in sizes if key not in fresh]
+        present = {key for key, _ in sizes}
+        rechecks = [key for (row, key) in self._settled if row == name and key in present and key not in fresh]
+        return fresh + rechecks
 
     def _unsettled(self, name: str, sizes: list[tuple[str, int]]) -> list[str]:
         """The dimensions no search has left at their size (new, or moved since), in table order."""
