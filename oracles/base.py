@@ -187,6 +187,9 @@ class Oracle(ABC, metaclass=_ConfiguredOnce):
     # and names them in diagnostics, whose paths signatures strip): then the original's first
     # compile can be its located one, and no question about the original costs another compile.
     judges_located: ClassVar[bool] = False
+    # Whether the failure is a whole dispatch's (its workgroup memory), not one op's: the root op
+    # alone would make another dispatch, so localisation starts from every op fused into it.
+    dispatch_wide: ClassVar[bool] = False
 
     def stopping_at(self, phase: str | None) -> Oracle:
         """This oracle compiling candidates only up to `phase` (None: as far as it always did)."""

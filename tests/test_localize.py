@@ -10,7 +10,7 @@ from oracles.mlir.locations import SourceLoc, diagnostic_locations, location_lea
 from oracles.signature import normalise
 from reducer.cli import main
 from reducer.formats.registry import format_for
-from reducer.localize.failure_site import isolate_dispatch, localize
+from reducer.localize.failure_site import cut_down, isolate_dispatch, localize
 from reducer.proposal import Proposal
 from reducer.search.problem import ReductionProblem
 from tests.models import linalg_chain, torch_chain
@@ -64,12 +64,13 @@ def test_compile_error_in_a_long_chain_is_localised_in_two_calls(iree_compile):
     assert '"onnx.NoSuchOp"' in found.start.candidate.text
 
 
-def test_lds_overrun_is_localised_to_the_conv_and_its_dispatch_compiles_alone(iree_compile):
+def test_lds_overrun_is_localised_to_the_convs_dispatch_and_it_compiles_alone(iree_compile):
     found, calls, problem = localized(torch_chain(12, 6, "conv"), "lds-limit", [], OracleOptions(lds_bytes=16384))
 
-    assert calls == 2  # the original (lds-limit calibrates with its located compile), the conv alone
+    assert calls == 2  # the original (lds-limit calibrates with its located compile), the conv's dispatch
     assert found.site is not None and found.site.dispatch  # the dispatch over the threshold
-    assert found.start is not None and found.start.ops == 1
+    # Workgroup memory is the whole dispatch's: the conv with the ops fused into it, not the conv alone.
+    assert found.start is not None and 1 < found.start.ops < problem.original.ops
     assert '"onnx.Conv"' in found.start.candidate.text
 
     problem.incorporate(found.start)
@@ -77,6 +78,19 @@ def test_lds_overrun_is_localised_to_the_conv_and_its_dispatch_compiles_alone(ir
     assert dispatch is not None and dispatch.reproduces  # alone it still uses 17152 bytes of LDS
     assert dispatch.source.startswith("hal.executable")
     assert "--compile-mode=hal-executable" in dispatch.command and "bug.reduced.dispatch.mlir" in dispatch.command
+
+
+def test_an_overrun_that_needs_the_ops_fused_into_its_dispatch_is_localised_in_one_candidate(iree_compile):
+    """The README example: its conv overruns workgroup memory only with the dequantisation fused into
+    its dispatch, so the conv alone, the first candidate of an op's failure, compiles fine."""
+    text = (Path(__file__).parents[1] / "examples" / "qdq_conv_lds_overrun.mlir").read_text()
+    found, calls, problem = localized(text, "lds-limit", GFX942)
+
+    assert calls == 2  # the original's located compile, then the whole dispatch, which holds
+    assert found.start is not None and found.start.ops < problem.original.ops
+    assert '"onnx.DequantizeLinear"' in found.start.candidate.text and '"onnx.Conv"' in found.start.candidate.text
+    conv_alone = next(cut_down(problem.original, found.site, ".mlir", irx.new_context()))
+    assert conv_alone.ops < found.start.ops and not problem.oracle.judge(conv_alone.candidate).interesting
 
 
 def test_oracle_without_locations_costs_no_candidates(tmp_path):

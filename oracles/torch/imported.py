@@ -36,6 +36,7 @@ class ImportedTorch(ImportingOracle):
         # What the inner oracle can do with a compile, it does with the imported program's.
         self.warm_ok, self.runs_modules = inner.warm_ok, inner.runs_modules
         self.locates, self.stops_early, self.judges_located = inner.locates, inner.stops_early, inner.judges_located
+        self.dispatch_wide = inner.dispatch_wide
 
     def cannot_judge(self, candidate: Candidate) -> str | None:
         if self.inner.judges_onnx:

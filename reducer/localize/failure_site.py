@@ -2,8 +2,10 @@
 
 A compile error's location names the op at the root of the failure; a dispatch's dumped source
 names the ops fused into it (`Oracle.locate`). The smallest candidate is that op with its
-constant inputs and every other input a function argument; only while that loses the failure
-is it widened, ring by ring, with producers and consumers. A handful of compiles replaces the
+constant inputs and every other input a function argument (for a failure that is a whole
+dispatch's, such as its workgroup memory, that op with every op fused into it: alone, the root
+would make another dispatch); only while that loses the failure is it widened, with the fused
+ops, then ring by ring with producers and consumers. A handful of compiles replaces the
 hundreds ddmin needs on a long model; the passes then make the result 1-minimal as usual. When
 nothing matches (no locations, ONNX input, several blocks) it costs the one `locate` compile, or
 nothing where the original's calibration was that compile (ReductionProblem.calibrate).
@@ -14,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TypeVar
 
 from iree.compiler import ir
 
@@ -33,6 +36,7 @@ from reducer.search.problem import ReductionProblem
 
 # Rings of producers and consumers added to the failing ops, tried in this order after the bare ops.
 WIDENINGS = (1, 2, 4)
+T = TypeVar("T")
 
 
 def localize(problem: ReductionProblem, source_name: str = "") -> Localization:
@@ -56,7 +60,7 @@ def localize(problem: ReductionProblem, source_name: str = "") -> Localization:
     suffix = original.candidate.suffix
     where = ", ".join(map(str, site.locations[:3])) or "no source location"
     log(f"localisation: failure at {where}" + (f" in {site.dispatch} ({len(site.fused)} fused ops)" if site.dispatch else ""))
-    proposals = counted(problem.edit(cut_down_edit, original, site, suffix, fallback=[]), result)
+    proposals = counted(problem.edit(cut_down_edit, original, site, suffix, problem.oracle.dispatch_wide, fallback=[]), result)
     # One at a time: each is a whole iree-compile run on every core, and the first (the failing
     # op alone) usually holds; a second beside it only slowed it (and the warm workers loading).
     result.start = problem.first_interesting(proposals, ahead=1)
@@ -111,13 +115,23 @@ def counted(proposals: Iterable[Proposal], result: Localization) -> Iterator[Pro
         yield proposal
 
 
-def cut_down_edit(session: EditSession, original: Proposal, site: FailureSite, suffix: str) -> list[Proposal]:
+def cut_down_edit(session: EditSession, original: Proposal, site: FailureSite, suffix: str,
+                  dispatch_wide: bool = False) -> list[Proposal]:
     """`cut_down` as an edit (the problem's editor runs it where a crash is only a verdict)."""
-    return list(cut_down(original, site, suffix, session.ctx))
+    return list(cut_down(original, site, suffix, session.ctx, dispatch_wide))
 
 
-def cut_down(original: Proposal, site: FailureSite, suffix: str, ctx: ir.Context) -> Iterator[Proposal]:
-    """Candidates from the failing ops outward, each verified and smaller than the original."""
+def seeds(root: T, dispatch: T, dispatch_wide: bool) -> list[tuple[T, int]]:
+    """The ops to keep and the rings of producers and consumers around them, in the order they
+    are tried: the root alone (not for a `dispatch_wide` failure), the root with the ops fused into
+    its dispatch, then rings around both (`WIDENINGS`)."""
+    alone = [] if dispatch_wide else [(root, 0)]
+    return [*alone, *((dispatch, ring) for ring in (0, *WIDENINGS))]
+
+
+def cut_down(original: Proposal, site: FailureSite, suffix: str, ctx: ir.Context,
+             dispatch_wide: bool = False) -> Iterator[Proposal]:
+    """Candidates from the failing ops outward (`seeds`), each verified and smaller than the original."""
     own = {f"input{suffix}", PARSED_BUFFER}
     text = original.candidate.text
     with ctx, ir.Location.unknown(ctx):
@@ -126,10 +140,8 @@ def cut_down(original: Proposal, site: FailureSite, suffix: str, ctx: ir.Context
         if graph is None:
             return
         dispatch = graph.root | graph.indices(site.fused, own)
-        # The root alone, then with the ops fused into its dispatch, then rings around both.
-        shapes = [(graph.root, 0), *((dispatch, ring) for ring in (0, *WIDENINGS))]
         seen: set[frozenset[int]] = set()
-        for seed, ring in shapes:
+        for seed, ring in seeds(graph.root, dispatch, dispatch_wide):
             keep = frozenset(graph.closure(graph.widen(seed, ring)))
             if keep in seen or len(keep) >= graph.size:
                 continue

@@ -4,7 +4,8 @@ The located compile of the original (`Oracle.locate`, on the MLIR the program im
 the op at the root of a compile failure and, for a failing dispatch, the ops fused into it;
 each op of the imported text came from one FX node (oracles/torch/importer.py, `node_of_line`).
 The first candidate is the root node alone, its inputs carrying what the original computes
-there; then the root with the fused nodes; then rings of producers and consumers around them
+there (not where the failure is a whole dispatch's, `Oracle.dispatch_wide`); then the root with
+the fused nodes; then rings of producers and consumers around them
 (as `localize` widens MLIR ops). The first that keeps the failure is where the passes start.
 """
 
@@ -14,7 +15,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from oracles.mlir.locations import PARSED_BUFFER, FailureSite
-from reducer.localize.failure_site import WIDENINGS, counted
+from reducer.localize.failure_site import counted, seeds
 from reducer.localize.function_slice import Localization, location_key
 from reducer.proposal import Proposal
 from reducer.search.editor import EditSession
@@ -40,8 +41,8 @@ def localize_fx(problem: ReductionProblem) -> Localization:
     if site.phase not in ("", "end") and problem.oracle.stops_early and problem.stop_early(site.phase, checked=False):
         result.stop_phase = site.phase
         log(f"compiles stop at --compile-to={site.phase}, where the original already fails")
-    seeds = problem.edit(cut_down_seeds, original, site, fallback=[])
-    result.start = problem.first_interesting(counted(_cut_downs(problem, original, seeds), result), ahead=1)
+    kept = problem.edit(cut_down_seeds, original, site, problem.oracle.dispatch_wide, fallback=[])
+    result.start = problem.first_interesting(counted(_cut_downs(problem, original, kept), result), ahead=1)
     if result.start is not None:
         problem.stop_confirmed()
         log(f"localisation: nodes {original.ops} -> {result.start.ops} in {result.tried} candidates")
@@ -62,9 +63,9 @@ def _cut_downs(problem: ReductionProblem, original: Proposal, seeds: list[frozen
             yield proposal
 
 
-def cut_down_seeds(session: EditSession, original: Proposal, site: FailureSite) -> list[frozenset[str]]:
-    """The node sets to keep, smallest first: the failing nodes, with the fused ones, then rings
-    around them (run by the problem's editor, where a crash or a rejected import is a verdict)."""
+def cut_down_seeds(session: EditSession, original: Proposal, site: FailureSite, dispatch_wide: bool = False) -> list[frozenset[str]]:
+    """The node sets to keep, smallest first (`seeds`: the failing nodes, with the fused ones, then
+    rings around them), run by the problem's editor, where a crash or a rejected import is a verdict."""
     from oracles.torch.importer import import_module, node_of_line
     from oracles.torch.program import loaded
     from reducer.graphs import torch_program
@@ -80,12 +81,12 @@ def cut_down_seeds(session: EditSession, original: Proposal, site: FailureSite) 
         return []
     ed = torch_program.editable_of(candidate.binary, candidate.data)
     names = {n.name for n in ed.cuttable_ops()}
-    seeds: list[frozenset[str]] = []
-    for keep in [root, root | fused, *(_widened(ed, root | fused, ring) for ring in WIDENINGS)]:
-        keep = frozenset(keep) & names
-        if keep and keep not in seeds and len(keep) < len(names):
-            seeds.append(keep)
-    return seeds
+    found: list[frozenset[str]] = []
+    for seed, ring in seeds(root, root | fused, dispatch_wide):
+        keep = frozenset(_widened(ed, seed, ring)) & names
+        if keep and keep not in found and len(keep) < len(names):
+            found.append(keep)
+    return found
 
 
 def cut_down_edit(session: EditSession, original: Proposal, keep: frozenset[str]) -> Proposal | None:
