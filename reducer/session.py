@@ -289,6 +289,7 @@ class Reduction:
                 request.log(f"pipeline {name or 'flags'}: {' '.join(flags)} (runs on {device})")
         if self.warm is not None:
             self.warm.start()  # localisation (whole iree-compile runs) goes on while they load
+            problem.offer_compiler(self.warm)  # and its first candidate checks them (at -j 2 or more)
         return verdict
 
     # --- localise ---------------------------------------------------------------------------------

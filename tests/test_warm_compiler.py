@@ -89,3 +89,29 @@ def test_the_searchs_first_candidates_are_judged_while_the_warm_compiler_is_chec
         assert problem.stats.oracle_calls == calls == 3
     finally:
         warm.shutdown()
+
+
+def test_the_warm_compilers_check_runs_beside_a_localisation_and_costs_the_passes_no_compile(iree_compile):
+    """At -j 2 a localisation judging one candidate at a time leaves a worker idle: the warm
+    compiler's agreement check runs there, on that candidate, and attaching it takes no compile
+    from the passes; once compiles are configured otherwise, the check is made again."""
+    from reducer.proposal import Proposal
+    from reducer.search.problem import ReductionProblem
+
+    original = Proposal(Candidate(torch_chain(6, 3, "onnx.NoSuchOp"), CPU), 6)
+    first = Proposal(Candidate(torch_chain(4, 2, "onnx.NoSuchOp"), CPU), 4)
+    warm = WarmCompiler(2, 8192)
+    try:
+        for reconfigured in (False, True):
+            problem = ReductionProblem(original, make_oracle("compile-error"), jobs=2)
+            assert problem.calibrate().interesting
+            problem.offer_compiler(warm)
+            assert problem.first_interesting(iter([first]), ahead=1) is first
+            calls = problem.stats.oracle_calls  # the original, the candidate, the check beside it
+            if reconfigured:
+                assert problem.stop_early("input", checked=False)
+            assert problem.attach_compiler(warm, original)
+            assert (calls, problem.stats.oracle_calls) == (3, calls + reconfigured)
+            problem.shutdown()
+    finally:
+        warm.shutdown()

@@ -184,17 +184,19 @@ class Evaluator:
         return verdict_of(future)
 
     def beside(self, call: Callable[[], Verdict]) -> Verdict:
-        """`call`'s verdict, a call the executor does not run (the warm compiler's agreement
-        check): it counts as one busy worker while it runs, and spare work takes the others."""
+        """`call`'s verdict (`start_beside`); spare work takes the other workers meanwhile."""
+        return self.result(self.start_beside(call))
+
+    def start_beside(self, call: Callable[[], Verdict]) -> Future:
+        """`call` started on a thread of its own, a call the executor does not run (the warm
+        compiler's agreement check): it counts as one busy worker until it ends."""
         with self._lock:
             self.stats.in_flight += 1
         outside = ThreadPoolExecutor(max_workers=1, thread_name_prefix="beside")
-        try:
-            future = outside.submit(call)
-            future.add_done_callback(lambda _: self._release())
-            return self.result(future)
-        finally:
-            outside.shutdown(wait=True)
+        future = outside.submit(call)
+        future.add_done_callback(lambda _: self._release())
+        outside.shutdown(wait=False)  # its thread ends with the call
+        return future
 
     def _release(self) -> None:
         with self._lock:

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Executor
+from concurrent.futures import Executor, Future
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from oracles import Candidate, Oracle, Verdict
@@ -69,6 +70,8 @@ class ReductionProblem:
         self._unconfirmed_stop: str | None = None  # a phase compiles stop at, not yet checked on the original
         self._calls_lock = threading.Lock()
         self._cut_values = CutValues(oracle.values_at, self.log)
+        self._offered: WarmCompiler | None = None  # a warm compiler loading (`offer_compiler`)
+        self._early_check: _AgreementCheck | None = None  # its agreement check, begun beside localisation
 
     # -- the oracle's configuration ---------------------------------------------------------
 
@@ -161,18 +164,32 @@ class ReductionProblem:
         """A candidate showed the failure at the unchecked phase: the phase holds."""
         self._unconfirmed_stop = None
 
+    def offer_compiler(self, compiler: WarmCompiler) -> None:
+        """`compiler` is loading. At -j 2 or more, the first candidate a localisation judges one at a
+        time is also judged on it, beside that compile (on a worker that would idle): `attach_compiler` then finds
+        its agreement check done, where it would take a worker from the passes' first candidates."""
+        self._offered = compiler if self.jobs > 1 else None
+
     def attach_compiler(self, compiler: WarmCompiler, check: Proposal, meanwhile: Iterable[Proposal] | None = None) -> bool:
         """Compiles run on `compiler` from now on, once one warm compile of `check` gives the verdict
         `iree-compile` gave (diagnostics printed differently would change every signature).
         `meanwhile`: what the search judges first, judged by the tool on the workers the check
-        leaves idle (verdicts as trusted as any before the switch)."""
+        leaves idle (verdicts as trusted as any before the switch). A check begun beside the
+        localisation on the oracle as it is now (`offer_compiler`) stands for the one on `check`."""
         if self.out_of_time():
             return False
-        expected = self.judge(check.candidate)
+        early, self._early_check, self._offered = self._early_check, None, None
+        if early is not None and (early.compiler, early.oracle) != (compiler, self.oracle):
+            early = None  # begun for another compiler, or compiles were reconfigured since
+        candidate = early.candidate if early is not None else check.candidate
+        expected = self.judge(candidate)
         warm = self.oracle.with_compiler(compiler)
         self.spare_work(meanwhile)
         try:
-            seen = self._evaluator.beside(lambda: self._fresh(warm, check.candidate))
+            if early is not None:
+                seen = self._evaluator.result(early.verdict)
+            else:
+                seen = self._evaluator.beside(lambda: self._fresh(warm, candidate))
         finally:
             self.spare_work(None)
         if (seen.interesting, seen.signature) != (expected.interesting, expected.signature):
@@ -257,7 +274,19 @@ class ReductionProblem:
     def first_interesting(self, proposals: Iterable[Proposal], ahead: int | None = None) -> Proposal | None:
         """The earliest interesting of `proposals`, up to `ahead` (default: -j) judged at once."""
         admissible = (p for p in proposals if p.candidate.key not in self._former_bests)
+        if ahead == 1:  # one compile at a time leaves a worker idle
+            admissible = self._checking_beside(admissible)
         return None if self._evaluator.out_of_time() else self._evaluator.first_interesting(admissible, ahead)
+
+    def _checking_beside(self, proposals: Iterator[Proposal]) -> Iterator[Proposal]:
+        """`proposals`; as the first is judged, a compiler on offer judges it too (`offer_compiler`)."""
+        for proposal in proposals:
+            if self._offered is not None and self._early_check is None and not self.out_of_time():
+                oracle, candidate = self.oracle, proposal.candidate
+                warm = oracle.with_compiler(self._offered)
+                verdict = self._evaluator.start_beside(lambda: self._fresh(warm, candidate))
+                self._early_check = _AgreementCheck(self._offered, oracle, candidate, verdict)
+            yield proposal
 
     def _admissible(self, proposals: list[Proposal], interesting: list[bool]) -> list[bool]:
         """Interesting and able to become the best: not a former best, and time is left (past the
@@ -376,3 +405,12 @@ class ReductionProblem:
         self._evaluator.shutdown()
         self._editor.shutdown()
 
+
+@dataclass(frozen=True)
+class _AgreementCheck:
+    """A warm compile of `candidate` begun beside its cold one, on `oracle` as configured then."""
+
+    compiler: WarmCompiler
+    oracle: Oracle
+    candidate: Candidate
+    verdict: Future
