@@ -233,21 +233,6 @@ def test_a_recheck_that_moves_probes_the_halving_and_the_next_step_not_1_and_2()
     assert judged == [[18], [9, 13]]
 
 
-def test_the_bisection_after_the_divisions_starts_above_the_quotient_that_lost_the_failure():
-    """The ResNet-50 case's channels: 256 holds at 128 (a quotient) and not at 64 (the next one).
-    The bisection between them probes 96, the step the threshold allows, alone; one from 2 up
-    first probed 65, beside the 64 already seen to lose the failure."""
-    judged, committed = [], []
-
-    def judge_all(sizes):
-        judged.extend(sizes)
-        return [v >= 128 and v % 32 == 0 for v in sizes]
-
-    assert shrink_value(256, lambda v: v, judge_all, committed.append, threshold=Threshold(DEFAULT_SHRINK_THRESHOLD))
-    assert committed == [128]
-    assert sorted(judged) == [1, 2, 64, 96, 128, 192]
-
-
 @pytest.mark.parametrize("value, needs", [(40, 1), (40, 7), (40, 23), (127, 64)])
 def test_a_recheck_that_moves_far_still_ends_where_a_whole_search_would(value, needs):
     committed = []

@@ -232,7 +232,7 @@ def shrink_value(
 ) -> bool:
     """The smallest size that stays interesting: 1 and 2 first (beside one step down), then whole
     divisions of the size by its prime factors while one holds, then a bisection below what they
-    reached, above the largest quotient that lost the failure (`_divided`).
+    reached.
 
     Compilers pick tiles by divisibility, so a failure at 384 channels often holds at 64 and not
     at 193: dividing first finds such sizes where a plain bisection would stop at the first odd
@@ -273,12 +273,12 @@ def shrink_value(
         if answers.get(v):
             commit(proposals[v])
             return True
-    hi, best, lost = _divided(value, lo, down, propose, judge_all, guess, limit)
+    hi, best = _divided(value, lo, down, propose, judge_all, guess, limit)
     if best is None:
         if not answers.get(down):
             return False  # neither a step down nor a division holds: the size is settled
         hi, best = down, proposals[down]
-    best = _bisected(lost, hi, best, propose, judge_all, guess, limit)
+    best = _bisected(lo, hi, best, propose, judge_all, guess, limit)
     commit(best)
     return True
 
@@ -325,32 +325,24 @@ def _below_moved(hi: int, best: T, propose: Callable[[int], T | None], judge_all
 
 
 def _divided(value: int, lo: int, down: int, propose: Callable[[int], T | None], judge_all: JudgeAll,
-             guess: Guess | None, limit: Threshold) -> tuple[int, T | None, int]:
-    """Divides while a quotient holds, the smallest one first: (the size reached, its proposal or
-    None, the largest size below it known to lose the failure: a quotient judged, or else `lo`).
-
-    The bisection that follows starts above that last: it assumes, as any bisection does, that
-    below a size that loses the failure every size loses it, and the sizes that break that rule
-    (divisors) are the quotients, tried already. 256 channels held at 128 and not at 64: the
-    bisection probes 96 alone, not 65 first."""
-    hi, best, lost = value, None, lo
+             guess: Guess | None, limit: Threshold) -> tuple[int, T | None]:
+    """Divides while a quotient holds, the smallest one first: (the size reached, its proposal or None)."""
+    hi, best = value, None
     while True:
         quotients = {q: propose(q) for q in _quotients(hi, lo)}
         if not quotients:
             break
         held_first = (propose(q) for q in _quotients(min(quotients), lo))
         # none holds: the bisection starts below the step down (the first time) or the last quotient
-        below = _probe_between(max(quotients), down if best is None else hi, limit)
+        below = _probe_between(lo, down if best is None else hi, limit)
         none_held = (propose(v) for v in [below] if v is not None and v not in quotients)
         with _guessing(guess, chain(held_first, none_held)):
             held = _judged(quotients, judge_all)
         smallest = next((q for q in quotients if held.get(q)), None)
-        # read in order up to the first that holds: those before it lost the failure
-        lost = max([lost, *(q for q in held if smallest is None or q < smallest)])
         if smallest is None:
             break
         hi, best = smallest, quotients[smallest]
-    return hi, best, lost
+    return hi, best
 
 
 def _bisected(lo: int, hi: int, best: T | None, propose: Callable[[int], T | None], judge_all: JudgeAll,
