@@ -275,25 +275,28 @@ class _NeedsTwiceD(Oracle):
         return Verdict(sizes["b"] >= 2 * sizes["d"], "b >= 2 d", "")
 
 
-def test_a_shape_sweep_searches_new_and_moved_dims_before_rechecking_settled_ones(monkeypatch):
-    """A dimension that appears mid-search (d) is searched before the rechecks of settled ones,
-    so they recheck against the best it leaves: the same sizes, fewer oracle calls than rechecking
-    in the table's order first (each of those goes stale once d shrinks, and is judged again)."""
+def _shrunk(text: str, oracle: Oracle, shapes: ShrinkPass) -> tuple[str, int]:
+    """The sizes one shape pass leaves `text` at, at -j 1, and the oracle calls it took."""
     from collections import namedtuple
 
     from reducer.search.engine import Reducer
     from reducer.search.problem import ReductionProblem
 
     Row = namedtuple("Row", "name search impl")
+    problem = ReductionProblem(Proposal(Candidate(text), 1), oracle, jobs=1, executor=_Inline())
+    Reducer(problem, [Row("shrink", Search.SHRINK, shapes)], shrink_threshold=0.0).run()
+    return problem.best.candidate.text, problem.stats.oracle_calls
 
-    def reduce_sizes() -> tuple[str, int]:
-        problem = ReductionProblem(Proposal(Candidate("b=64 a=64 d=8"), 1), _NeedsTwiceD(), jobs=1, executor=_Inline())
-        Reducer(problem, [Row("shrink", Search.SHRINK, _Sizes())], shrink_threshold=0.0).run()
-        return problem.best.candidate.text, problem.stats.oracle_calls
 
-    ordered, ordered_calls = reduce_sizes()
+def test_a_shape_sweep_searches_new_and_moved_dims_before_rechecking_settled_ones(monkeypatch):
+    """A dimension that appears mid-search (d) is searched before the rechecks of settled ones,
+    so they recheck against the best it leaves: the same sizes, fewer oracle calls than rechecking
+    in the table's order first (each of those goes stale once d shrinks, and is judged again)."""
+    from reducer.search.engine import Reducer
+
+    ordered, ordered_calls = _shrunk("b=64 a=64 d=8", _NeedsTwiceD(), _Sizes())
     monkeypatch.setattr(Reducer, "_sweep_order", lambda self, name, sizes: [key for key, _ in sizes])
-    in_table_order, table_calls = reduce_sizes()
+    in_table_order, table_calls = _shrunk("b=64 a=64 d=8", _NeedsTwiceD(), _Sizes())
     assert ordered == in_table_order == "b=2 a=1 d=1"
     assert ordered_calls < table_calls
 
@@ -326,26 +329,16 @@ def test_a_shape_sweep_rechecks_the_longest_settled_dimension_first(monkeypatch)
     """p settles at 50 (q's size), r cannot move, then q falls to 1. p settled first, so the next
     sweep rechecks it first: it moves, and r's recheck, judged after it, is not stale. Listed
     largest first, r (55) would be rechecked before p (50) and judged again once p moved."""
-    from collections import namedtuple
-
     from reducer.search.engine import Reducer
-    from reducer.search.problem import ReductionProblem
 
-    Row = namedtuple("Row", "name search impl")
-
-    def reduce_sizes() -> tuple[str, int]:
-        problem = ReductionProblem(Proposal(Candidate("p=60 r=55 q=50"), 1), _RFixedPAtLeastQ(), jobs=1, executor=_Inline())
-        Reducer(problem, [Row("shrink", Search.SHRINK, _LargestFirst())], shrink_threshold=0.0).run()
-        return problem.best.candidate.text, problem.stats.oracle_calls
-
-    oldest_first, oldest_first_calls = reduce_sizes()
+    oldest_first, oldest_first_calls = _shrunk("p=60 r=55 q=50", _RFixedPAtLeastQ(), _LargestFirst())
 
     def as_listed(self, name, sizes):  # the rechecks in the order the pass lists its dimensions
         fresh = self._unsettled(name, sizes)
         return fresh + [key for key, _ in sizes if key not in fresh]
 
     monkeypatch.setattr(Reducer, "_sweep_order", as_listed)
-    largest_first, largest_first_calls = reduce_sizes()
+    largest_first, largest_first_calls = _shrunk("p=60 r=55 q=50", _RFixedPAtLeastQ(), _LargestFirst())
     assert oldest_first == largest_first == "p=1 r=55 q=1"
     assert oldest_first_calls < largest_first_calls
 
