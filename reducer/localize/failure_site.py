@@ -62,7 +62,8 @@ def localize(problem: ReductionProblem, source_name: str = "") -> Localization:
     log(f"localisation: failure at {where}" + (f" in {site.dispatch} ({len(site.fused)} fused ops)" if site.dispatch else ""))
     proposals = counted(problem.edit(cut_down_edit, original, site, suffix, problem.oracle.dispatch_wide, fallback=[]), result)
     # One at a time: each is a whole iree-compile run on every core, and the first (the failing
-    # op alone) usually holds; a second beside it only slowed it (and the warm workers loading).
+    # op, or its dispatch) usually holds; a second beside it only slowed it. The warm compiler's
+    # agreement check, one thread, runs beside it instead (ReductionProblem.offer_compiler).
     result.start = problem.first_interesting(proposals, ahead=1)
     if result.start is not None:
         problem.stop_confirmed()
