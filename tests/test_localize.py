@@ -125,3 +125,14 @@ def test_codegen_error_in_one_dispatch_reduces_to_the_op_and_writes_the_dispatch
     text = report.read_text()
     assert "## Failing dispatch" in text and "--compile-mode=hal-executable" in text
     assert Path(dispatch).name in text
+
+
+def test_a_dispatch_wide_failure_starts_from_the_dispatch_in_both_localisers():
+    """MLIR and .pt2 localisation try the same seeds: the root alone, then its dispatch, then rings
+    around it; a failure that is a whole dispatch's (lds-limit) skips the root alone."""
+    from reducer.localize.failure_site import WIDENINGS, seeds
+
+    rings = [("dispatch", ring) for ring in (0, *WIDENINGS)]
+    assert seeds("root", "dispatch", dispatch_wide=False) == [("root", 0), *rings]
+    assert seeds("root", "dispatch", dispatch_wide=True) == rings
+    assert make_oracle("lds-limit").dispatch_wide and not make_oracle("compile-error").dispatch_wide
