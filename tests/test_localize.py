@@ -135,4 +135,7 @@ def test_a_dispatch_wide_failure_starts_from_the_dispatch_in_both_localisers():
     rings = [("dispatch", ring) for ring in (0, *WIDENINGS)]
     assert seeds("root", "dispatch", dispatch_wide=False) == [("root", 0), *rings]
     assert seeds("root", "dispatch", dispatch_wide=True) == rings
+    from oracles.torch.imported import ImportedTorch
+
     assert make_oracle("lds-limit").dispatch_wide and not make_oracle("compile-error").dispatch_wide
+    assert ImportedTorch(make_oracle("lds-limit")).dispatch_wide  # a .pt2's oracle: its import's
