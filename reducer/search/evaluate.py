@@ -183,13 +183,10 @@ class Evaluator:
                 self.submit(candidate)
         return verdict_of(future)
 
-    def beside(self, call: Callable[[], Verdict]) -> Verdict:
-        """`call`'s verdict (`start_beside`); spare work takes the other workers meanwhile."""
-        return self.result(self.start_beside(call))
-
     def start_beside(self, call: Callable[[], Verdict]) -> Future:
         """`call` started on a thread of its own, a call the executor does not run (the warm
-        compiler's agreement check): it counts as one busy worker until it ends."""
+        compiler's agreement check): it counts as one busy worker until it ends, and while `result`
+        waits for it spare work takes the others."""
         with self._lock:
             self.stats.in_flight += 1
         outside = ThreadPoolExecutor(max_workers=1, thread_name_prefix="beside")

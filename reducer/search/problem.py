@@ -181,21 +181,17 @@ class ReductionProblem:
         early, self._early_check, self._offered = self._early_check, None, None
         if early is not None and (early.compiler, early.oracle) != (compiler, self.oracle):
             early = None  # begun for another compiler, or compiles were reconfigured since
-        candidate = early.candidate if early is not None else check.candidate
-        expected = self.judge(candidate)
-        warm = self.oracle.with_compiler(compiler)
+        expected = self.judge(early.candidate if early is not None else check.candidate)
+        agreement = early or self._agreement_check(compiler, check.candidate)
         self.spare_work(meanwhile)
         try:
-            if early is not None:
-                seen = self._evaluator.result(early.verdict)
-            else:
-                seen = self._evaluator.beside(lambda: self._fresh(warm, candidate))
+            seen = self._evaluator.result(agreement.verdict)
         finally:
             self.spare_work(None)
         if (seen.interesting, seen.signature) != (expected.interesting, expected.signature):
             self.log(f"warm compiler off: it saw {seen.detail!r} where iree-compile saw {expected.detail!r}")
             return False
-        self._evaluator.oracle = warm
+        self._evaluator.oracle = self.oracle.with_compiler(compiler)
         self.log(f"warm compiler on ({compiler.workers} workers)")
         return True
 
@@ -282,11 +278,14 @@ class ReductionProblem:
         """`proposals`; as the first is judged, a compiler on offer judges it too (`offer_compiler`)."""
         for proposal in proposals:
             if self._offered is not None and self._early_check is None and not self.out_of_time():
-                oracle, candidate = self.oracle, proposal.candidate
-                warm = oracle.with_compiler(self._offered)
-                verdict = self._evaluator.start_beside(lambda: self._fresh(warm, candidate))
-                self._early_check = _AgreementCheck(self._offered, oracle, candidate, verdict)
+                self._early_check = self._agreement_check(self._offered, proposal.candidate)
             yield proposal
+
+    def _agreement_check(self, compiler: WarmCompiler, candidate: Candidate) -> _AgreementCheck:
+        """One warm compile of `candidate` on the oracle as it is now, begun beside what else runs."""
+        oracle = self.oracle
+        warm = oracle.with_compiler(compiler)
+        return _AgreementCheck(compiler, oracle, candidate, self._evaluator.start_beside(lambda: self._fresh(warm, candidate)))
 
     def _admissible(self, proposals: list[Proposal], interesting: list[bool]) -> list[bool]:
         """Interesting and able to become the best: not a former best, and time is left (past the
