@@ -401,3 +401,44 @@ def test_a_search_taking_the_first_hit_in_order_goes_on_while_the_calls_after_it
     assert verdicts[0].interesting and verdicts[1:] == [None, None]
     assert evaluator.stats.oracle_calls == len(oracle.observed)
     assert all(evaluator.known(Candidate(size)) is not None for size in oracle.observed)
+
+
+class _OneIsSlowTwoHolds(Oracle):
+    """The call on 1 runs until the test releases it and loses the failure; 2 holds at once."""
+
+    name = "two-holds"
+    summary = "2 holds"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.released = threading.Event()
+        self.observed: list[str] = []
+
+    def observe(self, candidate, workdir):
+        self.observed.append(candidate.text)
+        if candidate.text == "1":
+            self.released.wait(60)
+            return Verdict(False, "", "compiles")
+        return Verdict(True, "holds", "")
+
+
+def test_a_hit_in_before_the_calls_ahead_of_it_withdraws_those_after_it():
+    """ResNet-50's spatial dims at -j 2: 1 and 2 ran, 2 held first, and the step down (42) started
+    on the worker 2 freed though the search would read 1 or 2, never it. Now it is withdrawn the
+    moment 2 holds: no worker runs it, and the search still takes the smallest that holds."""
+    from reducer.search.evaluate import Evaluator
+
+    oracle = _OneIsSlowTwoHolds()
+    evaluator = Evaluator(oracle, jobs=2)
+    pending = threading.Thread(target=lambda: found.extend(evaluator.verdicts(
+        [Proposal(Candidate(size), 1) for size in ("1", "2", "42")], enough=lambda proposal, verdict: verdict.interesting)))
+    found: list = []
+    pending.start()
+    deadline = time.monotonic() + 30
+    while evaluator.known(Candidate("2")) is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    oracle.released.set()
+    pending.join(30)
+    evaluator.executor.shutdown(wait=True)
+    assert [v.interesting if v is not None else None for v in found] == [False, True, None]
+    assert sorted(oracle.observed) == ["1", "2"] and evaluator.stats.oracle_calls == 2

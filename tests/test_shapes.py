@@ -162,6 +162,21 @@ def test_a_failure_that_needs_a_multiple_of_64_shrinks_to_64_not_stops_at_an_odd
     assert committed[-1] == 64
 
 
+def test_a_size_whose_halving_holds_judges_no_step_down():
+    """ResNet-50's 256 input channels hold at 128: the halving is judged with 1 and 2, and the
+    step down (192, what a size no division holds at is settled by) is never compiled."""
+    judged, committed = [], []
+
+    def judge_all(sizes):
+        sizes = list(sizes)
+        judged.append(sizes)
+        return [v >= 128 for v in sizes]
+
+    assert shrink_value(256, lambda v: v, judge_all, committed.append, threshold=Threshold(DEFAULT_SHRINK_THRESHOLD))
+    assert committed[-1] == 128 and judged[0] == [1, 2, 128]
+    assert 192 not in {v for sizes in judged for v in sizes}
+
+
 @pytest.mark.parametrize("value, threshold", [(37, 37), (37, 20), (64, 1)])
 def test_a_settled_size_is_rechecked_with_one_probe_and_still_ends_locally_minimal(value, threshold):
     committed, judged = [], []

@@ -230,26 +230,28 @@ def shrink_value(
     guess: Guess | None = None,
     threshold: Threshold | None = None,
 ) -> bool:
-    """The smallest size that stays interesting: 1 and 2 first (beside one step down), then whole
-    divisions of the size by its prime factors while one holds, then a bisection below what they
-    reached.
+    """The smallest size that stays interesting: 1 and 2 first (beside the largest whole division
+    of the size), then divisions by its prime factors while one holds, then a bisection below what
+    they reached.
 
     Compilers pick tiles by divisibility, so a failure at 384 channels often holds at 64 and not
     at 193: dividing first finds such sizes where a plain bisection would stop at the first odd
     midpoint. One step down (one less, or with a `threshold` the smallest step worth a call) is
-    judged with 1 and 2: when it loses the failure and no division holds, the size is settled
-    (a bisection below it would only lose the failure step after step). `recheck` is for a size
-    this search settled on before, since when other sizes moved: the step down is judged alone
-    first, and only when it holds does the search go on below it (`_below_moved`). On return the committed size s
-    is locally minimal: s - 1 was tried and lost the failure (or was no valid candidate); with a
-    `threshold`, within its share of that (a bisection stops before a step that gains less, and
+    judged only when no division holds (a size with none judges it with 1 and 2): when it loses
+    the failure too, the size is settled (a bisection below it would only lose the failure step
+    after step). Judged with 1 and 2 whatever they showed, it cost ResNet-50's 256 channels a
+    compile of 192 where 128 held. `recheck` is for a size this search settled on before, since
+    when other sizes moved: the step down is judged alone first, and only when it holds does the
+    search go on below it (`_below_moved`). On return the committed size s is locally minimal:
+    s - 1 was tried and lost the failure (or was no valid candidate); with a `threshold`, within
+    its share of that (a bisection stops before a step that gains less, and
     `threshold.stopped_above` says where).
 
-    The guesses (with `guess`): 1, 2 and the step down lose the failure (a size that can go to 1
-    is caught by the first probes), so the quotients come next, or else the bisection below the
-    step down (a prime size: its first probe is judged beside the step down); a quotient holds
-    and is divided again or else the bisection starts; a bisection step that loses the failure
-    is followed by another.
+    The guesses (with `guess`): 1 and 2 lose the failure (a size that can go to 1 is caught by the
+    first probes), so the other quotients come next and then those of the smallest (it holds);
+    a quotient holds and is divided again or else the step down and the bisection below it are
+    next (a prime size: the bisection's first probe is judged beside the step down); a bisection
+    step that loses the failure is followed by another.
 
     Each decision takes the smallest size that holds of those judged together (given ascending),
     so `judge_all` may answer False unread after the first interesting one, without waiting.
@@ -266,15 +268,17 @@ def shrink_value(
     if recheck:
         commit(_below_moved(down, proposals[down], propose, judge_all, guess, limit))
         return True
-    rest = {v: propose(v) for v in small if v not in proposals}
-    proposals.update(rest)
-    answers.update(_judged(rest, judge_all))
     for v in small:
         if answers.get(v):
             commit(proposals[v])
             return True
-    hi, best = _divided(value, lo, down, propose, judge_all, guess, limit)
+    hi, best = _divided(value, lo, down, propose, judge_all, guess, limit, answers)
     if best is None:
+        if down not in proposals:  # no division holds: now the step down decides
+            proposals[down] = propose(down)
+            below = _probe_between(lo, down, limit)
+            with _guessing(guess, (propose(v) for v in [below] if v is not None)):
+                answers.update(_judged({down: proposals[down]}, judge_all))
         if not answers.get(down):
             return False  # neither a step down nor a division holds: the size is settled
         hi, best = down, proposals[down]
@@ -284,21 +288,26 @@ def shrink_value(
 
 
 def first_probes(value: int, recheck: bool, limit: Threshold) -> list[int]:
-    """The sizes `shrink_value` judges first: 1, 2 and one step down (a recheck: the step down
-    alone). What an idle worker may judge ahead for the next dimension."""
+    """The sizes `shrink_value` judges first: 1, 2 and the largest whole division of the size
+    (one step down where it has none; a recheck: the step down alone). What an idle worker may
+    judge ahead for the next dimension."""
     down = limit.step_down(value)
     if recheck:
         return [down] if down >= 1 else []
-    return sorted(v for v in {1, 2, down} if 1 <= v < value)
+    small = [v for v in (1, 2) if v < value]
+    quotients = _quotients(value, small[-1] if small else 0)
+    return sorted(v for v in {*small, quotients[-1] if quotients else down} if 1 <= v < value)
 
 
 def _asked_next(value: int, lo: int, down: int, propose: Callable[[int], T | None], limit: Threshold) -> Iterator[T | None]:
-    """What `shrink_value` asks after its first probes if they lose the failure but the step down:
-    the quotients, then the bisection's first probe below the step down."""
+    """What `shrink_value` asks after its first probes if 1 and 2 lose the failure: the other
+    quotients, then, if the smallest holds, its own; with no quotient, the bisection's first
+    probe below the step down (if the step down holds)."""
     quotients = _quotients(value, lo)
-    yield from (propose(q) for q in quotients)
-    after = _probe_between(lo, down, limit)
-    if after is not None and after not in quotients:
+    yield from (propose(q) for q in quotients[:-1])
+    if quotients:
+        yield from (propose(q) for q in _quotients(quotients[0], lo))
+    elif (after := _probe_between(lo, down, limit)) is not None:
         yield propose(after)
 
 
@@ -325,18 +334,22 @@ def _below_moved(hi: int, best: T, propose: Callable[[int], T | None], judge_all
 
 
 def _divided(value: int, lo: int, down: int, propose: Callable[[int], T | None], judge_all: JudgeAll,
-             guess: Guess | None, limit: Threshold) -> tuple[int, T | None]:
-    """Divides while a quotient holds, the smallest one first: (the size reached, its proposal or None)."""
+             guess: Guess | None, limit: Threshold, known: dict[int, bool]) -> tuple[int, T | None]:
+    """Divides while a quotient holds, the smallest one first: (the size reached, its proposal or
+    None). `known`: the first probes' verdicts (the largest quotient's among them)."""
     hi, best = value, None
     while True:
         quotients = {q: propose(q) for q in _quotients(hi, lo)}
         if not quotients:
             break
         held_first = (propose(q) for q in _quotients(min(quotients), lo))
-        # none holds: the bisection starts below the step down (the first time) or the last quotient
-        below = _probe_between(lo, down if best is None else hi, limit)
-        none_held = (propose(v) for v in [below] if v is not None and v not in quotients)
-        with _guessing(guess, chain(held_first, none_held)):
+        if best is None and not known.get(max(quotients)):  # the largest lost the failure: likelier none holds
+            below = _probe_between(lo, down, limit)
+            ahead = chain((propose(v) for v in (down, below) if v is not None and v not in quotients), held_first)
+        else:  # a quotient held: likelier the next does too, else the bisection below the last one
+            below = _probe_between(lo, hi, limit)
+            ahead = chain(held_first, (propose(v) for v in [below] if v is not None and v not in quotients))
+        with _guessing(guess, ahead):
             held = _judged(quotients, judge_all)
         smallest = next((q for q in quotients if held.get(q)), None)
         if smallest is None:

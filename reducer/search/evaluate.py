@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from collections import deque
@@ -245,6 +246,9 @@ class Evaluator:
         candidate it will not read, and one not started yet is withdrawn."""
         pairs = [(p, self.submit(p.candidate)) for p in proposals]
         futures = [future for _, future in pairs]
+        if enough is not None:
+            for at, (proposal, future) in enumerate(pairs[:-1]):
+                future.add_done_callback(functools.partial(self._moot_after, proposal, enough, pairs[at + 1 :]))
         found: list[Verdict | None] = []
         for at, (proposal, future) in enumerate(pairs):
             verdict = self.result(future, futures)
@@ -255,13 +259,23 @@ class Evaluator:
                 return found + [None] * (len(pairs) - at - 1)
         return found
 
+    def _moot_after(self, proposal: Proposal, enough: Enough, later: list[tuple[Proposal, Future]], done: Future) -> None:
+        """A verdict in before those ahead of it that settles the search if they do not: nothing
+        after it will be read, so a call on one not started yet is withdrawn now, not run while
+        the search waits (ResNet-50's spatial dims: 2 held while 1 was judged, and 42 started)."""
+        if done.cancelled() or done.exception() is not None or not enough(proposal, done.result()):
+            return
+        for candidate, future in later:
+            self._withdraw(candidate.candidate, future)
+
     def _withdraw(self, candidate: Candidate, future: Future) -> None:
         """A call no one waits for any more: dropped if no worker has started it (as if never asked)."""
-        if future.cancel():
-            with self._lock:
-                self.stats.oracle_calls -= 1
-                if self.cache.get(candidate.key) is future:
-                    del self.cache[candidate.key]
+        with self._lock:  # once: a verdict in early and the search reading it may both withdraw it
+            if future.cancelled() or not future.cancel():
+                return
+            self.stats.oracle_calls -= 1
+            if self.cache.get(candidate.key) is future:
+                del self.cache[candidate.key]
 
     def shutdown(self) -> None:
         self.executor.shutdown(wait=False, cancel_futures=True)
