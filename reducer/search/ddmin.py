@@ -230,28 +230,24 @@ def shrink_value(
     guess: Guess | None = None,
     threshold: Threshold | None = None,
 ) -> bool:
-    """The smallest size that stays interesting: 1 and 2 first (beside the largest whole division
-    of the size), then divisions by its prime factors while one holds, then a bisection below what
-    they reached.
+    """The smallest size that stays interesting: 1, 2 and the largest whole division first, then
+    divisions by its prime factors while one holds, then a bisection below what they reached.
 
     Compilers pick tiles by divisibility, so a failure at 384 channels often holds at 64 and not
     at 193: dividing first finds such sizes where a plain bisection would stop at the first odd
     midpoint. One step down (one less, or with a `threshold` the smallest step worth a call) is
-    judged only when no division holds (a size with none judges it with 1 and 2): when it loses
-    the failure too, the size is settled (a bisection below it would only lose the failure step
-    after step). Judged with 1 and 2 whatever they showed, it cost ResNet-50's 256 channels a
-    compile of 192 where 128 held. `recheck` is for a size this search settled on before, since
-    when other sizes moved: the step down is judged alone first, and only when it holds does the
-    search go on below it (`_below_moved`). On return the committed size s is locally minimal:
-    s - 1 was tried and lost the failure (or was no valid candidate); with a `threshold`, within
-    its share of that (a bisection stops before a step that gains less, and
-    `threshold.stopped_above` says where).
+    judged only when no division holds (see `first_probes`): when it loses the failure too, the
+    size is settled (a bisection below it would only lose the failure step after step). `recheck`
+    is for a size this search settled on before, since when other sizes moved: the step down is
+    judged alone first, and only when it holds does the search go on below it (`_below_moved`).
+    On return the committed size s is locally minimal: s - 1 was tried and lost the failure (or
+    was no valid candidate); with a `threshold`, within its share of that (a bisection stops
+    before a step that gains less, and `threshold.stopped_above` says where).
 
-    The guesses (with `guess`): 1 and 2 lose the failure (a size that can go to 1 is caught by the
-    first probes), so the other quotients come next and then those of the smallest (it holds);
-    a quotient holds and is divided again or else the step down and the bisection below it are
-    next (a prime size: the bisection's first probe is judged beside the step down); a bisection
-    step that loses the failure is followed by another.
+    The guesses (with `guess`): 1 and 2 lose the failure, so the other quotients come next, then
+    the smallest's own; a quotient holds and is divided again, or else the step down and the
+    bisection below it come next (a prime size: the bisection's first probe beside the step down);
+    a bisection step that loses the failure is followed by another.
 
     Each decision takes the smallest size that holds of those judged together (given ascending),
     so `judge_all` may answer False unread after the first interesting one, without waiting.
@@ -290,7 +286,8 @@ def shrink_value(
 def first_probes(value: int, recheck: bool, limit: Threshold) -> list[int]:
     """The sizes `shrink_value` judges first: 1, 2 and the largest whole division of the size
     (one step down where it has none; a recheck: the step down alone). What an idle worker may
-    judge ahead for the next dimension."""
+    judge ahead for the next dimension. The step down beside 1 and 2 whatever they showed cost
+    ResNet-50's 256 channels a compile of 192 where the halving, 128, held."""
     down = limit.step_down(value)
     if recheck:
         return [down] if down >= 1 else []

@@ -265,8 +265,8 @@ class Evaluator:
         the search waits (ResNet-50's spatial dims: 2 held while 1 was judged, and 42 started)."""
         if done.cancelled() or done.exception() is not None or not enough(proposal, done.result()):
             return
-        for candidate, future in later:
-            self._withdraw(candidate.candidate, future)
+        for unread, future in later:
+            self._withdraw(unread.candidate, future)
 
     def _withdraw(self, candidate: Candidate, future: Future) -> None:
         """A call no one waits for any more: dropped if no worker has started it (as if never asked)."""
