@@ -430,9 +430,9 @@ def test_a_hit_in_before_the_calls_ahead_of_it_withdraws_those_after_it():
 
     oracle = _OneIsSlowTwoHolds()
     evaluator = Evaluator(oracle, jobs=2)
+    found: list = []
     pending = threading.Thread(target=lambda: found.extend(evaluator.verdicts(
         [Proposal(Candidate(size), 1) for size in ("1", "2", "42")], enough=lambda proposal, verdict: verdict.interesting)))
-    found: list = []
     pending.start()
     deadline = time.monotonic() + 30
     while evaluator.known(Candidate("2")) is None and time.monotonic() < deadline:

@@ -130,12 +130,11 @@ def test_codegen_error_in_one_dispatch_reduces_to_the_op_and_writes_the_dispatch
 def test_a_dispatch_wide_failure_starts_from_the_dispatch_in_both_localisers():
     """MLIR and .pt2 localisation try the same seeds: the root alone, then its dispatch, then rings
     around it; a failure that is a whole dispatch's (lds-limit) skips the root alone."""
+    from oracles.torch.imported import ImportedTorch
     from reducer.localize.failure_site import WIDENINGS, seeds
 
     rings = [("dispatch", ring) for ring in (0, *WIDENINGS)]
     assert seeds("root", "dispatch", dispatch_wide=False) == [("root", 0), *rings]
     assert seeds("root", "dispatch", dispatch_wide=True) == rings
-    from oracles.torch.imported import ImportedTorch
-
     assert make_oracle("lds-limit").dispatch_wide and not make_oracle("compile-error").dispatch_wide
     assert ImportedTorch(make_oracle("lds-limit")).dispatch_wide  # a .pt2's oracle: its import's
