@@ -12,7 +12,8 @@ import subprocess
 
 from oracles import Candidate, OracleOptions, Verdict
 from oracles.compiling.compile_failure import CompileError
-from oracles.compiling.lds import LdsLimit
+from oracles.compiling.dispatch_kind import dispatch_kind, may_form
+from oracles.compiling.lds import KIND_KEY, LdsLimit
 from oracles.mlir import ir as irx
 from oracles.mlir.locations import FailureSite
 
@@ -34,6 +35,27 @@ NEGATED = "\n".join([
     "}",
 ])
 CONV_DISPATCH = "main$async_dispatch_0_conv_2x5x8x17x32x2_f32"
+# Windowed ops (a conv, a max and an average pool) and ops with none (a matmul, a softmax, an
+# elementwise op, a transpose).
+WINDOWED = "\n".join([
+    "func.func @main(%x: !torch.vtensor<[1,3,16,16],f32>, %w: !torch.vtensor<[8,3,3,3],f32>) -> (!torch.vtensor<[1,8,14,14],f32>, "
+    "!torch.vtensor<[1,3,8,8],f32>, !torch.vtensor<[1,3,8,8],f32>) attributes {torch.onnx_meta.opset_version = 17 : si64} {",
+    '  %0 = torch.operator "onnx.Conv"(%x, %w) : (!torch.vtensor<[1,3,16,16],f32>, !torch.vtensor<[8,3,3,3],f32>) -> !torch.vtensor<[1,8,14,14],f32>',
+    *(f'  %{i} = torch.operator "onnx.{pool}"(%x) {{torch.onnx.kernel_shape = [2 : si64, 2 : si64], torch.onnx.strides = [2 : si64, 2 : si64]}}'
+      " : (!torch.vtensor<[1,3,16,16],f32>) -> !torch.vtensor<[1,3,8,8],f32>" for i, pool in ((1, "MaxPool"), (2, "AveragePool"))),
+    "  return %0, %1, %2 : !torch.vtensor<[1,8,14,14],f32>, !torch.vtensor<[1,3,8,8],f32>, !torch.vtensor<[1,3,8,8],f32>",
+    "}",
+])
+UNWINDOWED = "\n".join([
+    "func.func @main(%x: !torch.vtensor<[4,8],f32>, %w: !torch.vtensor<[8,16],f32>) -> (!torch.vtensor<[4,16],f32>, "
+    "!torch.vtensor<[16,4],f32>) attributes {torch.onnx_meta.opset_version = 17 : si64} {",
+    '  %0 = torch.operator "onnx.MatMul"(%x, %w) : (!torch.vtensor<[4,8],f32>, !torch.vtensor<[8,16],f32>) -> !torch.vtensor<[4,16],f32>',
+    '  %1 = torch.operator "onnx.Softmax"(%0) {torch.onnx.axis = 1 : si64} : (!torch.vtensor<[4,16],f32>) -> !torch.vtensor<[4,16],f32>',
+    '  %2 = torch.operator "onnx.Neg"(%1) : (!torch.vtensor<[4,16],f32>) -> !torch.vtensor<[4,16],f32>',
+    '  %3 = torch.operator "onnx.Transpose"(%2) {torch.onnx.perm = [1 : si64, 0 : si64]} : (!torch.vtensor<[4,16],f32>) -> !torch.vtensor<[16,4],f32>',
+    "  return %2, %3 : !torch.vtensor<[4,16],f32>, !torch.vtensor<[16,4],f32>",
+    "}",
+])
 
 
 def test_a_program_that_computes_nothing_has_no_dispatch_of_its_own(iree_compile, tmp_path):
@@ -72,3 +94,30 @@ def test_a_compile_error_rules_out_only_what_cannot_reach_the_failing_dispatch()
     # --match may accept an error printed anywhere.
     matching = CompileError(OracleOptions(match="failed"))
     assert matching.calibrated(located("executable-targets")).ruled_out(Candidate(NOTHING)) is None
+
+
+def test_only_a_windowed_op_forms_a_conv_dispatch(iree_compile, tmp_path):
+    """IREE names a dispatch after its root op, and a pool's too is a `conv`: the op names
+    `may_form` reads must account for every conv dispatch the compiler forms."""
+    kinds = {}
+    for name, text in (("windowed", WINDOWED), ("unwindowed", UNWINDOWED)):
+        source = tmp_path / f"{name}.mlir"
+        source.write_text(text)
+        flow = subprocess.run([iree_compile, "--iree-hal-target-device=hip", "--iree-rocm-target=gfx942", "--compile-to=flow",
+                               str(source)], check=True, capture_output=True, text=True).stdout
+        kinds[name] = [dispatch_kind(export) for export in re.findall(r"export public @(\S+)", flow)]
+        assert all(may_form(kind, irx.op_names(text)) for kind in kinds[name])
+    assert kinds == {"windowed": ["conv", "conv", "conv"], "unwindowed": ["matmul_like", "softmax"]}
+    assert not may_form("conv", irx.op_names(UNWINDOWED))
+
+
+def test_an_lds_overrun_in_a_conv_is_never_looked_for_in_a_program_without_one():
+    conv = Verdict(True, "error: uses", "", {"dispatch": CONV_DISPATCH, KIND_KEY: "conv"})
+    ruled_out = LdsLimit(OracleOptions()).calibrated(conv).ruled_out(Candidate(UNWINDOWED))
+    assert ruled_out is not None and not ruled_out.interesting
+    assert ruled_out.detail == f"has no op that forms a conv dispatch like {CONV_DISPATCH} (not compiled)"
+    assert LdsLimit(OracleOptions()).calibrated(conv).ruled_out(Candidate(WINDOWED)) is None
+    # --any-dispatch takes an overrun in any dispatch, and a matmul's may come from many ops.
+    assert LdsLimit(OracleOptions(any_dispatch=True)).calibrated(conv).ruled_out(Candidate(UNWINDOWED)) is None
+    matmul = Verdict(True, "error: uses", "", {"dispatch": "main$async_dispatch_0_matmul_like_4x16x8_f32", KIND_KEY: "matmul_like"})
+    assert LdsLimit(OracleOptions()).calibrated(matmul).ruled_out(Candidate(NEGATED)) is None

@@ -41,6 +41,20 @@ def dispatch_kind(name: str) -> str:
     return kind or UNKNOWN
 
 
+# Words in the names of the ops a dispatch IREE names `conv` or `pooling` can come from: a conv
+# or pool of any dialect (`onnx.QLinearConv`, `stablehlo.reduce_window`), the ops that lower to
+# windowed loops, and the structured ops that may hold any loop nest (`linalg.generic`).
+_WINDOWED = ("conv", "pool", "window", "im2col", "col2im", "unfold", "dft", "fft", "generic", "linalg_ext", "tm_tensor", "custom")
+
+
+def may_form(kind: str, op_names: frozenset[str]) -> bool:
+    """Whether a program with ops of these names may form a dispatch of `kind`: only a conv or
+    pooling dispatch is known to need one of a few ops (IREE names a dispatch after its root op)."""
+    if kind not in ("conv", "pooling"):
+        return True
+    return any(word in name.lower() for name in op_names for word in _WINDOWED)
+
+
 # Named linalg ops that reduce (their loops include a reduction): a dispatch's root, not an epilogue.
 _REDUCING = ("matmul", "conv", "pooling", "reduce", "contract", "mmt4d", "dot", "matvec", "vecmat", "attention", "softmax", "argmax")
 

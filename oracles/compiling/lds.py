@@ -18,7 +18,8 @@ from pathlib import Path
 
 from oracles.base import Oracle
 from oracles.candidate import Candidate
-from oracles.compiling.dispatch_kind import UNKNOWN, dispatch_kind, root_op
+from oracles.compiling.dispatch_kind import UNKNOWN, dispatch_kind, may_form, root_op
+from oracles.mlir import ir as irx
 from oracles.mlir.locations import SOURCES_DUMP, diagnostic_locations
 from oracles.signature import error_signature, excerpt, first_error
 from oracles.toolchain.flags import (
@@ -109,6 +110,18 @@ class LdsLimit(Oracle):
     def failing_dispatch(self) -> str:
         """The kernel over the limit in the original: an overrun is always a dispatch's."""
         return str(self.reference.metrics.get("dispatch", "")) if self.reference is not None else ""
+
+    def ruled_out(self, candidate: Candidate) -> Verdict | None:
+        """Also a candidate with no op that may form a dispatch of the pinned kind: the cut or
+        replaced conv of the last rounds (0.5 to 1.5 s a compile, 7 of the README example's)."""
+        verdict = super().ruled_out(candidate)
+        kind = self._pinned_kind()
+        if verdict is not None or kind is None or candidate.binary is not None:
+            return verdict
+        names = irx.op_names(candidate.text)
+        if names is None or may_form(kind, names):
+            return None
+        return Verdict(False, "", f"has no op that forms a {kind} dispatch like {self.failing_dispatch()} (not compiled)")
 
     def _pinned_kind(self) -> str | None:
         """The dispatch kind a candidate's overrun must be in (None: any will do)."""

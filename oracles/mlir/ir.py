@@ -167,8 +167,22 @@ def onnx_op_type(op: ir.Operation) -> str | None:
     """"Conv" for a `torch.operator "onnx.Conv"` (how iree-import-onnx writes each node), else None."""
     if op.name != "torch.operator":
         return None
-    name = ir.StringAttr(op.attributes["name"]).value
+    name = op_name(op)
     return name.removeprefix("onnx.") if name.startswith("onnx.") else None
+
+
+def op_name(op: ir.Operation) -> str:
+    """An op's name, a `torch.operator`'s by the op it stands for (`onnx.Conv`, `aten.conv2d`)."""
+    return ir.StringAttr(op.attributes["name"]).value if op.name == "torch.operator" else op.name
+
+
+def op_names(text: str) -> frozenset[str] | None:
+    """The name of every op in the program in `text`, nested ones too (None: unparseable)."""
+    try:
+        module = parse(text, new_context(lenient=True, lazy=True))
+    except ParseError:
+        return None
+    return frozenset(op_name(op) for op in walk_ops(module.operation))
 
 
 def walk_ops(root: ir.Operation) -> Iterator[ir.Operation]:
