@@ -168,3 +168,17 @@ def test_after_ctrl_c_no_verdict_reaches_the_disk_and_nothing_more_is_judged(tmp
     with pytest.raises(KeyboardInterrupt):
         evaluator.submit(Candidate("module { }"))
     evaluator.shutdown()
+
+
+def test_a_device_flag_a_target_flag_implies_asks_nothing_new(iree_compile):
+    """`reduce-flags` dropping `--iree-hal-target-device=hip` beside `--iree-rocm-target=gfx942`
+    leaves the same compile (the oracle puts the device back): its verdict is the one in hand."""
+    text = torch_chain(2, bad_at=1, bad_op="onnx.NoSuchOp")
+    evaluator = Evaluator(make_oracle("compile-error", OracleOptions()))
+    both = evaluator.judge(Candidate(text, ("--iree-hal-target-device=hip", "--iree-rocm-target=gfx942")))
+    implied = evaluator.judge(Candidate(text, ("--iree-rocm-target=gfx942",)))
+    assert both.interesting and implied is both
+    assert (evaluator.stats.oracle_calls, evaluator.stats.cache_hits) == (1, 1)
+    # A flag that changes the compile is a new question.
+    evaluator.judge(Candidate(text, ()))
+    assert evaluator.stats.oracle_calls == 2

@@ -38,6 +38,7 @@ class CompileError(Oracle):
     locates = True
     stops_early = True
     judges_located = True  # an error's signature strips locations and paths
+    judges_the_compile = True
     warm_ok = True
 
     def __init__(self, options=None) -> None:
@@ -48,9 +49,12 @@ class CompileError(Oracle):
     def stopping_at(self, phase: str | None) -> Oracle:
         return self._evolved(stop_phase=phase)
 
+    def call_flags(self, user_flags):
+        return with_default_target(user_flags)
+
     def compile_flags(self, user_flags):
         """The user's flags; while `stop_phase` is set, compiles end there (the failure happens by then)."""
-        flags = with_default_target(user_flags)
+        flags = self.call_flags(user_flags)
         if self.stop_phase is None:
             return flags
         return [*without_phase(flags), f"--compile-to={self.stop_phase}"]

@@ -78,6 +78,7 @@ class LdsLimit(Oracle):
     output_name = "out.mlir"
     locates = True
     judges_located = True  # the located compile only adds dumps; the root op is read from its own dump
+    judges_the_compile = True
     dispatch_wide = True  # the check sums every buffer the dispatch promotes, fused producers' too
     warm_ok = True
 
@@ -92,10 +93,11 @@ class LdsLimit(Oracle):
     def stopping_at(self, phase: str | None) -> Oracle:
         return self._evolved(stop_phase=phase) if self.stops_early else self
 
+    def call_flags(self, user_flags):
+        return with_device(without_phase(user_flags), GFX942, accepts=names_gpu_target)
+
     def compile_flags(self, user_flags):
-        flags = without_phase(user_flags)
-        flags = with_device(flags, GFX942, accepts=names_gpu_target)
-        return [*flags, f"--compile-to={self.stop_phase or 'hal'}"]
+        return [*self.call_flags(user_flags), f"--compile-to={self.stop_phase or 'hal'}"]
 
     def _dump_flags(self, dump: Path, flags) -> list[str]:
         kind = "binaries" if gpu_backend(flags) == "cuda" else "intermediates"

@@ -104,12 +104,12 @@ class Evaluator:
     def remember(self, candidate: Candidate, verdict: Verdict) -> None:
         """`verdict`, judged elsewhere (the original's located compile), answers `candidate` from now on."""
         with self._lock:
-            self.cache[candidate.key] = _settled(verdict)
+            self.cache[self.oracle.call_key(candidate)] = _settled(verdict)
 
     def known(self, candidate: Candidate) -> Verdict | None:
         """The verdict a call of this run already returned on `candidate`, else None."""
         with self._lock:
-            future = self.cache.get(candidate.key)
+            future = self.cache.get(self.oracle.call_key(candidate))
         if future is None or not future.done() or future.cancelled() or future.exception() is not None:
             return None
         return future.result()
@@ -119,7 +119,7 @@ class Evaluator:
 
     def submit(self, candidate: Candidate) -> Future:
         self.interruption.check()  # Ctrl-C stops the search here, between native calls
-        key = candidate.key
+        key = self.oracle.call_key(candidate)
         with self._lock:
             if key in self.cache:
                 self.stats.cache_hits += 1
@@ -180,7 +180,7 @@ class Evaluator:
             candidate = self._next_spare()
             if candidate is None:
                 break  # nothing more to judge meanwhile
-            if candidate.key not in self.cache:
+            if self.oracle.call_key(candidate) not in self.cache:
                 self.submit(candidate)
         return verdict_of(future)
 
@@ -274,8 +274,9 @@ class Evaluator:
             if future.cancelled() or not future.cancel():
                 return
             self.stats.oracle_calls -= 1
-            if self.cache.get(candidate.key) is future:
-                del self.cache[candidate.key]
+            key = self.oracle.call_key(candidate)
+            if self.cache.get(key) is future:
+                del self.cache[key]
 
     def shutdown(self) -> None:
         self.executor.shutdown(wait=False, cancel_futures=True)
