@@ -13,7 +13,7 @@ import pytest
 from oracles import Candidate, Oracle, Verdict
 from reducer.proposal import Proposal
 from reducer.search.ddmin import WINDOW, bisect, ddmin, merge
-from reducer.search.protocol import Search, ShrinkPass
+from reducer.search.protocol import ReductionPass, Search, ShrinkPass
 
 
 class SetReduction:
@@ -442,3 +442,51 @@ def test_a_hit_in_before_the_calls_ahead_of_it_withdraws_those_after_it():
     evaluator.executor.shutdown(wait=True)
     assert [v.interesting if v is not None else None for v in found] == [False, True, None]
     assert sorted(oracle.observed) == ["1", "2"] and evaluator.stats.oracle_calls == 2
+
+
+class _Words(ReductionPass):
+    """Targets are the words of the text; a proposal drops the chosen ones."""
+
+    def count(self, current, ctx):
+        return len(current.candidate.text.split())
+
+    def apply(self, current, chosen, ctx):
+        words = [word for i, word in enumerate(current.candidate.text.split()) if i not in set(chosen)]
+        return Proposal(Candidate(" ".join(words)), len(words))
+
+
+class _NeedsXNothingRuledOut(Oracle):
+    """Interesting while the word x is there; no words at all is known to lose it without a call
+    (as a program that computes nothing forms no dispatch to fail in)."""
+
+    name = "needs-x"
+    summary = "x"
+
+    def observe(self, candidate, workdir):
+        return Verdict("x" in candidate.text.split(), "x", "")
+
+    def ruled_out(self, candidate):
+        return None if candidate.text.split() else Verdict(False, "", "nothing (not judged)")
+
+
+def test_an_idle_worker_ahead_of_a_ddmin_pass_goes_finer_past_what_is_known_to_lose():
+    """A ddmin pass first drops all its targets at once; where that is known to lose the failure
+    without a call (ruled out), an idle worker goes on with what the pass asks next, each target
+    alone: in a 2-op last round, the op replaced by a constant after replacing both."""
+    from collections import namedtuple
+
+    from reducer.search.engine import Reducer
+    from reducer.search.problem import ReductionProblem
+
+    Row = namedtuple("Row", "name search impl")
+    problem = ReductionProblem(Proposal(Candidate("x y"), 2), _NeedsXNothingRuledOut(), jobs=2)
+    reducer = Reducer(problem, [Row("words", Search.DDMIN, _Words())])
+    ahead = []
+    for proposal in reducer.first_candidates():
+        ahead.append(proposal.candidate.text)
+        problem.judge(proposal.candidate)  # as the idle worker does before asking for the next
+    assert ahead == ["", "y", "x"]
+    assert problem.stats.ruled_out == 1
+    # A first candidate whose call is still to come stops it: what the pass asks next depends on it.
+    unjudged = ReductionProblem(Proposal(Candidate("x y"), 2), _NeedsXNothingRuledOut(), jobs=2)
+    assert [p.candidate.text for p in Reducer(unjudged, [Row("words", Search.DDMIN, _Words())]).first_candidates()] == [""]

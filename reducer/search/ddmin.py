@@ -146,6 +146,17 @@ def ddmin(
     return progress
 
 
+def sweeps(n: int) -> Iterator[list[range]]:
+    """The chunks `ddmin` tries over `n` targets while none holds: all at once, then halves,
+    quarters, ... single targets, each granularity from the first target."""
+    size = n
+    while size >= 1:
+        yield _chunks(0, n, size)
+        if size == 1:
+            return
+        size = (size + 1) // 2
+
+
 def bisect(
     count: Callable[[], int],
     propose: Propose,

@@ -137,7 +137,7 @@ class Reducer:
     def _first_candidates_after(self, index: int) -> Iterator[Proposal]:
         """The first candidates the passes after `index` judge in this round if the best stays as
         it is now (so, made only while it does): the spare work of idle workers at -j 2 or more.
-        A ddmin pass first tries all its targets at once, a bisection its first probes, a shrink
+        A ddmin pass first tries all its targets at once (`_sweeps_ahead`), a bisection its first probes, a shrink
         search its first dimension's first sizes, or where every dimension is settled each one's
         step down (in a last round, often the one compile its shapes cost)."""
         base = self.problem.best
@@ -154,13 +154,36 @@ class Reducer:
                 yield from self._probes_ahead(row.name, row.impl, keys, base, None)
                 continue
             n = self.problem.edit(_count, row.impl, base, fallback=0)
-            firsts = [list(range(n))] if row.search is Search.DDMIN else [[p] for p in ddmin.bisect_probes(0, n - 1)]
-            for indices in firsts if n else []:
+            if row.search is Search.DDMIN:
+                yield from self._sweeps_ahead(row.impl, base, n)
+                continue
+            for probe in ddmin.bisect_probes(0, n - 1) if n else []:
                 if self.problem.best is not base:
                     return
-                proposal = self._proposal(row.impl, indices)
+                proposal = self._proposal(row.impl, [probe])
                 if proposal is not None:
                     yield proposal
+
+    def _sweeps_ahead(self, reduction: ReductionPass, base: Proposal, n: int) -> Iterator[Proposal]:
+        """A ddmin pass's first candidate (all its targets at once), and the next granularity's
+        while every one made so far is known to lose the failure with no call left to wait for
+        (ruled out, or judged): in a round that confirms a 2-op result, the op replaced by a
+        constant after replacing both, which computes nothing."""
+        for chunks in ddmin.sweeps(n):
+            made = []
+            for chunk in chunks:
+                if self.problem.best is not base:
+                    return
+                proposal = self._proposal(reduction, list(chunk))
+                if proposal is not None:
+                    made.append(proposal)
+                    yield proposal
+            if not all(self._known_to_lose(p) for p in made):
+                return
+
+    def _known_to_lose(self, proposal: Proposal) -> bool:
+        verdict = self.problem.known_verdict(proposal.candidate)
+        return verdict is not None and not verdict.interesting
 
     def _proposal(self, reduction: ReductionPass, indices: Sequence[int]) -> Proposal | None:
         """The best with `indices` of the pass's targets reduced, if valid and strictly smaller."""
