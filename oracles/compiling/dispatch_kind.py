@@ -44,7 +44,7 @@ def dispatch_kind(name: str) -> str:
 # Words in the names of the ops a dispatch IREE names `conv` or `pooling` can come from: a conv
 # or pool of any dialect (`onnx.QLinearConv`, `stablehlo.reduce_window`), the ops that lower to
 # windowed loops, and the structured ops that may hold any loop nest (`linalg.generic`).
-_WINDOWED = ("conv", "pool", "window", "im2col", "col2im", "unfold", "dft", "fft", "generic", "linalg_ext", "tm_tensor", "custom")
+_WINDOWED = ("conv", "pool", "window", "im2col", "col2im", "unfold", "dft", "fft", "stft", "generic", "linalg_ext", "tm_tensor", "custom")
 
 
 def may_form(kind: str, op_names: frozenset[str]) -> bool:
