@@ -178,8 +178,8 @@ class Reducer:
                 if proposal is not None:
                     made.append(proposal)
                     yield proposal
-            if not all(self._known_to_lose(p) for p in made):
-                return
+            if not made or not all(self._known_to_lose(p) for p in made):
+                return  # a level with no candidate (or one still to judge) ends the work ahead
 
     def _known_to_lose(self, proposal: Proposal) -> bool:
         verdict = self.problem.known_verdict(proposal.candidate)
