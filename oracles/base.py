@@ -183,21 +183,18 @@ class Oracle(ABC, metaclass=_ConfiguredOnce):
     # can cut this oracle's compiles short (compile-error, crash).
     locates: ClassVar[bool] = False
     stops_early: ClassVar[bool] = False
-    # Whether a verdict depends on the flags only through `call_flags`: then flags that compile
-    # alike ask one question (`call_key`).
-    judges_the_compile: ClassVar[bool] = False
-
     def call_flags(self, user_flags: tuple[str, ...] | list[str]) -> list[str]:
-        """The flags each compile of a candidate carries, whatever phase it stops at."""
+        """The flags each compile of a candidate carries, whatever phase it stops at. An oracle
+        whose verdict depends on the flags only through these overrides it (`call_key`); by
+        default they are the user's as given."""
         return list(user_flags)
 
     def call_key(self, candidate: Candidate) -> str:
-        """What a verdict on `candidate` is cached under: its content, with the flags it compiles
-        with where only they matter. A device flag that a target flag implies compiles alike
-        without it (`with_device` puts it back), so dropping it asks nothing new."""
-        if not self.judges_the_compile:
-            return candidate.key
-        return candidate.with_flags(tuple(self.call_flags(candidate.flags))).key
+        """What a verdict on `candidate` is cached under: its content with `call_flags`. A device
+        flag that a target flag implies compiles alike without it (`with_device` puts it back),
+        so dropping it asks nothing new."""
+        flags = tuple(self.call_flags(candidate.flags))
+        return candidate.key if flags == candidate.flags else candidate.with_flags(flags).key
 
     # Whether a located compile judges as the plain one does (what `locate` adds only dumps files
     # and names them in diagnostics, whose paths signatures strip): then the original's first

@@ -38,7 +38,6 @@ class CompileError(Oracle):
     locates = True
     stops_early = True
     judges_located = True  # an error's signature strips locations and paths
-    judges_the_compile = True
     warm_ok = True
 
     def __init__(self, options=None) -> None:

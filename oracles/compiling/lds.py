@@ -78,7 +78,6 @@ class LdsLimit(Oracle):
     output_name = "out.mlir"
     locates = True
     judges_located = True  # the located compile only adds dumps; the root op is read from its own dump
-    judges_the_compile = True
     dispatch_wide = True  # the check sums every buffer the dispatch promotes, fused producers' too
     warm_ok = True
 

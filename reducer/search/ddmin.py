@@ -123,8 +123,7 @@ def ddmin(
     (the targets before it were tried already). Returns whether anything was committed.
     """
     progress = False
-    size = start_size or count()
-    while size >= 1:
+    for size in _granularities(start_size or count()):
         start = 0
         while start < count():
             n = count()
@@ -140,21 +139,22 @@ def ddmin(
             progress = True
             # Where the last merged chunk sits once the chunks before it are gone.
             start = max(0, merged[-1].start - sum(len(chunk) for chunk in merged[:-1]))
-        if size == 1:
-            break
-        size = (size + 1) // 2
     return progress
+
+
+def _granularities(size: int) -> Iterator[int]:
+    """`size`, then its halves rounded up, down to 1 (none for 0)."""
+    while size > 1:
+        yield size
+        size = (size + 1) // 2
+    if size == 1:
+        yield 1
 
 
 def sweeps(n: int) -> Iterator[list[range]]:
     """The chunks `ddmin` tries over `n` targets while none holds: all at once, then halves,
     quarters, ... single targets, each granularity from the first target."""
-    size = n
-    while size >= 1:
-        yield _chunks(0, n, size)
-        if size == 1:
-            return
-        size = (size + 1) // 2
+    return (_chunks(0, n, size) for size in _granularities(n))
 
 
 def bisect(
