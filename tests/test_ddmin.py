@@ -490,3 +490,64 @@ def test_an_idle_worker_ahead_of_a_ddmin_pass_goes_finer_past_what_is_known_to_l
     # A first candidate whose call is still to come stops it: what the pass asks next depends on it.
     unjudged = ReductionProblem(Proposal(Candidate("x y"), 2), _NeedsXNothingRuledOut(), jobs=2)
     assert [p.candidate.text for p in Reducer(unjudged, [Row("words", Search.DDMIN, _Words())]).first_candidates()] == [""]
+
+
+def _pairs(text: str) -> dict[str, int]:
+    """The `k=v` words of a text as sizes (`b=64 x` -> {"b": 64})."""
+    return {key: int(value) for key, value in (word.split("=") for word in text.split() if "=" in word)}
+
+
+class _SizesAmongWords(ShrinkPass):
+    """The `k=v` words of a text are its dimensions; the other words stay as they are."""
+
+    def dimensions(self, current, ctx):
+        return list(_pairs(current.candidate.text).items())
+
+    def resize(self, current, key, size, ctx, convert):
+        if size >= _pairs(current.candidate.text).get(key, 0):
+            return None
+        words = [f"{key}={size}" if word.startswith(f"{key}=") else word for word in current.candidate.text.split()]
+        return Proposal(Candidate(" ".join(words)), len(words))
+
+
+class _StepDownWaitsForTheNextPass(Oracle):
+    """Interesting while x is there and b (if any) is at least 64. The call on b's step down (63)
+    waits up to `wait_s` for the next pass's first candidate (no words at all) to be judged."""
+
+    name = "x-and-b-at-least-64"
+    summary = "x, b >= 64"
+
+    def __init__(self, wait_s: float) -> None:
+        super().__init__()
+        self.wait_s = wait_s
+        self.next_pass_judged, self.judged_beside_the_step_down = threading.Event(), threading.Event()
+
+    def observe(self, candidate, workdir):
+        words = candidate.text.split()
+        if not words:
+            self.next_pass_judged.set()
+        if "b=63" in words and self.next_pass_judged.wait(self.wait_s):
+            self.judged_beside_the_step_down.set()
+        return Verdict("x" in words and _pairs(candidate.text).get("b", 64) >= 64, "x, b >= 64", "")
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_an_idle_worker_beside_a_shape_passs_last_recheck_judges_the_next_passs_first_candidate(jobs):
+    """ResNet-50's last sweep of shapes is one recheck (one step down of a settled dimension), and
+    then the pass ends: at -j 2 the idle worker judges the next pass's first candidate meanwhile
+    (it was idle for that compile, and the next pass then waited for its own). The result is the
+    same at -j 1 and -j 2."""
+    from collections import namedtuple
+
+    from reducer.search.engine import Reducer
+    from reducer.search.problem import ReductionProblem
+    from reducer.storage.resume_state import Position
+
+    Row = namedtuple("Row", "name search impl")
+    oracle = _StepDownWaitsForTheNextPass(wait_s=10 if jobs == 2 else 0)  # -j 1 has no worker to wait for
+    problem = ReductionProblem(Proposal(Candidate("b=64 x"), 2), oracle, jobs=jobs)
+    rows = [Row("shrink", Search.SHRINK, _SizesAmongWords()), Row("words", Search.DDMIN, _Words())]
+    Reducer(problem, rows, start=Position(settled=[("shrink", "b", 64)]), shrink_threshold=0.0).run()
+    assert problem.best.candidate.text == "x"
+    assert oracle.judged_beside_the_step_down.is_set() == (jobs == 2)
+    assert problem.stats.failed_calls == 0

@@ -6,6 +6,7 @@ import functools
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 
 from reducer.proposal import Proposal, recording
 from reducer.search import ddmin
@@ -96,9 +97,10 @@ class Reducer:
                 self.on_position(position)
                 self.on_pass(f"{reduction.name} (round {result.rounds})")
                 start = time.monotonic()
-                self.problem.spare_work(self._first_candidates_after(index))
+                after = functools.partial(self._first_candidates_after, index)
+                self.problem.spare_work(after())
                 try:
-                    self._run_pass(reduction, result.passes[reduction.name])
+                    self._run_pass(reduction, result.passes[reduction.name], after)
                 finally:
                     self.problem.spare_work(None)
                 result.best = self.problem.best
@@ -181,6 +183,17 @@ class Reducer:
             if not made or not all(self._known_to_lose(p) for p in made):
                 return  # a level with no candidate (or one still to judge) ends the work ahead
 
+    def _unless_moved(self, base: Proposal, search: _Holding, made: list[Proposal],
+                      after: Callable[[], Iterator[Proposal]]) -> Iterator[Proposal]:
+        """The next passes' first candidates, once a sweep that has moved nothing yet has nothing of
+        its own left to judge ahead, while its search (`search`) holds nothing and every probe made
+        ahead for the dimensions after it (`made`) is known to lose the failure: the sweep then
+        ends as it stands, and the pass with it. The last sweep is often one recheck (ResNet-50's:
+        one step down of one dimension); while that compile runs, a second worker judges what the
+        next pass asks first."""
+        if self.problem.best is base and search.held is None and all(self._known_to_lose(p) for p in made):
+            yield from after()
+
     def _known_to_lose(self, proposal: Proposal) -> bool:
         verdict = self.problem.known_verdict(proposal.candidate)
         return verdict is not None and not verdict.interesting
@@ -196,7 +209,8 @@ class Reducer:
             return None
         return problem.with_cut_values(proposal)
 
-    def _run_pass(self, row: ScheduledPass, record: PassRecord) -> None:
+    def _run_pass(self, row: ScheduledPass, record: PassRecord, after: Callable[[], Iterator[Proposal]]) -> None:
+        """`after`: the first candidates of the passes after it (spare work while the pass waits)."""
         problem, reduction = self.problem, row.impl
         judge_all = _tallied(problem.judge_all, record)
 
@@ -211,7 +225,7 @@ class Reducer:
             problem.incorporate(proposal, by=row.name)
 
         if row.search is Search.SHRINK:
-            self._shrink(row.name, reduction, commit, record)
+            self._shrink(row.name, reduction, commit, record, after)
             return
         guess = problem.guess if problem.jobs > 1 else None
         if row.search is Search.BISECT:
@@ -222,7 +236,8 @@ class Reducer:
         else:
             ddmin.ddmin(count, propose, judge_all, commit, guess=guess)
 
-    def _shrink(self, name: str, reduction: ShrinkPass, commit: Callable[[Proposal], None], record: PassRecord) -> None:
+    def _shrink(self, name: str, reduction: ShrinkPass, commit: Callable[[Proposal], None], record: PassRecord,
+                after: Callable[[], Iterator[Proposal]]) -> None:
         """One dimension at a time, sweeping until a sweep shrinks nothing (new and moved
         dimensions first in each sweep, then the rechecks: `_sweep_order`).
 
@@ -247,7 +262,9 @@ class Reducer:
                     continue
                 base = self.problem.best
                 search = _Holding(functools.partial(self._resized, reduction, base, key), judge_all)
-                self.problem.spare_work(self._probes_ahead(name, reduction, keys[at + 1 :], base, search))
+                made: list[Proposal] = []
+                ahead = recording(self._probes_ahead(name, reduction, keys[at + 1 :], base, search), made)
+                self.problem.spare_work(ahead if shrunk else chain(ahead, self._unless_moved(base, search, made, after)))
                 settled = (name, key)
                 recheck = self._settled.get(settled) == current
                 limit = ddmin.Threshold(self.shrink_threshold)
