@@ -532,7 +532,7 @@ class _StepDownWaitsForTheNextPass(Oracle):
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
-def test_an_idle_worker_beside_a_shape_passs_last_recheck_judges_the_next_passs_first_candidate(jobs):
+def test_an_idle_worker_beside_the_last_recheck_of_a_shape_pass_judges_the_next_pass_first_candidate(jobs):
     """ResNet-50's last sweep of shapes is one recheck (one step down of a settled dimension), and
     then the pass ends: at -j 2 the idle worker judges the next pass's first candidate meanwhile
     (it was idle for that compile, and the next pass then waited for its own). The result is the
