@@ -183,6 +183,14 @@ class Oracle(ABC, metaclass=_ConfiguredOnce):
     # can cut this oracle's compiles short (compile-error, crash).
     locates: ClassVar[bool] = False
     stops_early: ClassVar[bool] = False
+    # Whether a located compile judges as the plain one does (what `locate` adds only dumps files
+    # and names them in diagnostics, whose paths signatures strip): then the original's first
+    # compile can be its located one, and no question about the original costs another compile.
+    judges_located: ClassVar[bool] = False
+    # Whether the failure is a whole dispatch's (its workgroup memory), not one op's: the root op
+    # alone would make another dispatch, so localisation starts from every op fused into it.
+    dispatch_wide: ClassVar[bool] = False
+
     def call_flags(self, user_flags: tuple[str, ...] | list[str]) -> list[str]:
         """The flags each compile of a candidate carries, whatever phase it stops at. An oracle
         whose verdict depends on the flags only through these overrides it (`call_key`); by
@@ -195,14 +203,6 @@ class Oracle(ABC, metaclass=_ConfiguredOnce):
         so dropping it asks nothing new."""
         flags = tuple(self.call_flags(candidate.flags))
         return candidate.key if flags == candidate.flags else candidate.with_flags(flags).key
-
-    # Whether a located compile judges as the plain one does (what `locate` adds only dumps files
-    # and names them in diagnostics, whose paths signatures strip): then the original's first
-    # compile can be its located one, and no question about the original costs another compile.
-    judges_located: ClassVar[bool] = False
-    # Whether the failure is a whole dispatch's (its workgroup memory), not one op's: the root op
-    # alone would make another dispatch, so localisation starts from every op fused into it.
-    dispatch_wide: ClassVar[bool] = False
 
     def stopping_at(self, phase: str | None) -> Oracle:
         """This oracle compiling candidates only up to `phase` (None: as far as it always did)."""
