@@ -11,10 +11,11 @@ diagnostics. A step that cannot conclude says why; it never fails the reduction 
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
-from collections.abc import Callable
-from concurrent.futures import Future
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
@@ -134,14 +135,79 @@ class CulpritRequest:
     warm: bool = True  # the repro's iree-opt calls on warm workers (`--no-warm`: each as the tool)
 
 
+class StepProcess:
+    """The culprit step's process, spawned ahead: at -j 2 or more the original's first phases leave
+    a core idle, and there the process imports the step and loads the warm workers of the repro's
+    reduction, work that would otherwise run in the last seconds of the run, beside its last
+    round. The first step to run takes it; one never taken is killed."""
+
+    def __init__(self, jobs: int, memory_cap_mb: int, warm: bool) -> None:
+        self._lock = threading.Lock()
+        self._pool: ProcessPoolExecutor | None = spawn_pool(1)
+        try:
+            self._pool.submit(_prepare_in_child, jobs, memory_cap_mb, warm)
+        except (OSError, AssertionError, RuntimeError):  # no process here: the step spawns its own, as before
+            self.shutdown()
+
+    def pid(self) -> int | None:
+        """The process's id while no step has taken it."""
+        with self._lock:
+            return next(iter(getattr(self._pool, "_processes", None) or {}), None)
+
+    def take(self) -> ProcessPoolExecutor | None:
+        with self._lock:
+            pool, self._pool = self._pool, None
+        return pool
+
+    def shutdown(self) -> None:
+        pool = self.take()
+        if pool is not None:
+            kill_pool(pool)
+
+
+@contextlib.contextmanager
+def step_process_ahead(oracle: Oracle, jobs: int, wanted: bool, warm: bool) -> Iterator[StepProcess | None]:
+    """The culprit step's process, started now where a step will run and a worker is spare;
+    killed on the way out unless a step took it."""
+    process = StepProcess(jobs, oracle.options.limits.memory_cap_mb, warm and oracle.warm_ok) \
+        if jobs > 1 and wanted and oracle.name in CULPRIT_ORACLES else None
+    try:
+        yield process
+    finally:
+        if process is not None:
+            process.shutdown()
+
+
+_ready_compiler: WarmCompiler | None = None  # in the step's process: loaded ahead, taken by the step
+
+
+def _prepare_in_child(jobs: int, memory_cap_mb: int, warm: bool) -> None:
+    global _ready_compiler
+    if warm:
+        _ready_compiler = WarmCompiler(jobs, memory_cap_mb)
+        _ready_compiler.start()
+
+
+def _warm_compiler(jobs: int, memory_cap_mb: int) -> WarmCompiler:
+    """The compiler loaded ahead in this process if it has the step's workers and cap, else a new one."""
+    global _ready_compiler
+    ready, _ready_compiler = _ready_compiler, None
+    if ready is not None and (ready.workers, ready.memory_cap_mb) == (max(1, jobs), memory_cap_mb):
+        return ready
+    if ready is not None:
+        ready.shutdown()
+    return WarmCompiler(jobs, memory_cap_mb)
+
+
 def where_it_breaks(
     oracle: Oracle, case: Candidate | None, verdict: Verdict, output: Path, jobs: int,
     log: Callable[[str], None], interruption: Interruption | None = None, budget_s: float | None = None,
-    cancel: threading.Event | None = None, warm: bool = True,
+    cancel: threading.Event | None = None, warm: bool = True, process: StepProcess | None = None,
 ) -> tuple[Culprit | None, DispatchConfig | None]:
     """After a reduction: the culprit pass of a compile error or crash, the configuration of an
     LDS overrun's dispatch. `case` is the reduced MLIR (an ONNX result's import; None if it has none).
-    `cancel`, once set, ends a culprit step early (its case stopped being the result)."""
+    `cancel`, once set, ends a culprit step early (its case stopped being the result); `process`,
+    started ahead, runs the step if no step took it yet."""
     if oracle.name == "lds-limit" and case is not None:
         start = time.monotonic()
         config = dispatch_configuration(oracle, case, str(verdict.metrics.get("dispatch", "")))
@@ -156,15 +222,16 @@ def where_it_breaks(
     budget = DEFAULT_BUDGET_S if budget_s is None else min(budget_s, DEFAULT_BUDGET_S)
     request = CulpritRequest(case, oracle, verdict, output, jobs, budget, log, interruption, cancel, warm=warm)
     try:
-        return find_culprit_isolated(request), None
+        return find_culprit_isolated(request, process.take() if process is not None else None), None
     except Exception as err:  # noqa: BLE001  (an extra step: whatever breaks it, the reduction's result stands)
         return Culprit(why=f"the step broke: {type(err).__name__}: {err}"), None
 
 
-def find_culprit_isolated(request: CulpritRequest) -> Culprit:
-    """`find_culprit` in a child process. The step parses and edits IR the compiler wrote mid-pipeline
-    through the bindings, where an assertion aborts the process: that must end the step, never the run."""
-    pool = spawn_pool(1)
+def find_culprit_isolated(request: CulpritRequest, pool: ProcessPoolExecutor | None = None) -> Culprit:
+    """`find_culprit` in a child process (`pool`'s, spawned ahead, or a new one). The step parses and
+    edits IR the compiler wrote mid-pipeline through the bindings, where an assertion aborts the
+    process: that must end the step, never the run."""
+    pool = pool if pool is not None else spawn_pool(1)
     limit_s = 2 * request.budget_s + STEP_OVERHEAD_S
     try:
         job = pool.submit(_find_in_child, replace(request, log=_quiet, interruption=None, cancel=None))
@@ -216,7 +283,7 @@ def find_culprit(request: CulpritRequest) -> Culprit:
     culprit = Culprit()
     # Loaded while the compile that names the pass runs; the repro's reduction judges on them
     # (a crash's does not: each interesting candidate would cost a worker).
-    warm = WarmCompiler(request.jobs, request.oracle.options.limits.memory_cap_mb)
+    warm = _warm_compiler(request.jobs, request.oracle.options.limits.memory_cap_mb)
     if request.warm and one_pass_kind(request.reference).warm_ok:
         warm.start()
     else:

@@ -14,7 +14,7 @@ from pathlib import Path
 from oracles import Verdict, refusals
 from oracles.base import renamed
 from oracles.compiling.dispatch_config import DispatchConfig
-from reducer.culprit import CULPRIT_ORACLES, Culprit, where_it_breaks
+from reducer.culprit import CULPRIT_ORACLES, Culprit, step_process_ahead, where_it_breaks
 from reducer.formats.registry import format_for
 from reducer.search.interrupt import Interruption
 from reducer.session import Request, load_reduced
@@ -39,7 +39,8 @@ def culprit_only(request: Request, base: Path) -> CulpritOnly:
     start = time.monotonic()
     fmt = format_for(request.input_path)
     oracle = fmt.judging_oracle(request.oracle)
-    with Interruption().installed() as interruption:
+    # the step's process loads while FILE is judged
+    with Interruption().installed() as interruption, step_process_ahead(request.oracle, request.jobs, True, request.warm) as process:
         verdict = renamed(oracle.judge(case), f"input{case.suffix}", request.input_path.name)
         if interruption.requested:
             raise UserError(refusals.INTERRUPTED_NOTHING_WRITTEN.say(), INTERRUPTED)
@@ -48,6 +49,6 @@ def culprit_only(request: Request, base: Path) -> CulpritOnly:
                             refusals.CULPRIT_ONLY_NOT_INTERESTING.exit_code)
         mlir = fmt.mlir_of(case, request.oracle)  # a model's or a program's imported MLIR: the culprit is found on that
         culprit, config = where_it_breaks(request.oracle, mlir, verdict, base, request.jobs, request.log, interruption,
-                                          warm=request.warm)
+                                          warm=request.warm, process=process)
     return CulpritOnly(oracle.name, str(request.input_path), verdict, culprit, config, time.monotonic() - start)
 

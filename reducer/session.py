@@ -22,7 +22,7 @@ from oracles.numeric.dispatch_test import DispatchTest
 from oracles.toolchain.tools import kill_all
 from oracles.toolchain.warm import WarmCompiler
 from reducer.clock import StepClock
-from reducer.culprit import where_it_breaks
+from reducer.culprit import StepProcess, step_process_ahead, where_it_breaks
 from reducer.formats.adaptor import Beside, InputFormat
 from reducer.formats.registry import format_for
 from reducer.localize.failure_site import IsolatedDispatch, dispatch_path, isolate_dispatch
@@ -187,10 +187,16 @@ class Reduction:
         self.dispatch: IsolatedDispatch | None = None
         self.failing: _Step | None = None  # the failing-pass step, when it runs beside the passes or the final check
         self.checking: _Step | None = None  # the final check, when it runs beside a round that may confirm the best
+        self.step_process: StepProcess | None = None  # the failing-pass step's process, started ahead at -j 2 or more
         self.shape_stops: list[tuple[str, int, int]] = []  # dims a shrink search left within the threshold
         self.complete = True
 
     def run(self) -> Outcome:
+        request = self.request  # the failing-pass step's process loads beside the original's first phases
+        with step_process_ahead(request.oracle, request.jobs, request.culprit, request.warm) as self.step_process:
+            return self._reduce()
+
+    def _reduce(self) -> Outcome:
         self.clock.step("loading")
         self.format.check_tools()
         self.original, kind = load(self.request, self.format)
@@ -439,7 +445,8 @@ class Reduction:
         case = self.format.failing_pass_case(best, request.oracle)
         return where_it_breaks(request.oracle, case, verdict, request.output_path, request.jobs,
                                step.lines.append if step is not None else request.log, self.interruption,
-                               request.time_budget_s, step.cancel if step is not None else None, request.warm)
+                               request.time_budget_s, step.cancel if step is not None else None, request.warm,
+                               self.step_process)
 
     def outcome_record(self, verdict: Verdict, beside: Beside, wrong_lines: list[str], tested: DispatchTest | None,
                        culprit, config) -> Outcome:

@@ -119,7 +119,7 @@ def test_missing_iree_opt_leaves_the_reduction_standing(tmp_path, iree_compile, 
 
     monkeypatch.setattr(culprit_module, "find_tool", no_iree_opt)  # the fault: iree-opt is not installed
     # In this process, where the fault is: the step normally runs in a child the patch does not reach.
-    monkeypatch.setattr(culprit_module, "find_culprit_isolated", culprit_module.find_culprit)
+    monkeypatch.setattr(culprit_module, "find_culprit_isolated", lambda request, _process: culprit_module.find_culprit(request))
     src = tmp_path / "model.mlir"
     src.write_text(torch_chain(6, bad_at=3, bad_op="onnx.NoSuchOp"))
 
@@ -203,3 +203,32 @@ def test_a_warm_worker_runs_a_one_pass_pipeline_as_iree_opt_does(monkeypatch):
 
 def _no_tool(*args, **kwargs):
     raise AssertionError(f"a tool process was started: {args[0]}")
+
+
+
+def test_at_j2_the_step_runs_in_the_process_started_ahead_and_one_no_step_took_is_killed(tmp_path, iree_compile):
+    """At -j 2 the failing-pass step's process starts while the original compiles, where a core is
+    idle (its import and warm workers once cost the run's last second): the step must run there and
+    conclude; a process no step took must not outlive its run."""
+    oracle = make_oracle("compile-error", OracleOptions())
+    case = Candidate(torch_chain(2, bad_at=1, bad_op="onnx.NoSuchOp"))
+    verdict = oracle.judge(case)
+    with culprit_module.step_process_ahead(oracle, 1, True, True) as none_at_j1:
+        assert none_at_j1 is None  # no spare worker: the step spawns its process when it runs
+    with culprit_module.step_process_ahead(oracle, 2, True, True) as ahead:
+        pid = ahead.pid()
+        found, _ = culprit_module.where_it_breaks(oracle, case, verdict, tmp_path / "x.mlir", 2, print, process=ahead)
+        assert found.concluded, found.why
+        assert ahead.pid() is None  # the step took it
+        assert _gone(pid)  # and ended it with the step
+    with culprit_module.step_process_ahead(oracle, 2, True, True) as untaken:
+        pid = untaken.pid()
+    assert _gone(pid)
+
+
+def _gone(pid: int) -> bool:
+    """No such process, or one killed that its parent has not reaped yet."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
