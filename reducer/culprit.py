@@ -11,10 +11,9 @@ diagnostics. A step that cannot conclude says why; it never fails the reduction 
 
 from __future__ import annotations
 
-import contextlib
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
@@ -136,18 +135,28 @@ class CulpritRequest:
 
 
 class StepProcess:
-    """The culprit step's process, spawned ahead: at -j 2 or more the original's first phases leave
-    a core idle, and there the process imports the step and loads the warm workers of the repro's
-    reduction, work that would otherwise run in the last seconds of the run, beside its last
-    round. The first step to run takes it; one never taken is killed."""
+    """The culprit step's process, spawned ahead. At -j 2 or more the original's first phases leave
+    a core idle: there the process imports the step; once the original's verdict is in (no refusal
+    comes after it), it loads the warm workers of the repro's reduction. Both would otherwise run
+    in the run's last seconds, beside its last round. The first step to run takes the process; one
+    never taken is killed on the way out (before its workers start, a kill leaves nothing behind)."""
 
     def __init__(self, jobs: int, memory_cap_mb: int, warm: bool) -> None:
         self._lock = threading.Lock()
+        self._workers = (jobs, memory_cap_mb) if warm else None
         self._pool: ProcessPoolExecutor | None = spawn_pool(1)
-        try:
-            self._pool.submit(_prepare_in_child, jobs, memory_cap_mb, warm)
-        except (OSError, AssertionError, RuntimeError):  # no process here: the step spawns its own, as before
-            self.shutdown()
+        self._submit(_imported)
+
+    def __enter__(self) -> StepProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.shutdown()
+
+    def load_workers(self) -> None:
+        """The repro's warm workers start loading (the run is past its refusals)."""
+        if self._workers is not None:
+            self._submit(_prepare_in_child, *self._workers)
 
     def pid(self) -> int | None:
         """The process's id while no step has taken it."""
@@ -164,28 +173,35 @@ class StepProcess:
         if pool is not None:
             kill_pool(pool)
 
+    def _submit(self, fn: Callable[..., None], *args: object) -> None:
+        with self._lock:
+            if self._pool is None:
+                return
+            try:
+                self._pool.submit(fn, *args)
+            except (OSError, AssertionError, RuntimeError):  # no process here: the step spawns its own, as before
+                kill_pool(self._pool)
+                self._pool = None
 
-@contextlib.contextmanager
-def step_process_ahead(oracle: Oracle, jobs: int, wanted: bool, warm: bool) -> Iterator[StepProcess | None]:
-    """The culprit step's process, started now where a step will run and a worker is spare;
-    killed on the way out unless a step took it."""
-    process = StepProcess(jobs, oracle.options.limits.memory_cap_mb, warm and oracle.warm_ok) \
-        if jobs > 1 and wanted and oracle.name in CULPRIT_ORACLES else None
-    try:
-        yield process
-    finally:
-        if process is not None:
-            process.shutdown()
+
+def step_process_ahead(oracle: Oracle, jobs: int, wanted: bool, warm: bool) -> StepProcess | None:
+    """The culprit step's process, started now where a step will run and a worker is spare."""
+    if jobs <= 1 or not wanted or oracle.name not in CULPRIT_ORACLES:
+        return None
+    return StepProcess(jobs, oracle.options.limits.memory_cap_mb, warm and oracle.warm_ok)
 
 
 _ready_compiler: WarmCompiler | None = None  # in the step's process: loaded ahead, taken by the step
 
 
-def _prepare_in_child(jobs: int, memory_cap_mb: int, warm: bool) -> None:
+def _imported() -> None:
+    """Run in the step's process: unpickling it there imports this module, and the step's."""
+
+
+def _prepare_in_child(jobs: int, memory_cap_mb: int) -> None:
     global _ready_compiler
-    if warm:
-        _ready_compiler = WarmCompiler(jobs, memory_cap_mb)
-        _ready_compiler.start()
+    _ready_compiler = WarmCompiler(jobs, memory_cap_mb)
+    _ready_compiler.start()
 
 
 def _warm_compiler(jobs: int, memory_cap_mb: int) -> WarmCompiler:

@@ -7,6 +7,7 @@ or beside `-o`.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,8 +40,8 @@ def culprit_only(request: Request, base: Path) -> CulpritOnly:
     start = time.monotonic()
     fmt = format_for(request.input_path)
     oracle = fmt.judging_oracle(request.oracle)
-    # the step's process loads while FILE is judged
-    with Interruption().installed() as interruption, step_process_ahead(request.oracle, request.jobs, True, request.warm) as process:
+    ahead = step_process_ahead(request.oracle, request.jobs, True, request.warm)  # it loads the step while FILE is judged
+    with Interruption().installed() as interruption, ahead or contextlib.nullcontext() as process:
         verdict = renamed(oracle.judge(case), f"input{case.suffix}", request.input_path.name)
         if interruption.requested:
             raise UserError(refusals.INTERRUPTED_NOTHING_WRITTEN.say(), INTERRUPTED)

@@ -192,9 +192,11 @@ class Reduction:
         self.complete = True
 
     def run(self) -> Outcome:
-        request = self.request  # the failing-pass step's process loads beside the original's first phases
-        with step_process_ahead(request.oracle, request.jobs, request.culprit, request.warm) as self.step_process:
+        try:
             return self._reduce()
+        finally:
+            if self.step_process is not None:
+                self.step_process.shutdown()  # no step took it: a refusal, Ctrl-C, a check that failed
 
     def _reduce(self) -> Outcome:
         self.clock.step("loading")
@@ -269,6 +271,8 @@ class Reduction:
         request, problem, oracle = self.request, self.problem, self.oracle
         self.observer.started(problem.stats, self.format.unit)
         self.phase("judging the original", "original")
+        # the failing-pass step's process imports the step beside the original's first phases
+        self.step_process = step_process_ahead(request.oracle, request.jobs, request.culprit, request.warm)
         try:
             verdict = problem.calibrate(locate=request.localize and self.saved is None)
             self.interruption.check()
@@ -296,6 +300,8 @@ class Reduction:
         if self.warm is not None:
             self.warm.start()  # localisation (whole iree-compile runs) goes on while they load
             problem.offer_compiler(self.warm)  # and its first candidate checks them (at -j 2 or more)
+        if self.step_process is not None:
+            self.step_process.load_workers()
         return verdict
 
     # --- localise ---------------------------------------------------------------------------------

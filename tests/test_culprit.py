@@ -213,10 +213,10 @@ def test_at_j2_the_step_runs_in_the_process_started_ahead_and_one_no_step_took_i
     oracle = make_oracle("compile-error", OracleOptions())
     case = Candidate(torch_chain(2, bad_at=1, bad_op="onnx.NoSuchOp"))
     verdict = oracle.judge(case)
-    with culprit_module.step_process_ahead(oracle, 1, True, True) as none_at_j1:
-        assert none_at_j1 is None  # no spare worker: the step spawns its process when it runs
+    assert culprit_module.step_process_ahead(oracle, 1, True, True) is None  # no spare worker: the step spawns its own
     with culprit_module.step_process_ahead(oracle, 2, True, True) as ahead:
         pid = ahead.pid()
+        ahead.load_workers()
         found, _ = culprit_module.where_it_breaks(oracle, case, verdict, tmp_path / "x.mlir", 2, print, process=ahead)
         assert found.concluded, found.why
         assert ahead.pid() is None  # the step took it
