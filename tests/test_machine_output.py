@@ -216,7 +216,7 @@ def test_reduce_shows_a_live_status_line_on_a_terminal_only(chain, iree_compile)
 
 
 def test_fuzz_run_shows_cases_findings_and_coverage_live(tmp_path, iree_compile):
-    command = [sys.executable, "-m", "fuzz", "run", "--time", "2m", "--max-cases", "4", "--seed", "7",
+    command = [sys.executable, "-m", "fuzz", "run", "--time", "2m", "--max-cases", "2", "--seed", "7",
                "--out", str(tmp_path / "out"), "-j", "2", "--no-reduce", "--targets", "none"]
     on_terminal = _run_on_a_terminal(command)
     assert re.search(r"cases \d+ \([\d.]+/min\) \| findings: .* \| new root causes \d+ \| coverage: \d/3 pipelines compiled a case", on_terminal), on_terminal[-2000:]
