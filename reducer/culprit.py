@@ -11,6 +11,10 @@ diagnostics. A step that cannot conclude says why; it never fails the reduction 
 
 from __future__ import annotations
 
+import contextlib
+import gc
+import os
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -57,6 +61,7 @@ CULPRIT_ORACLES = ("compile-error", "crash")
 DEFAULT_BUDGET_S = 120.0  # for reducing the one-pass repro; the best so far is kept after it
 STEP_OVERHEAD_S = 180.0  # the two calls that name the pass, on top of twice the budget: a hung step ends
 CANCEL_POLL_S = 0.5  # how often a step run ahead looks whether it is still wanted
+STOP_GRACE_S = 2.0  # for the step's process to release its warm workers before it is killed
 
 
 def pass_repro_passes(repro: Candidate) -> list[PassRow]:
@@ -171,7 +176,7 @@ class StepProcess:
     def shutdown(self) -> None:
         pool = self.take()
         if pool is not None:
-            kill_pool(pool)
+            _stopped(pool)
 
     def _submit(self, fn: Callable[..., None], *args: object) -> None:
         with self._lock:
@@ -192,16 +197,45 @@ def step_process_ahead(oracle: Oracle, jobs: int, wanted: bool, warm: bool) -> S
 
 
 _ready_compiler: WarmCompiler | None = None  # in the step's process: loaded ahead, taken by the step
+_step_compiler: WarmCompiler | None = None  # in the step's process: the one its reduction judges on
 
 
 def _imported() -> None:
     """Run in the step's process: unpickling it there imports this module, and the step's."""
+    _on_terminate_release_workers()
 
 
 def _prepare_in_child(jobs: int, memory_cap_mb: int) -> None:
     global _ready_compiler
     _ready_compiler = WarmCompiler(jobs, memory_cap_mb)
     _ready_compiler.start()
+
+
+def _on_terminate_release_workers() -> None:
+    """In the step's process. Its warm workers' pool holds semaphores the run's resource tracker
+    counts; a process killed with them left a 'leaked semaphore objects' warning at the run's exit.
+    So the step is stopped with SIGTERM first (`_stopped`), and this releases them before exiting."""
+    signal.signal(signal.SIGTERM, _release_workers_and_exit)
+
+
+def _release_workers_and_exit(*_: object) -> None:
+    for compiler in (_ready_compiler, _step_compiler):
+        if compiler is not None:
+            compiler.shutdown()
+    gc.collect()  # the pool's queues, and their semaphores, go now
+    os._exit(0)
+
+
+def _stopped(pool: ProcessPoolExecutor, grace_s: float = STOP_GRACE_S) -> None:
+    """Ends the step's process: SIGTERM, a moment to release its workers, then the kill."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(process.pid, signal.SIGTERM)
+    deadline = time.monotonic() + grace_s
+    for process in processes:
+        process.join(max(0.0, deadline - time.monotonic()))
+    kill_pool(pool)
 
 
 def _warm_compiler(jobs: int, memory_cap_mb: int) -> WarmCompiler:
@@ -263,7 +297,7 @@ def find_culprit_isolated(request: CulpritRequest, pool: ProcessPoolExecutor | N
     except FutureTimeout:
         return Culprit(why=f"the step ran past {limit_s:.0f} s and was stopped (the reduction's result stands)")
     finally:
-        kill_pool(pool)
+        _stopped(pool)
     for line in lines:
         request.log(line)
     return culprit
@@ -288,6 +322,7 @@ def _quiet(_: str) -> None:
 def _find_in_child(request: CulpritRequest) -> tuple[Culprit, list[str]]:
     """Runs in the child: the step, and its log lines for the parent to print."""
     lines: list[str] = []
+    _on_terminate_release_workers()
     return find_culprit(replace(request, log=lines.append)), lines
 
 
@@ -299,7 +334,8 @@ def find_culprit(request: CulpritRequest) -> Culprit:
     culprit = Culprit()
     # Loaded while the compile that names the pass runs; the repro's reduction judges on them
     # (a crash's does not: each interesting candidate would cost a worker).
-    warm = _warm_compiler(request.jobs, request.oracle.options.limits.memory_cap_mb)
+    global _step_compiler
+    warm = _step_compiler = _warm_compiler(request.jobs, request.oracle.options.limits.memory_cap_mb)
     if request.warm and one_pass_kind(request.reference).warm_ok:
         warm.start()
     else:

@@ -232,3 +232,33 @@ def _gone(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
     except FileNotFoundError:
         return True
+
+
+STOP_WITH_WORKERS_UP = """
+import time
+from pathlib import Path
+from oracles import OracleOptions, make_oracle
+from reducer.culprit import step_process_ahead
+if __name__ == "__main__":
+    process = step_process_ahead(make_oracle("compile-error", OracleOptions()), 2, True, True)
+    process.load_workers()
+    pid, deadline = process.pid(), time.monotonic() + 120
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    while time.monotonic() < deadline and len(children.read_text().split()) < 2:
+        time.sleep(0.1)
+    print("workers", len(children.read_text().split()))
+    process.shutdown()
+"""
+
+
+def test_a_step_process_stopped_with_its_workers_up_leaves_no_warning_behind():
+    """A step cancelled mid-run (a later round found a smaller result) or never taken is stopped
+    while its warm workers run: killed at once, their semaphores were reported leaked under the
+    run's result ('There appear to be 5 leaked semaphore objects')."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", STOP_WITH_WORKERS_UP], capture_output=True, text=True, timeout=300,
+                          cwd=Path(__file__).parent.parent)
+    assert done.returncode == 0 and "workers 2" in done.stdout, done.stdout + done.stderr
+    assert done.stderr == "", done.stderr
