@@ -144,7 +144,7 @@ class StepProcess:
     a core idle: there the process imports the step; once the original's verdict is in (no refusal
     comes after it), it loads the warm workers of the repro's reduction. Both would otherwise run
     in the run's last seconds, beside its last round. The first step to run takes the process; one
-    never taken is killed on the way out (before its workers start, a kill leaves nothing behind)."""
+    never taken is stopped on the way out (`_stopped`), as a step's is."""
 
     def __init__(self, jobs: int, memory_cap_mb: int, warm: bool) -> None:
         self._lock = threading.Lock()
@@ -331,10 +331,10 @@ def find_culprit(request: CulpritRequest) -> Culprit:
     pass and check it; then the repro's reduction and the lit test. Any problem ends it with
     `concluded=False` and the reason."""
     start = time.monotonic()
+    global _step_compiler
     culprit = Culprit()
     # Loaded while the compile that names the pass runs; the repro's reduction judges on them
     # (a crash's does not: each interesting candidate would cost a worker).
-    global _step_compiler
     warm = _step_compiler = _warm_compiler(request.jobs, request.oracle.options.limits.memory_cap_mb)
     if request.warm and one_pass_kind(request.reference).warm_ok:
         warm.start()
