@@ -115,3 +115,23 @@ def test_the_warm_compilers_check_runs_beside_a_localisation_and_costs_the_passe
             problem.shutdown()
     finally:
         warm.shutdown()
+
+
+def test_ctrl_c_leaves_an_idle_worker_silent_and_running(capfd):
+    """Ctrl-C reaches every process of the terminal's group. An idle worker printed a
+    KeyboardInterrupt traceback under the run's partial result; it is its owner's to stop."""
+    warm = WarmCompiler(1, 8192)
+    try:
+        warm.start()
+        deadline = time.monotonic() + 60
+        while not warm.worker_pids() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(1.0)  # loaded and idle in its queue
+        pid = warm.worker_pids()[0]
+        os.kill(pid, signal.SIGINT)
+        time.sleep(0.5)
+        assert warm.worker_pids() == [pid]
+        os.kill(pid, 0)  # still there
+    finally:
+        warm.shutdown()
+    assert "Traceback" not in capfd.readouterr().err

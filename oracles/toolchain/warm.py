@@ -166,6 +166,9 @@ class RespawningPool:
 
 
 def _start_worker(memory_cap_mb: int, one_thread: bool = False) -> None:
+    # Ctrl-C reaches every process of the terminal's group: the owner stops its workers, and one
+    # idle in its queue printed a KeyboardInterrupt traceback under the run's partial result.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     cap = memory_cap_mb * 1024 * 1024
     with contextlib.suppress(ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
