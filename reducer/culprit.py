@@ -202,8 +202,7 @@ _step_compiler: WarmCompiler | None = None  # in the step's process: the one its
 
 def _imported() -> None:
     """Run in the step's process: unpickling it there imports this module, and the step's. Until a
-    step runs, Ctrl-C is the run's alone (idle in its queue, the process printed a traceback)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    step runs, Ctrl-C is the run's alone (as for every spawned worker)."""
     _on_terminate_release_workers()
 
 
@@ -324,7 +323,7 @@ def _quiet(_: str) -> None:
 def _find_in_child(request: CulpritRequest) -> tuple[Culprit, list[str]]:
     """Runs in the child: the step, and its log lines for the parent to print."""
     lines: list[str] = []
-    signal.signal(signal.SIGINT, signal.default_int_handler)  # a step stops at Ctrl-C ("interrupted")
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # unlike an idle worker, a step stops at Ctrl-C ("interrupted")
     _on_terminate_release_workers()
     return find_culprit(replace(request, log=lines.append)), lines
 

@@ -114,7 +114,11 @@ def spawn_pool(workers: int, initializer: Callable[..., None] | None = None, ini
 
 
 def _start_orphan_proof(parent_pid: int, initializer: Callable[..., None] | None, initargs: tuple) -> None:
-    """Every worker exits when the process that spawned it dies (oracles/toolchain/orphans.py), then sets up."""
+    """Every worker exits when the process that spawned it dies (oracles/toolchain/orphans.py), then sets up.
+
+    It ignores Ctrl-C, which reaches every process of the terminal's group: the process that spawned
+    it stops it, and one idle in its queue printed a KeyboardInterrupt traceback under the partial result."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     exit_with_parent(parent_pid)
     if initializer is not None:
         initializer(*initargs)
@@ -166,9 +170,6 @@ class RespawningPool:
 
 
 def _start_worker(memory_cap_mb: int, one_thread: bool = False) -> None:
-    # Ctrl-C reaches every process of the terminal's group: the owner stops its workers, and one
-    # idle in its queue printed a KeyboardInterrupt traceback under the run's partial result.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
     cap = memory_cap_mb * 1024 * 1024
     with contextlib.suppress(ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))

@@ -146,9 +146,8 @@ _session: EditSession | None = None  # the worker's own
 
 
 def _start_worker(limits: Limits, opset_version: int | None, preload: tuple[str, ...]) -> None:
-    """The worker ignores Ctrl-C (the search stops it) and builds its context once."""
+    """Builds the worker's context once (like every spawned worker it ignores Ctrl-C: the search stops it)."""
     global _session
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
     import multiprocessing
 
     multiprocessing.current_process().name = "edit-worker"
