@@ -11,6 +11,7 @@ is the observer a reduction reports to (`reducer.session.Request.observer`).
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from collections.abc import Callable
 from typing import TextIO
@@ -52,6 +53,7 @@ class Display:
         self._status = status
         self._spinner = Spinner("dots", style="cyan")  # one object: its frame follows the time since it was made
         self._live: Live | None = None
+        self._writing = threading.Lock()
 
     @property
     def elapsed(self) -> float:
@@ -64,8 +66,12 @@ class Display:
         stamped = f"[{self.elapsed:7.1f}s] {text}"
         if self._live is not None:
             self._live.console.print(Text(stamped))
-        else:
-            print(stamped, file=self.stream, flush=True)
+            return
+        # One write per line, one writer at a time: `-v` logs verdicts from the threads compiles
+        # return on, and print's two writes (the text, then the newline) interleaved with theirs.
+        with self._writing:
+            self.stream.write(stamped + "\n")
+            self.stream.flush()
 
     def _render(self) -> Spinner:
         self._spinner.update(text=Text(self._status() if self._status else ""))

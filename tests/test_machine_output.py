@@ -251,3 +251,37 @@ def test_the_clock_of_a_command_a_shell_execs_starts_with_python():
     shell = f"sleep 4 && exec {sys.executable} -c '{probe}'"
     seconds = float(subprocess.run(["bash", "-c", shell], capture_output=True, text=True, check=True, cwd=REPO).stdout)
     assert seconds < 3
+
+
+def test_lines_logged_from_two_threads_at_once_stay_whole(tmp_path):
+    """`-v` logs each verdict from the thread its compile ran on while the main thread logs the
+    pass's line; a log line broken in two ('...failed to distribute[ 6.9s] localisation: ...')
+    cannot be read or grepped."""
+    import io
+    import threading
+
+    from reducer.progress import Display
+
+    log = tmp_path / "log"
+    stream = io.TextIOWrapper(open(log, "wb", buffering=0), write_through=True)  # as sys.stderr: a write, a syscall
+    display = Display(stream=stream)
+    texts = [f"oracle: interesting: {'x' * 40}", "localisation: ops 684 -> 4 in 1 candidates"]
+
+    def write(text: str) -> None:
+        for _ in range(3000):
+            display.line(text)
+
+    threads = [threading.Thread(target=write, args=(text,)) for text in texts]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads take turns often, as they do while compiles return
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    stream.close()
+    lines = log.read_text().splitlines()
+    assert len(lines) == 6000
+    assert all(re.fullmatch(r"\[\s*[\d.]+s\] (?:" + "|".join(map(re.escape, texts)) + ")", line) for line in lines)
