@@ -7,7 +7,7 @@ import shlex
 import time
 from abc import ABC, ABCMeta, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import ClassVar
 
@@ -171,6 +171,18 @@ class Oracle(ABC, metaclass=_ConfiguredOnce):
         """This oracle compiling on `warm` (None: every compile as its own process)."""
         return self._evolved(warm=warm)
 
+    # Where a reduction stops one candidate's compile, below --timeout (`with_compile_limit`).
+    compile_limit_s: float | None = None
+
+    def with_compile_limit(self, seconds: float | None) -> Oracle:
+        """This oracle stopping each compile after `seconds` (None: --timeout's), as a time limit:
+        the verdict is marked `limit` (judged again, never stored), so no cached verdict depends on it."""
+        return self if seconds == self.compile_limit_s else self._evolved(compile_limit_s=seconds)
+
+    def _compile_limits(self) -> Limits:
+        limits, cap = self.options.limits, self.compile_limit_s
+        return limits if cap is None or cap >= limits.timeout_s else replace(limits, timeout_s=cap)
+
     # Flags every compile adds that the user's does not run with (flags.judging_shortcuts); never
     # in a printed command.
     shortcuts: tuple[str, ...] = ()
@@ -290,7 +302,7 @@ class Oracle(ABC, metaclass=_ConfiguredOnce):
         find_tool(self.compile_tool)
         flags = self.compile_flags(candidate.flags) + list(self.shortcuts) + (extra or [])
         warm = self.warm.compile if self.warm is not None and self.warm_ok else None
-        return compile_candidate(candidate, flags, workdir, limits or self.options.limits, self.output_name, warm, self.compile_tool)
+        return compile_candidate(candidate, flags, workdir, limits or self._compile_limits(), self.output_name, warm, self.compile_tool)
 
 
 class ImportingOracle(Oracle):
@@ -320,6 +332,10 @@ class ImportingOracle(Oracle):
     def with_shortcuts(self, flags: tuple[str, ...]) -> Oracle:
         inner = self.inner.with_shortcuts(flags)
         return self if inner is self.inner else self._evolved(inner=inner, shortcuts=flags)
+
+    def with_compile_limit(self, seconds: float | None) -> Oracle:
+        inner = self.inner.with_compile_limit(seconds)
+        return self if inner is self.inner else self._evolved(inner=inner, compile_limit_s=seconds)
 
 
 def mlir_path_for(path: str) -> str:

@@ -137,6 +137,11 @@ SHRINK_THRESHOLD_RANGE = _entry(
     "`--shrink-threshold` is the smallest share of a dim a shape search still takes a step for; at 0.5 or "
     "more it would skip halvings, and a result one halving could still shrink is not minimal.",
     "Give a share in [0, 0.5) (0: every dim down to one less than loses the failure), or leave it out for its default.")
+CANDIDATE_TIMEOUT_NEGATIVE = _entry(
+    "candidate-timeout-negative", COMMAND_LINE,
+    "--candidate-timeout {value:g} makes no sense: it must be 0 (no limit below --timeout) or more",
+    "`--candidate-timeout` is how many seconds one candidate's compile may take before it counts as not interesting.",
+    "Give seconds, `auto` (10 times the original's, at least 10 s), or 0 (the default: every compile runs to `--timeout`).")
 UNKNOWN_PASS = _entry(
     "unknown-pass", COMMAND_LINE,
     "unknown pass {name!r}; valid: {valid}",

@@ -56,7 +56,7 @@ from reducer.summary_json import (
     summary_record,
     to_json,
 )
-from reducer.trust import check_limits, check_shrink_threshold
+from reducer.trust import check_candidate_timeout, check_limits, check_shrink_threshold
 from reducer.user_error import INTERRUPTED, CommandLineParser, UserError
 
 EXAMPLES = f"""Everything after `--` is the iree-compile command line from the bug report, pasted as it is.
@@ -108,6 +108,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--resume", action="store_true",
                         help="continue a killed run of the same command from the state it left beside the output (OUTPUT.resume)")
     parser.add_argument("--no-warm", action="store_true", help="run every compile as its own iree-compile process")
+    parser.add_argument("--candidate-timeout", type=_seconds_or_auto, default=0.0, metavar="SECONDS|auto",
+                        help="a candidate's compile stopped after this long counts as not interesting, for a faster result "
+                        "that may stop short of 1-minimal (auto: 10 times the original's, at least 10 s; default 0: --timeout)")
     parser.add_argument("--shrink-threshold", type=float, default=DEFAULT_SHRINK_THRESHOLD, metavar="SHARE",
                         help="shape searches take no step that shrinks a dim by less than this share of it "
                         "(default %(default)s; 0: every dim down to one less than loses the failure)")
@@ -238,6 +241,11 @@ def oracle_options(args: argparse.Namespace) -> OracleOptions:
     )
 
 
+def _seconds_or_auto(value: str) -> float | None:
+    """--candidate-timeout: seconds, or None for `auto`."""
+    return None if value == "auto" else float(value)
+
+
 def _reduce_command(args: argparse.Namespace, pasted: list[str], started: float | None = None) -> int:
     """`reduce INPUT --oracle=NAME -- FLAGS`: the request, the reduction (or one of the steps alone), what it writes."""
     if args.input is None or args.oracle is None:
@@ -270,6 +278,7 @@ def _request(args: argparse.Namespace, pasted: list[str], started: float | None,
     options = with_reference_pipeline(options, args.oracle, user_data)
     check_limits(options, args.jobs, args.time_budget)
     check_shrink_threshold(args.shrink_threshold)
+    check_candidate_timeout(args.candidate_timeout)
     oracle = make_oracle(args.oracle, options)
     available = format_for(args.input).pass_rows()
     try:  # a pass named runs as named; by default, those that serve the oracle
@@ -285,6 +294,7 @@ def _request(args: argparse.Namespace, pasted: list[str], started: float | None,
         cache_dir=None if args.no_cache else args.cache_dir, localize=not args.no_localize, resume=args.resume,
         warm=not args.no_warm, culprit=args.culprit, verbose=args.verbose, user_data=user_data, dims=_dims(args),
         started=started, releases=None if args.releases_only else releases, shrink_threshold=args.shrink_threshold,
+        candidate_timeout_s=args.candidate_timeout,
     )
     return request, options, progress
 

@@ -151,13 +151,15 @@ def _localised_lines(outcome: Outcome) -> list[str]:
 
 def _cache_detail(stats: EvaluationStats) -> str:
     """How many answers came from earlier runs, how many the oracle gave without a call (a
-    candidate that cannot show the failure), how many calls broke (a lost cluster worker) and how
-    many edits crashed (in the bindings, in the edit worker)."""
+    candidate that cannot show the failure), how many calls broke (a lost cluster worker), how
+    many edits crashed (in the bindings, in the edit worker) and how many compiles were too slow
+    (--candidate-timeout)."""
     stored = f", {stats.stored_hits} from earlier runs" if stats.stored_hits else ""
     ruled = f"; {stats.ruled_out} more ruled out without a compile" if stats.ruled_out else ""
     failed = f"; {stats.failed_calls} calls failed and counted as uninteresting" if stats.failed_calls else ""
     crashed = f"; {stats.edit_crashes} edits crashed their worker and counted as invalid" if stats.edit_crashes else ""
-    return stored + ruled + failed + crashed
+    slow = f"; {stats.timed_out} compiles stopped at the time limit and counted as uninteresting" if stats.timed_out else ""
+    return stored + ruled + failed + crashed + slow
 
 
 def _dispatch_lines(dispatch: IsolatedDispatch | None) -> list[str]:

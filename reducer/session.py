@@ -84,6 +84,7 @@ class Request:
     started: float | None = None  # time.monotonic() when the command began (its process's start); None: now
     releases: ReleaseSettings | None = None  # --releases: the result judged under other IREE releases
     shrink_threshold: float = DEFAULT_SHRINK_THRESHOLD  # --shrink-threshold: no shrink step gaining less of a size
+    candidate_timeout_s: float | None = 0.0  # --candidate-timeout (0: --timeout alone; None: auto, from the original's compile)
 
 
 def default_output(input_path: Path) -> Path:
@@ -499,7 +500,7 @@ def _problem(request: Request, fmt: InputFormat, original: Proposal, oracle: Ora
     editor.start()
     return ReductionProblem(original, oracle, jobs=request.jobs, executor=executor, store=store,
                             interruption=interruption, write=write, log=request.log, verbose=request.verbose,
-                            editor=editor)
+                            editor=editor, candidate_timeout=request.candidate_timeout_s)
 
 
 @dataclass

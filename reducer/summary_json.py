@@ -75,6 +75,7 @@ def summary_record(outcome: Outcome, written: dict[str, str] | None = None) -> d
         "failed_calls": stats.failed_calls,
         "edit_crashes": stats.edit_crashes,
         "rejected_edits": stats.rejected_edits,
+        "timed_out": stats.timed_out,
         "seconds": recorded_seconds(outcome.seconds),
         "parts": {name: recorded_seconds(seconds) for name, seconds in outcome.parts.items()},
         "jobs": outcome.jobs,

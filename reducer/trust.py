@@ -46,6 +46,12 @@ def check_limits(options: OracleOptions, jobs: int, time_budget_s: float | None)
             raise OracleSetupError(refusals.LIMIT_NOT_POSITIVE.say(name=name, value=value))
 
 
+def check_candidate_timeout(seconds: float | None) -> None:
+    """Refuses a negative `--candidate-timeout` (0 is none below --timeout)."""
+    if seconds is not None and seconds < 0:
+        raise OracleSetupError(refusals.CANDIDATE_TIMEOUT_NEGATIVE.say(value=seconds))
+
+
 def check_shrink_threshold(share: float) -> None:
     """Refuses a `--shrink-threshold` outside [0, 0.5): at a half or more a search would skip halvings."""
     if not 0 <= share < 0.5:

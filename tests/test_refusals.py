@@ -133,6 +133,8 @@ def test_reduce_prints_catalogued_refusals_word_for_word(capsys, tmp_path):
          "usage: reduce INPUT --oracle=NAME [-- iree-compile flags]; see reduce --help"),
         ([str(missing), "--oracle=lds-limit", "--timeout", "0"], refusals.LIMIT_NOT_POSITIVE,
          "--timeout 0 makes no sense: it must be positive"),
+        ([str(missing), "--oracle=lds-limit", "--candidate-timeout", "-2"], refusals.CANDIDATE_TIMEOUT_NEGATIVE,
+         "--candidate-timeout -2 makes no sense: it must be 0 (no limit below --timeout) or more"),
         ([str(missing), "--oracle=no-such"], refusals.UNKNOWN_ORACLE, f"unknown oracle 'no-such'; valid: {', '.join(ORACLES)}"),
         ([str(missing), "--oracle=script"], refusals.SCRIPT_NEEDS_CMD,
          "--oracle=script needs --cmd 'COMMAND {}' (exit 0 = interesting)"),

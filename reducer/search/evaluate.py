@@ -33,6 +33,7 @@ class EvaluationStats:
     conversions: int = 0  # format changes run for passes (an ONNX graph imported back to MLIR)
     edit_crashes: int = 0  # edits that killed their worker (a crash in the bindings): counted invalid
     rejected_edits: int = 0  # edits whose candidate a tool rejected (exporter, importer, verifier): not interesting
+    timed_out: int = 0  # calls stopped at the time limit, twice (rejudge.py): counted uninteresting
     in_flight: int = 0  # calls sent to the executor and not back yet (the live status line shows it)
 
 
@@ -154,6 +155,9 @@ class Evaluator:
             with self._lock:
                 self.stats.failed_calls += 1
             return
+        if future.result().limit == "timeout":
+            with self._lock:
+                self.stats.timed_out += 1
         if self.on_verdict is not None:
             self.on_verdict(future.result())
         if self.store and stored_key and not self.interruption.requested:  # a killed compile proves nothing

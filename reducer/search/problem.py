@@ -32,6 +32,23 @@ from reducer.storage.verdict_store import VerdictStore
 Log = Callable[[str], None]
 R = TypeVar("R")
 
+# `--candidate-timeout auto`: a candidate whose compile takes this many times the original's
+# verdict (and at least the floor) is stopped there and counts as not interesting. A shape that
+# sends the compiler into a minutes-long search is no repro anyone wants, and such calls can cost
+# more than the rest of the reduction (an 18-op matmul-like block: 35 to 120 s a compile at odd
+# sizes, 1.4 s the original's). Not the default: a result is then 1-minimal only among candidates
+# that compile within the limit (docs/reduce/speed.md).
+SLOW_FACTOR = 10.0
+SLOW_FLOOR_S = 10.0
+
+
+def candidate_compile_limit(original_s: float, asked: float | None) -> float | None:
+    """The seconds a candidate's compile may take: `asked` (--candidate-timeout; 0: none below
+    --timeout); None (auto): SLOW_FACTOR times the original's, at least SLOW_FLOOR_S."""
+    if asked is not None:
+        return asked or None
+    return max(SLOW_FLOOR_S, SLOW_FACTOR * original_s)
+
 
 class ReductionProblem:
     """One reduction: its original, best-so-far, oracle configuration and call statistics."""
@@ -49,8 +66,10 @@ class ReductionProblem:
         log: Log | None = None,
         verbose: bool = False,
         editor: Editor | None = None,
+        candidate_timeout: float | None = 0.0,
     ) -> None:
         self.original = original
+        self._candidate_timeout = candidate_timeout  # --candidate-timeout (0: none; None: auto, from the original's time)
         self.best = original
         self.calibration: Verdict | None = None  # the original's verdict, once judged
         self.interruption = interruption or Interruption()
@@ -107,7 +126,8 @@ class ReductionProblem:
         if verdict.interesting:
             self.calibration = verdict
             self._uncalibrated = self.oracle
-            self._evaluator.oracle = self.oracle.calibrated(verdict)
+            limit = candidate_compile_limit(verdict.seconds, self._candidate_timeout)
+            self._evaluator.oracle = self.oracle.calibrated(verdict).with_compile_limit(limit)
         return verdict
 
     def pin_to_source(self, source: Proposal) -> Verdict | None:
@@ -123,7 +143,7 @@ class ReductionProblem:
         if not verdict.interesting or not same_headline_kind(self.calibration.metrics, verdict.metrics):
             return None  # another kind of wrong answer is another bug: the user's stays pinned
         self.calibration = verdict
-        self._evaluator.oracle = unpinned.calibrated(verdict)
+        self._evaluator.oracle = unpinned.calibrated(verdict).with_compile_limit(self.oracle.compile_limit_s)
         self._evaluator.forget()
         return verdict
 

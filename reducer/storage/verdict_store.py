@@ -109,10 +109,14 @@ def oracle_fingerprint(oracle: Oracle) -> str:
 
     Plain attributes (options, patterns, the stop phase) count by value; a handle such as a
     pool of warm compiler processes does not count (where the compiler ran changes no verdict),
-    and neither does an unset one, so attaching or dropping a handle keeps the key.
+    and neither does an unset one, so attaching or dropping a handle keeps the key. Nor does a
+    reduction's compile limit (measured from the original, so different each run): a verdict it
+    decides is marked `limit` and never stored.
     """
     parts = [f"{type(oracle).__module__}.{type(oracle).__qualname__}"]
     for name, value in sorted(vars(oracle).items()):
+        if name == "compile_limit_s":
+            continue
         if name == "reference":
             parts.append(calibration(value))
         elif isinstance(value, Oracle):
