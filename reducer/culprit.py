@@ -11,7 +11,6 @@ diagnostics. A step that cannot conclude says why; it never fails the reduction 
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import os
 import signal
@@ -48,7 +47,7 @@ from oracles.toolchain.tools import (
     kill_all,
     scratch_dir,
 )
-from oracles.toolchain.warm import WarmCompiler, kill_pool, spawn_pool
+from oracles.toolchain.warm import WarmCompiler, kill_pool, pool_processes, signal_workers, spawn_pool
 from reducer.passes.kinds import input_kind
 from reducer.passes.registry import PassRow, passes_for
 from reducer.proposal import Proposal
@@ -166,7 +165,7 @@ class StepProcess:
     def pid(self) -> int | None:
         """The process's id while no step has taken it."""
         with self._lock:
-            return next(iter(getattr(self._pool, "_processes", None) or {}), None)
+            return next((process.pid for process in pool_processes(self._pool)), None)
 
     def take(self) -> ProcessPoolExecutor | None:
         with self._lock:
@@ -229,10 +228,8 @@ def _release_workers_and_exit(*_: object) -> None:
 
 def _stopped(pool: ProcessPoolExecutor, grace_s: float = STOP_GRACE_S) -> None:
     """Ends the step's process: SIGTERM, a moment to release its workers, then the kill."""
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    for process in processes:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(process.pid, signal.SIGTERM)
+    processes = pool_processes(pool)
+    signal_workers(pool, signal.SIGTERM)
     deadline = time.monotonic() + grace_s
     for process in processes:
         process.join(max(0.0, deadline - time.monotonic()))

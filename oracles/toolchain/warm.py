@@ -124,11 +124,22 @@ def _start_orphan_proof(parent_pid: int, initializer: Callable[..., None] | None
         initializer(*initargs)
 
 
+def pool_processes(pool: ProcessPoolExecutor | None) -> list[multiprocessing.process.BaseProcess]:
+    """The pool's live worker processes (none before its first job). concurrent.futures keeps them
+    private; this is the one place that reads them."""
+    return list((getattr(pool, "_processes", None) or {}).values())
+
+
+def signal_workers(pool: ProcessPoolExecutor, signum: int) -> None:
+    """Sends `signum` to every worker (one already gone is skipped)."""
+    for process in pool_processes(pool):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(process.pid, signum)
+
+
 def kill_pool(pool: ProcessPoolExecutor) -> None:
     """Kills every worker at once (one may hang in the compiler, where no shutdown reaches it)."""
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(process.pid, signal.SIGKILL)
+    signal_workers(pool, signal.SIGKILL)
     manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     if manager is not None:  # it sees the dead workers at once; gone, it leaves nothing for exit to wake
@@ -166,7 +177,7 @@ class RespawningPool:
     def worker_pids(self) -> list[int]:
         """The live workers' pids (none before first use)."""
         with self._lock:
-            return [process.pid for process in (getattr(self._pool, "_processes", None) or {}).values()]
+            return [process.pid for process in pool_processes(self._pool)]
 
 
 def _start_worker(memory_cap_mb: int, one_thread: bool = False) -> None:

@@ -30,7 +30,7 @@ from iree.compiler import ir
 from oracles.mlir import ir as irx
 from oracles.onnx.importer import import_in_process, import_model
 from oracles.toolchain.tools import Limits, scratch_dir
-from oracles.toolchain.warm import RespawningPool
+from oracles.toolchain.warm import RespawningPool, pool_processes
 from reducer.proposal import Proposal
 
 R = TypeVar("R")
@@ -165,7 +165,7 @@ def _in_worker(fn: Callable[..., R], args: tuple) -> tuple[R, int]:
 
 def _death_of(pool: ProcessPoolExecutor) -> str:
     """'signal 11 (SIGSEGV)' or 'exit 1': what the dead worker died of, as far as it is known."""
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
+    for process in pool_processes(pool):
         with contextlib.suppress(ValueError):
             process.join(timeout=1)
         code = process.exitcode
