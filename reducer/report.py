@@ -152,8 +152,8 @@ def _localised_lines(outcome: Outcome) -> list[str]:
 def _cache_detail(stats: EvaluationStats) -> str:
     """How many answers came from earlier runs, how many the oracle gave without a call (a
     candidate that cannot show the failure), how many calls broke (a lost cluster worker), how
-    many edits crashed (in the bindings, in the edit worker) and how many compiles were too slow
-    (--candidate-timeout)."""
+    many edits crashed (in the bindings, in the edit worker) and how many compiles ran past their
+    time limit twice (--candidate-timeout, else --timeout)."""
     stored = f", {stats.stored_hits} from earlier runs" if stats.stored_hits else ""
     ruled = f"; {stats.ruled_out} more ruled out without a compile" if stats.ruled_out else ""
     failed = f"; {stats.failed_calls} calls failed and counted as uninteresting" if stats.failed_calls else ""
