@@ -243,7 +243,12 @@ def oracle_options(args: argparse.Namespace) -> OracleOptions:
 
 def _seconds_or_auto(value: str) -> float | None:
     """--candidate-timeout: seconds, or None for `auto`."""
-    return None if value == "auto" else float(value)
+    if value == "auto":
+        return None
+    try:
+        return float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"give seconds or auto, not {value!r}") from None
 
 
 def _reduce_command(args: argparse.Namespace, pasted: list[str], started: float | None = None) -> int:

@@ -49,3 +49,15 @@ def test_an_imported_models_compiles_stop_at_the_limit_too():
 
     onnx_oracle = ImportedOnnx(make_oracle("lds-limit")).with_compile_limit(12.0)
     assert onnx_oracle.inner._compile_limits().timeout_s == 12.0
+
+
+def test_a_value_that_is_neither_seconds_nor_auto_is_named_in_the_error(capsys):
+    import pytest
+
+    from reducer.cli import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(["bug.mlir", "--oracle=lds-limit", "--candidate-timeout", "soon"])
+    assert exited.value.code != 0
+    assert capsys.readouterr().err.strip().splitlines()[-1] == \
+        "reduce: error: argument --candidate-timeout: give seconds or auto, not 'soon'"
