@@ -142,6 +142,11 @@ CANDIDATE_TIMEOUT_NEGATIVE = _entry(
     "--candidate-timeout {value:g} makes no sense: it must be 0 (no limit below --timeout) or more",
     "`--candidate-timeout` is how many seconds one candidate's compile may take before it counts as not interesting.",
     "Give seconds, `auto` (10 times the original's, at least 10 s), or 0 (the default: every compile runs to `--timeout`).")
+CANDIDATE_TIMEOUT_MALFORMED = _entry(
+    "candidate-timeout-malformed", COMMAND_LINE,
+    "give seconds or auto, not {text!r}",
+    "`--candidate-timeout` takes a number of seconds or the word `auto`.",
+    "Give seconds (`--candidate-timeout 20`), `auto` (10 times the original's, at least 10 s), or leave it out.")
 UNKNOWN_PASS = _entry(
     "unknown-pass", COMMAND_LINE,
     "unknown pass {name!r}; valid: {valid}",

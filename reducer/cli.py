@@ -248,7 +248,7 @@ def _seconds_or_auto(value: str) -> float | None:
     try:
         return float(value)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"give seconds or auto, not {value!r}") from None
+        raise argparse.ArgumentTypeError(refusals.CANDIDATE_TIMEOUT_MALFORMED.say(text=value)) from None
 
 
 def _reduce_command(args: argparse.Namespace, pasted: list[str], started: float | None = None) -> int:
